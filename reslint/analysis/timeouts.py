@@ -1,0 +1,316 @@
+"""How long can this call wait? One answer for RES101, RES102, RES103 (and RES104).
+
+:func:`read_call_timeout` looks a call up in the catalog and reads the value of
+its timeout: missing (library default applies), disabled, excessive, bounded, or
+unknown. Values are followed through names bound once and through timeout
+objects (``httpx.Timeout``, ``urllib3.Timeout``, ``aiohttp.ClientTimeout``,
+botocore ``Config``). All durations are seconds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
+from reslint.catalog.model import INHERITED, TimeoutObjectSpec, TimeoutParam, TimeoutSpec
+from reslint.context import UNKNOWN, Context
+
+OK, MISSING, DISABLED, EXCESSIVE, UNKNOWN_STATE = "ok", "missing", "disabled", "excessive", "unknown"
+_SEVERITY = {DISABLED: 4, EXCESSIVE: 3, UNKNOWN_STATE: 2, OK: 1}
+
+
+@dataclass
+class TimeoutReading:
+    """The verdict on one call's timeout.
+
+    - ``state``: ``ok``, ``missing``, ``disabled``, ``excessive`` or ``unknown``.
+    - ``reason``: why, in words, for the message.
+    - ``seconds``: the offending value for ``excessive`` (seconds).
+    - ``per_attempt_s``: the sum of the timeout's phases when all are known.
+    - ``replace``: for ``disabled``, the node a fix replaces with a finite value.
+    - ``object_call``/``missing_keywords``: for ``missing`` inside an inline
+      timeout object, the call and the keywords a fix adds to it.
+    """
+
+    spec: TimeoutSpec
+    state: str
+    reason: str = ""
+    seconds: Optional[float] = None
+    per_attempt_s: Optional[float] = None
+    replace: Optional[cst.CSTNode] = None
+    object_call: Optional[cst.Call] = None
+    missing_keywords: Tuple[str, ...] = ()
+    param: Optional[TimeoutParam] = None
+
+
+def find_argument(call: cst.Call, name: str, position: Optional[int]):
+    """The argument passed for a parameter, ``UNKNOWN`` when ``*args``/``**kwargs`` may hold it,
+    or ``None`` when it is certainly absent."""
+    positional = 0
+    for arg in call.args:
+        if arg.star == "**":
+            continue
+        if arg.keyword is not None:
+            if arg.keyword.value == name:
+                return arg
+            continue
+        if arg.star == "*":
+            if position is not None and positional <= position:
+                return UNKNOWN
+            continue
+        if position is not None and positional == position:
+            return arg
+        positional += 1
+    if any(arg.star == "**" for arg in call.args):
+        return UNKNOWN
+    return None
+
+
+def read_call_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
+    """Read the timeout of ``call`` if the catalog lists it; ``None`` otherwise. Memoised per node."""
+    key = ("timeout", id(call))
+    if key in ctx.cache:
+        return ctx.cache[key]
+    reading = _read(call, ctx)
+    ctx.cache[key] = reading
+    return reading
+
+
+def _read(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
+    qual = ctx.qualname(call.func)
+    if qual is None:
+        return None
+    spec = lookup_timeout_call(qual)
+    if spec is None:
+        return None
+    if spec.qualname.startswith("requests.Session.") and _has_custom_adapter(call, ctx):
+        return TimeoutReading(spec, UNKNOWN_STATE, "a custom adapter is mounted on the session")
+    max_timeout = _max_timeout(ctx)
+    readings: List[TimeoutReading] = []
+    for param in spec.params:
+        arg = find_argument(call, param.name, param.position)
+        if arg is UNKNOWN:
+            return TimeoutReading(spec, UNKNOWN_STATE, "the timeout may come from *args or **kwargs")
+        if arg is None:
+            continue
+        reading = _read_value(arg.value, spec, ctx, max_timeout)
+        reading.param = param
+        readings.append(reading)
+    if readings:
+        return _combine(readings)
+    dsn = _read_dsn(call, spec, ctx, max_timeout)
+    if dsn is not None:
+        return dsn
+    return _missing(spec, max_timeout)
+
+
+def _max_timeout(ctx: Context) -> float:
+    settings = ctx.settings
+    return settings.max_timeout if settings is not None else 60.0
+
+
+def _combine(readings: List[TimeoutReading]) -> TimeoutReading:
+    states = [r.state for r in readings]
+    for wanted in (EXCESSIVE, OK, UNKNOWN_STATE, DISABLED, MISSING):
+        if wanted in states:
+            return readings[states.index(wanted)]
+    return readings[0]
+
+
+def _missing(spec: TimeoutSpec, max_timeout: float) -> TimeoutReading:
+    if spec.default_s == INHERITED:
+        return TimeoutReading(spec, OK, spec.default_note)
+    if spec.default_s is None:
+        return TimeoutReading(spec, MISSING, spec.default_note or "the library waits forever by default")
+    if spec.category == "network" and spec.default_s > max_timeout:
+        return TimeoutReading(spec, MISSING, spec.default_note, per_attempt_s=spec.default_s)
+    return TimeoutReading(spec, OK, spec.default_note, per_attempt_s=spec.default_s)
+
+
+def _has_custom_adapter(call: cst.Call, ctx: Context) -> bool:
+    func = call.func
+    if not isinstance(func, cst.Attribute):
+        return False
+    mounts = ctx.mounts_of(func.value)
+    return any(ctx.type_of(adapter) != "requests.HTTPAdapter" for adapter in mounts or ())
+
+
+def _read_dsn(call: cst.Call, spec: TimeoutSpec, ctx: Context, max_timeout: float) -> Optional[TimeoutReading]:
+    if spec.dsn is None:
+        return None
+    name, position, keys = spec.dsn
+    arg = find_argument(call, name, position)
+    if arg is None:
+        return None
+    if arg is UNKNOWN:
+        return TimeoutReading(spec, UNKNOWN_STATE, "the connection string may come from *args or **kwargs")
+    text = ctx.string_text(arg.value)
+    if text is None:
+        return TimeoutReading(spec, UNKNOWN_STATE, "the connection string cannot be read statically")
+    for key in keys:
+        match = re.search(rf"\b{re.escape(key)}\s*=\s*([0-9.]+)", text)
+        if match:
+            try:
+                value = float(match.group(1))
+            except ValueError:
+                return TimeoutReading(spec, UNKNOWN_STATE, "unreadable timeout in the connection string")
+            return _judge_number(value, spec, max_timeout, None, f"{key}={match.group(1)} in the connection string")
+    return None
+
+
+def _judge_number(value, spec: TimeoutSpec, max_timeout: float, node, what: str) -> TimeoutReading:
+    if value in spec.disable_values and not isinstance(value, bool):
+        return TimeoutReading(spec, DISABLED, f"{what} disables the timeout", replace=node)
+    seconds = value * spec.unit_s
+    if spec.category == "network" and seconds > max_timeout:
+        return TimeoutReading(spec, EXCESSIVE, what, seconds=seconds, per_attempt_s=seconds)
+    return TimeoutReading(spec, OK, what, per_attempt_s=seconds)
+
+
+def _read_value(expr, spec: TimeoutSpec, ctx: Context, max_timeout: float) -> TimeoutReading:
+    if isinstance(expr, cst.IfExp):
+        branches = [_read_value(e, spec, ctx, max_timeout) for e in (expr.body, expr.orelse)]
+        return max(branches, key=lambda r: _SEVERITY.get(r.state, 0))
+    target, scope = ctx.resolve(expr)
+    followed = target is not expr
+    if isinstance(target, cst.Call):
+        qual = ctx.qualname(target.func, scope)
+        obj = TIMEOUT_OBJECTS.get(qual) if qual else None
+        if obj is not None:
+            return _read_object(target, obj, spec, ctx, scope, max_timeout, inline=not followed)
+        return TimeoutReading(spec, UNKNOWN_STATE, "computed at run time")
+    value = ctx.value_of(target, scope)
+    code = _code(expr)
+    if value is UNKNOWN:
+        return TimeoutReading(spec, UNKNOWN_STATE, "computed at run time")
+    if isinstance(value, tuple):
+        return _read_tuple(expr if not followed else None, value, target, spec, max_timeout, code)
+    if isinstance(value, bool) or not (value is None or isinstance(value, (int, float))):
+        return TimeoutReading(spec, UNKNOWN_STATE, "not a number")
+    what = f"`{code}`" if not followed else f"`{code}` (= {value!r})"
+    return _judge_number(value, spec, max_timeout, expr, what)
+
+
+def _read_tuple(node, values: tuple, target, spec: TimeoutSpec, max_timeout: float, code: str) -> TimeoutReading:
+    total = 0.0
+    worst: Optional[TimeoutReading] = None
+    elements = target.elements if isinstance(target, (cst.Tuple, cst.List)) else [None] * len(values)
+    for value, element in zip(values, elements):
+        if value is UNKNOWN:
+            worst = worst or TimeoutReading(spec, UNKNOWN_STATE, "computed at run time")
+            continue
+        if value is None:
+            replace = element.value if (element is not None and node is not None) else None
+            return TimeoutReading(spec, DISABLED, f"`{code}` leaves a phase without a bound", replace=replace)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return TimeoutReading(spec, UNKNOWN_STATE, "not a number")
+        seconds = value * spec.unit_s
+        total += seconds
+        if spec.category == "network" and seconds > max_timeout and (worst is None or worst.state != EXCESSIVE):
+            worst = TimeoutReading(spec, EXCESSIVE, f"`{code}`", seconds=seconds)
+    if worst is not None:
+        worst.per_attempt_s = None if worst.state == UNKNOWN_STATE else total
+        return worst
+    return TimeoutReading(spec, OK, f"`{code}`", per_attempt_s=total)
+
+
+def _object_arguments(call: cst.Call, obj: TimeoutObjectSpec) -> Optional[Dict[str, cst.BaseExpression]]:
+    keywords = OBJECT_KEYWORDS.get(obj.qualname, {})
+    given: Dict[str, cst.BaseExpression] = {}
+    positional = 0
+    for arg in call.args:
+        if arg.star:
+            return None
+        if arg.keyword is not None:
+            given[keywords.get(arg.keyword.value, arg.keyword.value)] = arg.value
+            continue
+        if positional >= len(obj.positional):
+            return None
+        given[obj.positional[positional]] = arg.value
+        positional += 1
+    return given
+
+
+def _read_object(call: cst.Call, obj: TimeoutObjectSpec, spec: TimeoutSpec, ctx: Context, scope, max_timeout: float,
+                 inline: bool) -> TimeoutReading:
+    given = _object_arguments(call, obj)
+    if given is None:
+        return TimeoutReading(spec, UNKNOWN_STATE, "timeout object built from *args or **kwargs")
+    name = obj.qualname
+    phases: Dict[str, object] = {}
+    explicit_none: Dict[str, cst.BaseExpression] = {}
+    from_default = set()
+    for phase in obj.phases:
+        if phase in given:
+            expr = given[phase]
+        elif obj.all_phases_param and obj.all_phases_param in given:
+            expr = given[obj.all_phases_param]
+        else:
+            phases[phase] = obj.defaults_s.get(phase, UNKNOWN)
+            from_default.add(phase)
+            continue
+        value = ctx.value_of(expr, scope)
+        phases[phase] = value
+        if value is None:
+            explicit_none[phase] = expr
+    total_value = UNKNOWN
+    total_given = obj.total_param is not None and obj.total_param in given
+    if total_given:
+        total_value = ctx.value_of(given[obj.total_param], scope)
+        if isinstance(total_value, (int, float)) and not isinstance(total_value, bool):
+            seconds = float(total_value)
+            if seconds > max_timeout and spec.category == "network":
+                return TimeoutReading(spec, EXCESSIVE, f"`{name}` total={total_value}", seconds=seconds,
+                                      per_attempt_s=seconds)
+            return TimeoutReading(spec, OK, f"`{name}` total", per_attempt_s=seconds)
+        if total_value is UNKNOWN:
+            return TimeoutReading(spec, UNKNOWN_STATE, "computed at run time")
+    unbounded = [p for p in obj.essential if phases.get(p, UNKNOWN) is None]
+    if unbounded:
+        phase = unbounded[0]
+        if total_given and total_value is None:
+            node = given[obj.total_param] if inline else None
+            return TimeoutReading(spec, DISABLED, f"`{name}(total=None)` with no {phase} bound", replace=node)
+        if obj.all_phases_param and given.get(obj.all_phases_param) is not None and all(
+                phases.get(p) is None for p in obj.essential) and not set(given) - {obj.all_phases_param}:
+            node = given[obj.all_phases_param] if inline else None
+            return TimeoutReading(spec, DISABLED, f"`{name}(None)` disables every phase", replace=node)
+        if phase in explicit_none:
+            node = explicit_none[phase] if inline else None
+            return TimeoutReading(spec, DISABLED, f"`{name}` sets {phase} to None", replace=node)
+        note = obj.absent_total_note or f"`{name}` leaves {phase} unbounded"
+        missing = tuple(_fix_keywords(obj, unbounded))
+        return TimeoutReading(spec, MISSING, note, object_call=call if inline else None, missing_keywords=missing)
+    if any(v is UNKNOWN for v in phases.values()):
+        return TimeoutReading(spec, UNKNOWN_STATE, "computed at run time")
+    numbers = {p: float(v) for p, v in phases.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    total = sum(numbers.values())
+    for phase, seconds in numbers.items():
+        if phase not in from_default and seconds > max_timeout and spec.category == "network":
+            return TimeoutReading(spec, EXCESSIVE, f"`{name}` {phase}={phases[phase]}", seconds=seconds,
+                                  per_attempt_s=total)
+    if from_default & set(numbers) and total > max_timeout and spec.category == "network":
+        defaults = " + ".join(f"{numbers[p]:g} s {p}" for p in obj.phases if p in from_default)
+        reason = f"`{name}` leaves the defaults ({defaults}) in place: {total:g} s per attempt"
+        missing = tuple(_fix_keywords(obj, [p for p in obj.phases if p in from_default]))
+        return TimeoutReading(spec, MISSING, reason, per_attempt_s=total, object_call=call if inline else None,
+                              missing_keywords=missing)
+    return TimeoutReading(spec, OK, f"`{name}`", per_attempt_s=total)
+
+
+def _fix_keywords(obj: TimeoutObjectSpec, phases) -> List[str]:
+    if obj.total_param is not None and obj.absent_total_note:
+        return [obj.total_param]
+    reverse = {phase: kw for kw, phase in OBJECT_KEYWORDS.get(obj.qualname, {}).items()}
+    return [reverse.get(p, p) for p in phases]
+
+
+def _code(node) -> str:
+    try:
+        return cst.Module(body=[]).code_for_node(node)
+    except Exception:  # noqa: BLE001 - only used for messages
+        return "…"

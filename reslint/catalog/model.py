@@ -1,0 +1,107 @@
+"""Types of the catalog: what reslint knows about third-party APIs, as data.
+
+Every entry names its source (a documentation URL or a library source path with
+the version read) so the knowledge can be re-checked when a library changes;
+``tests/test_catalog_reality.py`` checks names and parameters against the
+installed libraries with :func:`inspect.signature`.
+
+Units: every ``*_s`` field is in seconds. ``unit_s`` converts a parameter's own
+unit to seconds (``0.001`` for milliseconds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, Optional, Tuple
+
+#: ``default_s`` value meaning "the call inherits the timeout its client carries".
+INHERITED = -1.0
+
+
+@dataclass(frozen=True)
+class TimeoutParam:
+    """One parameter that bounds a call.
+
+    ``position`` is the 0-based index among positional arguments (``self``
+    excluded) or ``None`` when the parameter is keyword-only. ``phase`` names
+    what it bounds (``"total"``, ``"connect"``, ``"read"``, ``"socket"``...).
+    """
+
+    name: str
+    position: Optional[int] = None
+    phase: str = "total"
+
+
+@dataclass(frozen=True)
+class TimeoutSpec:
+    """A call (function, method or constructor) that blocks on I/O and takes a timeout.
+
+    - ``qualname``: canonical dotted name; methods of an instance are spelled
+      ``Class.method`` with the class's canonical name (``requests.Session.get``).
+    - ``params``: the parameters that bound the call; the first is the one a fix adds.
+    - ``default_s``: what the library does when no timeout is given, in seconds:
+      ``None`` waits forever, :data:`INHERITED` takes the client's timeout.
+    - ``default_phases_s``: per-phase defaults when the timeout object has phases
+      (botocore: connect 60 s + read 60 s).
+    - ``disable_values``: literal values that switch the bound off (``None``; ``0``
+      for pymongo, where 0 means "no timeout").
+    - ``carrier``: the constructed object carries the timeout for its later calls
+      (a pool, a client): the constructor is reported, not each call.
+    - ``category``: ``"network"`` (``max-timeout`` applies) or ``"subprocess"``
+      (only missing or disabled timeouts are reported).
+    - ``dsn``: ``(param name, position, keys)`` of a DSN or URI string whose text
+      can carry the timeout (``connect_timeout=5``, ``?socketTimeoutMS=20000``).
+    - ``max_positional``: a call with more positional arguments than this is read
+      as "unknown" (signatures that changed between Python versions).
+    - ``fix``: the text a fix inserts, with ``{seconds}``/``{ms}`` and module
+      names from ``fix_imports`` as ``{mod0}``; ``None`` when no fix is offered.
+    """
+
+    qualname: str
+    params: Tuple[TimeoutParam, ...]
+    default_s: Optional[float]
+    source: str
+    default_note: str = ""
+    unit_s: float = 1.0
+    disable_values: Tuple[object, ...] = (None,)
+    carrier: bool = False
+    category: str = "network"
+    dsn: Optional[Tuple[str, int, Tuple[str, ...]]] = None
+    max_positional: Optional[int] = None
+    fix: Optional[str] = "{param}={seconds}"
+    fix_imports: Tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TimeoutObjectSpec:
+    """A constructor of a timeout object (``httpx.Timeout``, ``aiohttp.ClientTimeout``).
+
+    - ``phases``: the phases it bounds; ``essential``: the phases that must all be
+      bounded (or ``total_param`` set) for the call to be bounded.
+    - ``positional``: names of positional parameters in order.
+    - ``all_phases_param``: a parameter whose value applies to every phase not set
+      explicitly (httpx's first argument).
+    - ``total_param``: a parameter that bounds the whole call on its own.
+    - ``defaults_s``: per-phase value when the parameter is absent (``None``: unbounded).
+    """
+
+    qualname: str
+    phases: Tuple[str, ...]
+    essential: Tuple[str, ...]
+    source: str
+    positional: Tuple[str, ...] = ()
+    all_phases_param: Optional[str] = None
+    total_param: Optional[str] = None
+    defaults_s: Dict[str, Optional[float]] = field(default_factory=dict)
+    disable_values: Tuple[object, ...] = (None,)
+    absent_total_note: str = ""
+
+
+@dataclass(frozen=True)
+class NoOpAttribute:
+    """An attribute assignment that looks like configuration but does nothing."""
+
+    type_qualname: str
+    attribute: str
+    message: str
+    source: str

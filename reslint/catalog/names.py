@@ -1,0 +1,94 @@
+"""Canonical names: import paths that name the same object, and factories.
+
+``ALIASES`` maps a dotted prefix to its canonical spelling, so that
+``requests.sessions.Session.get`` and ``requests.api.get`` are looked up as
+``requests.Session.get`` and ``requests.get``. ``FACTORIES`` maps a callable to
+the canonical type of the object it returns (``requests.session()`` builds a
+``requests.Session``). Sources: each library's ``__init__`` re-exports, read in
+the versions named in ``research/retry-semantics.md`` section 0.
+"""
+
+from __future__ import annotations
+
+from typing import Dict
+
+ALIASES: Dict[str, str] = {
+    # requests/__init__.py re-exports api functions and Session
+    "requests.api": "requests",
+    "requests.sessions.Session": "requests.Session",
+    "requests.sessions.session": "requests.session",
+    "requests.adapters.HTTPAdapter": "requests.HTTPAdapter",
+    "requests.adapters.Retry": "urllib3.Retry",
+    "requests.packages.urllib3": "urllib3",
+    # urllib3/__init__.py re-exports
+    "urllib3.poolmanager.PoolManager": "urllib3.PoolManager",
+    "urllib3.connectionpool.HTTPConnectionPool": "urllib3.HTTPConnectionPool",
+    "urllib3.connectionpool.HTTPSConnectionPool": "urllib3.HTTPSConnectionPool",
+    "urllib3.util.retry.Retry": "urllib3.Retry",
+    "urllib3.util.Retry": "urllib3.Retry",
+    "urllib3.util.timeout.Timeout": "urllib3.Timeout",
+    "urllib3.util.Timeout": "urllib3.Timeout",
+    # httpx/__init__.py
+    "httpx._client.Client": "httpx.Client",
+    "httpx._client.AsyncClient": "httpx.AsyncClient",
+    "httpx._config.Timeout": "httpx.Timeout",
+    # aiohttp/__init__.py
+    "aiohttp.client.ClientSession": "aiohttp.ClientSession",
+    "aiohttp.client.ClientTimeout": "aiohttp.ClientTimeout",
+    # redis/__init__.py: StrictRedis is Redis since redis-py 3.0
+    "redis.StrictRedis": "redis.Redis",
+    "redis.client.Redis": "redis.Redis",
+    "redis.client.StrictRedis": "redis.Redis",
+    # pymongo/__init__.py
+    "pymongo.mongo_client.MongoClient": "pymongo.MongoClient",
+    # boto3/__init__.py, boto3/session.py
+    "boto3.session.Session": "boto3.Session",
+    "botocore.config.Config": "botocore.Config",
+    # openai/__init__.py, anthropic/__init__.py: Timeout is httpx.Timeout
+    "openai.Timeout": "httpx.Timeout",
+    "anthropic.Timeout": "httpx.Timeout",
+    "openai.Client": "openai.OpenAI",
+    "openai.AsyncClient": "openai.AsyncOpenAI",
+    "anthropic.Client": "anthropic.Anthropic",
+    "anthropic.AsyncClient": "anthropic.AsyncAnthropic",
+    # psycopg 3
+    "psycopg.connection.Connection": "psycopg.Connection",
+    "psycopg.Connection.connect": "psycopg.connect",
+    "psycopg.AsyncConnection.connect": "psycopg.AsyncConnection.connect",
+    # pymysql: connect is Connection
+    "pymysql.connections.Connection": "pymysql.connect",
+    "pymysql.Connect": "pymysql.connect",
+    "pymysql.Connection": "pymysql.connect",
+}
+
+FACTORIES: Dict[str, str] = {
+    "requests.session": "requests.Session",
+    "redis.Redis.from_url": "redis.Redis",
+    "redis.from_url": "redis.Redis",
+    "boto3.client": "botocore.client.BaseClient",
+    "boto3.Session.client": "botocore.client.BaseClient",
+    "psycopg2.connect": "psycopg2.extensions.connection",
+    "psycopg.connect": "psycopg.Connection",
+    "pymysql.connect": "pymysql.connections.Connection",
+    "asyncpg.connect": "asyncpg.Connection",
+    "asyncpg.create_pool": "asyncpg.Pool",
+    "urllib.request.urlopen": "http.client.HTTPResponse",
+}
+
+
+def canonical(qualname: str) -> str:
+    """Return the canonical spelling of a dotted name (longest alias prefix wins)."""
+    parts = qualname.split(".")
+    for cut in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:cut])
+        target = ALIASES.get(prefix)
+        if target is not None:
+            rest = parts[cut:]
+            return ".".join([target, *rest]) if rest else target
+    return qualname
+
+
+def instance_type(callee: str) -> str:
+    """The canonical type of the object returned by calling ``callee`` (a class or factory)."""
+    name = canonical(callee)
+    return FACTORIES.get(name, name)

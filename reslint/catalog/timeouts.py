@@ -1,0 +1,322 @@
+"""Timeout-bearing calls and timeout objects (the data behind RES101-RES104).
+
+Each entry names its source. Library defaults were read in the versions listed
+in ``research/retry-semantics.md`` section 0 and ``research/peer-timeout-rules.md``;
+where a default changed between versions (redis-py), the least safe one is
+assumed, as DESIGN section 2 decides.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Tuple
+
+from reslint.catalog.model import INHERITED, NoOpAttribute, TimeoutObjectSpec, TimeoutParam, TimeoutSpec
+
+T = TimeoutParam("timeout")
+HTTP_VERBS = ("get", "options", "head", "post", "put", "patch", "delete")
+
+REQUESTS_SRC = "requests/api.py, requests/sessions.py (2.34.2): no default timeout; psf/requests#3070"
+HTTPX_SRC = "httpx/_config.py DEFAULT_TIMEOUT_CONFIG = Timeout(5.0) (0.28.1)"
+AIOHTTP_SRC = "aiohttp/client.py DEFAULT_TIMEOUT = ClientTimeout(total=5*60, sock_connect=30) (3.14.5)"
+SOCKET_DEFAULT = "it falls back to the global socket timeout, which is None (wait forever) by default"
+SOCKET_SRC = "python/cpython#52841; https://docs.python.org/3/library/socket.html#socket.getdefaulttimeout; "
+
+
+def _requests() -> List[TimeoutSpec]:
+    note = "requests waits forever when no timeout is given"
+    specs = [
+        TimeoutSpec(f"requests.{verb}", (T,), None, REQUESTS_SRC, note) for verb in HTTP_VERBS
+    ]
+    specs.append(TimeoutSpec("requests.request", (T,), None, REQUESTS_SRC, note))
+    specs += [
+        TimeoutSpec(f"requests.Session.{verb}", (T,), None, REQUESTS_SRC, "a requests Session carries no default timeout")
+        for verb in HTTP_VERBS
+    ]
+    specs.append(
+        TimeoutSpec(
+            "requests.Session.request",
+            (TimeoutParam("timeout", 8),),
+            None,
+            REQUESTS_SRC + "; Session.request(method, url, params, data, headers, cookies, files, auth, timeout, ...)",
+            "a requests Session carries no default timeout",
+        )
+    )
+    return specs
+
+
+def _httpx() -> List[TimeoutSpec]:
+    specs = []
+    for verb in HTTP_VERBS + ("request", "stream"):
+        specs.append(TimeoutSpec(f"httpx.{verb}", (T,), 5.0, HTTPX_SRC, "httpx defaults to 5 s per phase"))
+        for client in ("httpx.Client", "httpx.AsyncClient"):
+            specs.append(TimeoutSpec(f"{client}.{verb}", (T,), INHERITED, HTTPX_SRC, "inherits the client's timeout"))
+    for client in ("httpx.Client", "httpx.AsyncClient"):
+        specs.append(TimeoutSpec(client, (T,), 5.0, HTTPX_SRC, "httpx defaults to 5 s per phase", carrier=True))
+    return specs
+
+
+def _aiohttp() -> List[TimeoutSpec]:
+    specs = [
+        TimeoutSpec(
+            "aiohttp.ClientSession",
+            (T,),
+            300.0,
+            AIOHTTP_SRC,
+            "aiohttp's default ClientTimeout allows 300 s in total",
+            carrier=True,
+            fix="timeout={mod0}.ClientTimeout(total={seconds})",
+            fix_imports=("aiohttp",),
+        )
+    ]
+    for verb in HTTP_VERBS + ("request", "ws_connect"):
+        specs.append(TimeoutSpec(f"aiohttp.ClientSession.{verb}", (T,), INHERITED, AIOHTTP_SRC, "inherits the session's timeout"))
+    return specs
+
+
+def _urllib3() -> List[TimeoutSpec]:
+    src = "urllib3/poolmanager.py, urllib3/connectionpool.py, urllib3/__init__.py request() (2.8.0)"
+    specs = [
+        TimeoutSpec("urllib3.PoolManager", (T,), None, src, "a PoolManager has no timeout by default",
+                    carrier=True),
+        TimeoutSpec("urllib3.HTTPConnectionPool", (TimeoutParam("timeout", 2),), None, src,
+                    "a connection pool has no timeout by default", carrier=True),
+        TimeoutSpec("urllib3.HTTPSConnectionPool", (TimeoutParam("timeout", 2),), None, src,
+                    "a connection pool has no timeout by default", carrier=True),
+        TimeoutSpec("urllib3.request", (T,), 3.0, src, "urllib3.request() defaults to 3 s"),
+    ]
+    for pool in ("urllib3.PoolManager", "urllib3.HTTPConnectionPool", "urllib3.HTTPSConnectionPool"):
+        for method in ("request", "urlopen", "request_encode_url", "request_encode_body"):
+            specs.append(TimeoutSpec(f"{pool}.{method}", (T,), INHERITED, src, "inherits the pool's timeout"))
+    return specs
+
+
+def _stdlib() -> List[TimeoutSpec]:
+    return [
+        TimeoutSpec("urllib.request.urlopen", (TimeoutParam("timeout", 2),), None,
+                    SOCKET_SRC + "https://docs.python.org/3/library/urllib.request.html#urllib.request.urlopen", SOCKET_DEFAULT),
+        TimeoutSpec("http.client.HTTPConnection", (TimeoutParam("timeout", 2),), None,
+                    SOCKET_SRC + "https://docs.python.org/3/library/http.client.html#http.client.HTTPConnection", SOCKET_DEFAULT,
+                    carrier=True),
+        # HTTPSConnection(host, port, key_file, cert_file, timeout) up to 3.11; keyword-only from 3.12.
+        TimeoutSpec("http.client.HTTPSConnection", (TimeoutParam("timeout", 4),), None,
+                    SOCKET_SRC + "https://docs.python.org/3/library/http.client.html#http.client.HTTPSConnection", SOCKET_DEFAULT,
+                    carrier=True),
+        TimeoutSpec("socket.create_connection", (TimeoutParam("timeout", 1),), None,
+                    SOCKET_SRC + "https://docs.python.org/3/library/socket.html#socket.create_connection", SOCKET_DEFAULT),
+        TimeoutSpec("smtplib.SMTP", (TimeoutParam("timeout", 3),), None,
+                    SOCKET_SRC + "https://docs.python.org/3/library/smtplib.html#smtplib.SMTP", SOCKET_DEFAULT, carrier=True),
+        # SMTP_SSL(host, port, local_hostname, keyfile, certfile, timeout) up to 3.11; keyword-only from 3.12.
+        TimeoutSpec("smtplib.SMTP_SSL", (TimeoutParam("timeout", 5),), None,
+                    SOCKET_SRC + "https://docs.python.org/3/library/smtplib.html#smtplib.SMTP_SSL", SOCKET_DEFAULT, carrier=True),
+        TimeoutSpec("smtplib.LMTP", (TimeoutParam("timeout", 4),), None,
+                    SOCKET_SRC + "https://docs.python.org/3/library/smtplib.html#smtplib.LMTP", SOCKET_DEFAULT, carrier=True),
+        TimeoutSpec("ftplib.FTP", (TimeoutParam("timeout", 4),), None,
+                    SOCKET_SRC + "https://docs.python.org/3/library/ftplib.html#ftplib.FTP", SOCKET_DEFAULT, carrier=True),
+        # FTP_TLS(host, user, passwd, acct, keyfile, certfile, context, timeout) up to 3.11.
+        TimeoutSpec("ftplib.FTP_TLS", (TimeoutParam("timeout", 7),), None,
+                    SOCKET_SRC + "https://docs.python.org/3/library/ftplib.html#ftplib.FTP_TLS", SOCKET_DEFAULT, carrier=True),
+        TimeoutSpec("imaplib.IMAP4", (TimeoutParam("timeout", 2),), None,
+                    "https://docs.python.org/3/library/imaplib.html#imaplib.IMAP4 (timeout added in 3.9)",
+                    "IMAP4 waits forever when no timeout is given", carrier=True),
+        TimeoutSpec("imaplib.IMAP4_SSL", (TimeoutParam("timeout", 5),), None,
+                    "https://docs.python.org/3/library/imaplib.html#imaplib.IMAP4_SSL",
+                    "IMAP4_SSL waits forever when no timeout is given", carrier=True),
+        TimeoutSpec("poplib.POP3", (TimeoutParam("timeout", 2),), None,
+                    SOCKET_SRC + "https://docs.python.org/3/library/poplib.html#poplib.POP3", SOCKET_DEFAULT, carrier=True),
+        TimeoutSpec("poplib.POP3_SSL", (TimeoutParam("timeout", 4),), None,
+                    SOCKET_SRC + "https://docs.python.org/3/library/poplib.html#poplib.POP3_SSL", SOCKET_DEFAULT, carrier=True),
+        TimeoutSpec("socket.setdefaulttimeout", (TimeoutParam("timeout", 0),), INHERITED,
+                    "https://docs.python.org/3/library/socket.html#socket.setdefaulttimeout", fix="{seconds}"),
+    ]
+
+
+def _subprocess() -> List[TimeoutSpec]:
+    src = "https://docs.python.org/3/library/subprocess.html (run, call, check_call, check_output, Popen.wait, Popen.communicate)"
+    note = "a child process that hangs blocks the caller forever"
+    specs = [
+        TimeoutSpec(f"subprocess.{fn}", (T,), None, src, note, category="subprocess")
+        for fn in ("run", "call", "check_call", "check_output")
+    ]
+    specs.append(TimeoutSpec("subprocess.Popen.wait", (TimeoutParam("timeout", 0),), None, src, note, category="subprocess"))
+    specs.append(TimeoutSpec("subprocess.Popen.communicate", (TimeoutParam("timeout", 1),), None, src, note,
+                             category="subprocess"))
+    return specs
+
+
+def _databases() -> List[TimeoutSpec]:
+    return [
+        TimeoutSpec(
+            "psycopg2.connect", (TimeoutParam("connect_timeout"),), None,
+            "https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNECT-CONNECT-TIMEOUT",
+            "libpq waits for the OS TCP timeout (minutes) without connect_timeout",
+            dsn=("dsn", 0, ("connect_timeout",)),
+        ),
+        TimeoutSpec(
+            "psycopg.connect", (TimeoutParam("connect_timeout"),), 130.0,
+            "psycopg/conninfo.py _DEFAULT_CONNECT_TIMEOUT = 130 (psycopg 3.1.18, 3.2+)",
+            "psycopg 3 falls back to 130 s without connect_timeout",
+            dsn=("conninfo", 0, ("connect_timeout",)),
+        ),
+        TimeoutSpec(
+            "psycopg.AsyncConnection.connect", (TimeoutParam("connect_timeout"),), 130.0,
+            "psycopg/conninfo.py _DEFAULT_CONNECT_TIMEOUT = 130 (psycopg 3.1.18, 3.2+)",
+            "psycopg 3 falls back to 130 s without connect_timeout",
+            dsn=("conninfo", 0, ("connect_timeout",)),
+        ),
+        TimeoutSpec(
+            "asyncpg.connect", (TimeoutParam("command_timeout"),), None,
+            "https://magicstack.github.io/asyncpg/current/api/index.html#asyncpg.connection.connect",
+            "asyncpg runs queries with no timeout unless command_timeout is set", carrier=True,
+        ),
+        TimeoutSpec(
+            "asyncpg.create_pool", (TimeoutParam("command_timeout"),), None,
+            "https://magicstack.github.io/asyncpg/current/api/index.html#asyncpg.pool.create_pool",
+            "asyncpg runs queries with no timeout unless command_timeout is set", carrier=True,
+        ),
+        TimeoutSpec(
+            "pymysql.connect", (TimeoutParam("read_timeout"),), None,
+            "https://pymysql.readthedocs.io/en/latest/modules/connections.html (read_timeout default None)",
+            "PyMySQL waits forever for a query result without read_timeout", carrier=True,
+        ),
+        TimeoutSpec(
+            "redis.Redis", (TimeoutParam("socket_timeout", 4),), None,
+            "redis/client.py Redis.__init__: socket_timeout None before 8.0, 5 s from 8.0 (redis-py tags v5.3.1, v8.0.0)",
+            "redis-py before 8.0 waits forever on a command without socket_timeout", carrier=True,
+            dsn=("url", 0, ("socket_timeout",)),
+        ),
+        TimeoutSpec(
+            "redis.Redis.from_url", (TimeoutParam("socket_timeout"),), None,
+            "redis/client.py Redis.from_url; the URL query may set socket_timeout (redis-py 8.1.0)",
+            "redis-py before 8.0 waits forever on a command without socket_timeout", carrier=True,
+            dsn=("url", 0, ("socket_timeout",)),
+        ),
+        TimeoutSpec(
+            "pymongo.MongoClient",
+            (TimeoutParam("socketTimeoutMS"), TimeoutParam("timeoutMS")),
+            None,
+            "https://pymongo.readthedocs.io/en/stable/api/pymongo/mongo_client.html (socketTimeoutMS default None; "
+            "0 means no timeout; timeoutMS since 4.2)",
+            "pymongo has no socket timeout by default", unit_s=0.001, disable_values=(None, 0), carrier=True,
+            dsn=("host", 0, ("socketTimeoutMS", "timeoutMS")), fix="{param}={ms}",
+        ),
+    ]
+
+
+def _cloud() -> List[TimeoutSpec]:
+    boto_src = "botocore/config.py Config(connect_timeout=60, read_timeout=60) (1.44.8)"
+    openai_src = "openai/_constants.py DEFAULT_TIMEOUT = httpx.Timeout(timeout=600, connect=5.0) (3.57.0)"
+    anthropic_src = "anthropic/_constants.py DEFAULT_TIMEOUT = httpx.Timeout(timeout=10 * 60, connect=5.0) (2.14.0)"
+    botocore_fix = "config={mod0}.Config(connect_timeout={seconds}, read_timeout={seconds})"
+    specs = []
+    for name in ("boto3.client", "boto3.resource", "boto3.Session.client", "boto3.Session.resource",
+                 "botocore.session.Session.create_client"):
+        specs.append(TimeoutSpec(name, (TimeoutParam("config"),), 120.0, boto_src,
+                                 "botocore defaults to 60 s connect + 60 s read per attempt",
+                                 fix=botocore_fix, fix_imports=("botocore.config",)))
+    for name in ("openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI", "openai.AsyncAzureOpenAI"):
+        specs.append(TimeoutSpec(name, (T,), 600.0, openai_src, "the OpenAI client defaults to a 600 s read timeout",
+                                 carrier=True))
+    for name in ("anthropic.Anthropic", "anthropic.AsyncAnthropic"):
+        specs.append(TimeoutSpec(name, (T,), 600.0, anthropic_src,
+                                 "the Anthropic client defaults to a 600 s read timeout", carrier=True))
+    return specs
+
+
+#: gRPC stub methods: ``*_pb2_grpc.*Stub.Method(request, timeout=...)``; no deadline by default.
+GRPC_STUB_SPEC = TimeoutSpec(
+    "*_pb2_grpc.*Stub.*",
+    (TimeoutParam("timeout", 1),),
+    None,
+    "https://grpc.github.io/grpc/python/grpc.html#grpc.UnaryUnaryMultiCallable (timeout default None: no deadline)",
+    "a gRPC call without timeout has no deadline",
+)
+
+
+def _index(specs: List[TimeoutSpec]) -> Dict[str, TimeoutSpec]:
+    table: Dict[str, TimeoutSpec] = {}
+    for spec in specs:
+        if spec.qualname in table:
+            raise ValueError(f"duplicate timeout catalog entry {spec.qualname}")
+        table[spec.qualname] = spec
+    return table
+
+
+TIMEOUT_CALLS: Dict[str, TimeoutSpec] = _index(
+    _requests() + _httpx() + _aiohttp() + _urllib3() + _stdlib() + _subprocess() + _databases() + _cloud()
+)
+
+TIMEOUT_OBJECTS: Dict[str, TimeoutObjectSpec] = {
+    spec.qualname: spec
+    for spec in (
+        TimeoutObjectSpec(
+            "httpx.Timeout",
+            phases=("connect", "read", "write", "pool"),
+            essential=("connect", "read", "write", "pool"),
+            positional=("timeout",),
+            all_phases_param="timeout",
+            source=HTTPX_SRC + "; httpx.Timeout(timeout, *, connect, read, write, pool)",
+        ),
+        TimeoutObjectSpec(
+            "urllib3.Timeout",
+            phases=("connect", "read"),
+            essential=("connect", "read"),
+            positional=("total", "connect", "read"),
+            total_param="total",
+            defaults_s={"connect": None, "read": None},
+            source="urllib3/util/timeout.py Timeout(total=None, connect=DEFAULT, read=DEFAULT) (2.8.0)",
+        ),
+        TimeoutObjectSpec(
+            "aiohttp.ClientTimeout",
+            phases=("connect", "sock_connect", "sock_read"),
+            essential=("sock_read",),
+            positional=("total", "connect", "sock_read", "sock_connect"),
+            total_param="total",
+            defaults_s={"connect": None, "sock_connect": None, "sock_read": None},
+            source="aiohttp/client.py ClientTimeout(total=None, connect=None, sock_read=None, sock_connect=None); "
+            "aio-libs/aiohttp#7274",
+            absent_total_note="a ClientTimeout built without total= drops aiohttp's 300 s default total "
+            "(aio-libs/aiohttp#7274)",
+        ),
+        TimeoutObjectSpec(
+            "botocore.Config",
+            phases=("connect", "read"),
+            essential=("connect", "read"),
+            defaults_s={"connect": 60.0, "read": 60.0},
+            source="botocore/config.py Config(connect_timeout=60, read_timeout=60) (1.44.8)",
+        ),
+    )
+}
+
+#: Keyword names of timeout objects that are not the phase names themselves.
+OBJECT_KEYWORDS: Dict[str, Dict[str, str]] = {
+    "botocore.Config": {"connect_timeout": "connect", "read_timeout": "read"},
+}
+
+NO_OP_ATTRIBUTES: Tuple[NoOpAttribute, ...] = (
+    NoOpAttribute(
+        "requests.Session",
+        "timeout",
+        "requests ignores `Session.timeout`: every request still waits forever; pass timeout= per request "
+        "or mount an adapter that sets a default",
+        "psf/requests#3341; requests/sessions.py has no timeout attribute",
+    ),
+)
+
+#: Session types whose subclasses may inject a default timeout by overriding these methods.
+TIMEOUT_INJECTION_HOOKS: Dict[str, Tuple[str, ...]] = {
+    "requests.Session": ("request", "send", "__init__", "merge_environment_settings"),
+    "requests.HTTPAdapter": ("send", "__init__", "init_poolmanager"),
+}
+
+
+def lookup_timeout_call(qualname: str):
+    """Return the :class:`TimeoutSpec` for a canonical qualified name, or ``None``."""
+    spec = TIMEOUT_CALLS.get(qualname)
+    if spec is not None:
+        return spec
+    if "_pb2_grpc." in qualname:
+        module, _, rest = qualname.partition("_pb2_grpc.")
+        parts = rest.split(".")
+        if len(parts) == 2 and parts[0].endswith("Stub"):
+            return GRPC_STUB_SPEC
+    return None

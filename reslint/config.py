@@ -1,0 +1,232 @@
+"""Configuration: ``[tool.reslint]`` in the nearest ``pyproject.toml``, read once per run.
+
+Unknown keys and bad values raise :class:`ConfigError` naming the file, the key
+and what was expected. Durations are seconds. CLI options override the file.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+from reslint import registry
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python < 3.11 only
+    import tomli as tomllib
+
+
+class ConfigError(Exception):
+    """A configuration file or option that cannot be used; the message names file and key."""
+
+
+DEFAULT_EXCLUDE: Tuple[str, ...] = (
+    ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".mypy_cache", ".nox", ".pants.d", ".pytype",
+    ".ruff_cache", ".reslint_cache", ".svn", ".tox", ".venv", "__pypackages__", "_build", "buck-out", "build",
+    "dist", "node_modules", "venv", "site-packages",
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The resolved configuration of one run.
+
+    ``enabled`` is the set of rule codes that run. ``per_file_ignores`` pairs a
+    gitignore-style glob (relative to ``root``) with the codes it silences.
+    Durations (``max_timeout``, ``default_timeout``, ``max_retry_time``) are seconds.
+    """
+
+    root: Path
+    config_file: Optional[Path] = None
+    select: Tuple[str, ...] = ("RES",)
+    extend_select: Tuple[str, ...] = ()
+    ignore: Tuple[str, ...] = ()
+    per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    exclude: Tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: Tuple[str, ...] = ()
+    respect_gitignore: bool = True
+    extend_safe_fixes: Tuple[str, ...] = ()
+    extend_unsafe_fixes: Tuple[str, ...] = ()
+    allow_blanket_noqa: bool = False
+    max_timeout: float = 60.0
+    default_timeout: float = 10.0
+    max_retry_time: float = 60.0
+    max_retry_layers: int = 1
+    rule_options: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    catalog: Dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def enabled(self) -> FrozenSet[str]:
+        codes = set()
+        for selector in self.select + self.extend_select:
+            codes.update(registry.expand(selector))
+        for selector in self.ignore:
+            codes.difference_update(registry.expand(selector))
+        return frozenset(codes)
+
+    def codes(self, selectors: Sequence[str]) -> FrozenSet[str]:
+        out = set()
+        for selector in selectors:
+            out.update(registry.expand(selector))
+        return frozenset(out)
+
+
+def _codes(value: Any, key: str, where: str) -> Tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: `{key}` must be a list of rule codes, prefixes or names, got {value!r}")
+    for selector in value:
+        try:
+            registry.expand(selector)
+        except ValueError:
+            raise ConfigError(f"{where}: `{key}` names an unknown rule {selector!r} (see `reslint rule --all`)")
+    return tuple(value)
+
+
+def _strings(value: Any, key: str, where: str) -> Tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: `{key}` must be a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def _seconds(value: Any, key: str, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise ConfigError(f"{where}: `{key}` must be a positive number of seconds, got {value!r}")
+    return float(value)
+
+
+def _bool(value: Any, key: str, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where}: `{key}` must be true or false, got {value!r}")
+    return value
+
+
+def _positive_int(value: Any, key: str, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{where}: `{key}` must be a whole number >= 1, got {value!r}")
+    return value
+
+
+def _per_file_ignores(value: Any, key: str, where: str):
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: `{key}` must be a table of glob = [codes], got {value!r}")
+    return tuple((glob, _codes(codes, f"{key}.{glob}", where)) for glob, codes in value.items())
+
+
+def _table(value: Any, key: str, where: str) -> Dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: `{key}` must be a table, got {value!r}")
+    return value
+
+
+def _rule_options(value: Any, key: str, where: str) -> Dict[str, Dict[str, Any]]:
+    table = _table(value, key, where)
+    for code, options in table.items():
+        if registry.lookup(code) is None:
+            raise ConfigError(f"{where}: `{key}.{code}` is not a rule code")
+        _table(options, f"{key}.{code}", where)
+    return table
+
+
+_KEYS = {
+    "select": ("select", _codes),
+    "extend-select": ("extend_select", _codes),
+    "ignore": ("ignore", _codes),
+    "per-file-ignores": ("per_file_ignores", _per_file_ignores),
+    "exclude": ("exclude", _strings),
+    "extend-exclude": ("extend_exclude", _strings),
+    "respect-gitignore": ("respect_gitignore", _bool),
+    "extend-safe-fixes": ("extend_safe_fixes", _codes),
+    "extend-unsafe-fixes": ("extend_unsafe_fixes", _codes),
+    "allow-blanket-noqa": ("allow_blanket_noqa", _bool),
+    "max-timeout": ("max_timeout", _seconds),
+    "default-timeout": ("default_timeout", _seconds),
+    "max-retry-time": ("max_retry_time", _seconds),
+    "max-retry-layers": ("max_retry_layers", _positive_int),
+    "rules": ("rule_options", _rule_options),
+    "catalog": ("catalog", _table),
+}
+
+
+def find_config(start: Path) -> Optional[Path]:
+    """The nearest ``pyproject.toml`` with a ``[tool.reslint]`` table at or above ``start``."""
+    start = start if start.is_dir() else start.parent
+    for directory in (start, *start.parents):
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                return candidate  # report the broken file rather than skip it
+            if "reslint" in data.get("tool", {}):
+                return candidate
+    return None
+
+
+def load_table(path: Path) -> Dict[str, Any]:
+    """Read the reslint table of a TOML file (``[tool.reslint]``, or the top level of a ``reslint.toml``)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8: {exc}")
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}")
+    tool = data.get("tool")
+    if isinstance(tool, dict) and "reslint" in tool:
+        table = tool["reslint"]
+        prefix = "tool.reslint."
+    elif path.name == "pyproject.toml":
+        return {}
+    else:
+        table, prefix = data, ""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: `{prefix.rstrip('.')}` must be a table")
+    return {"__prefix__": prefix, **table}
+
+
+def settings_from_table(table: Dict[str, Any], root: Path, path: Optional[Path]) -> Settings:
+    """Validate a reslint table into :class:`Settings`; raise :class:`ConfigError` on any bad key."""
+    where = str(path) if path else "configuration"
+    prefix = table.get("__prefix__", "")
+    values: Dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "__prefix__":
+            continue
+        if key not in _KEYS:
+            known = ", ".join(sorted(_KEYS))
+            raise ConfigError(f"{where}: unknown key `{prefix}{key}` (known keys: {known})")
+        attr, check = _KEYS[key]
+        values[attr] = check(value, prefix + key, where)
+    settings = Settings(root=root, config_file=path, **values)
+    if settings.default_timeout > settings.max_timeout:
+        raise ConfigError(f"{where}: `{prefix}default-timeout` ({settings.default_timeout:g} s) is above "
+                          f"`{prefix}max-timeout` ({settings.max_timeout:g} s)")
+    return settings
+
+
+def load_settings(start: Path, config: Optional[Path] = None, isolated: bool = False) -> Settings:
+    """Resolve the settings for a run started at ``start`` (a directory or file).
+
+    ``config`` names a file explicitly; ``isolated`` ignores every file. The
+    project root is the config file's directory, else ``start``'s directory.
+    """
+    start = start.resolve()
+    base = start if start.is_dir() else start.parent
+    if isolated:
+        return Settings(root=base)
+    path = config.resolve() if config is not None else find_config(base)
+    if config is not None and not path.is_file():
+        raise ConfigError(f"{config}: configuration file not found")
+    if path is None:
+        return Settings(root=base)
+    return settings_from_table(load_table(path), path.parent, path)
+
+
+def with_overrides(settings: Settings, **overrides: Any) -> Settings:
+    """Apply command-line overrides (already validated) to loaded settings."""
+    clean = {k: v for k, v in overrides.items() if v is not None}
+    return replace(settings, **clean)

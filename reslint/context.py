@@ -1,0 +1,548 @@
+"""The per-file semantic model: scopes, bindings, imports, and name resolution.
+
+Built once per file by a walk over *statements only* (cheap: expressions are not
+descended into), before the rules' single batched visit. Rules then ask it three
+questions, each with one answer for the whole code base:
+
+- :meth:`Context.qualname` — "what does this expression name?" (``r.get`` →
+  ``requests.get``; ``self.session.get`` → ``requests.Session.get``);
+- :meth:`Context.type_of` — "what object is this?" (``requests.Session()`` →
+  ``requests.Session``), following locals, ``with … as``, ``self.x`` set in a
+  method, and module globals;
+- :meth:`Context.value_of` / :meth:`Context.resolve` — "what constant or
+  expression does this name stand for?", following a name only when it is bound
+  exactly once in its scope (a module constant, a local bound once).
+
+No LibCST metadata provider is used (``QualifiedNameProvider`` costs 5-8x a
+parse, see ``research/architecture-anchors.md``). Parameters, ``**kwargs`` and
+names bound more than once resolve to "unknown" (``None``/:data:`UNKNOWN`),
+never to a guess.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Iterable, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from reslint.catalog import TIMEOUT_INJECTION_HOOKS, canonical, instance_type
+
+
+class _Unknown:
+    """The value of an expression that cannot be resolved statically."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNKNOWN = _Unknown()
+
+
+class Binding:
+    """One binding of a name: an assignment, import, parameter, def, ``with … as`` target…
+
+    ``kind`` is one of ``assign``, ``aug``, ``import``, ``param``, ``def``,
+    ``class``, ``for``, ``with``, ``unpack``, ``except``, ``other``. ``value`` is
+    the bound expression when there is one; ``qualname`` the imported dotted name
+    for imports (relative imports keep their leading dots).
+    """
+
+    __slots__ = ("kind", "value", "qualname", "node", "scope")
+
+    def __init__(self, kind: str, value=None, qualname: Optional[str] = None, node=None, scope=None):
+        self.kind = kind
+        self.value = value
+        self.qualname = qualname
+        self.node = node
+        self.scope = scope
+
+
+class Scope:
+    """A module, class, function, lambda or comprehension scope and its bindings."""
+
+    __slots__ = ("kind", "node", "parent", "bindings", "global_names", "attrs", "self_name", "class_scope",
+                 "mounts", "name")
+
+    def __init__(self, kind: str, node, parent: Optional["Scope"], name: str = ""):
+        self.kind = kind
+        self.node = node
+        self.parent = parent
+        self.name = name
+        self.bindings: Dict[str, List[Binding]] = {}
+        self.global_names: Set[str] = set()
+        #: class scopes: ``self.<attr>`` bindings made in any method
+        self.attrs: Dict[str, List[Binding]] = {}
+        #: method scopes: the name of the first parameter (``self``/``cls``)
+        self.self_name: Optional[str] = None
+        self.class_scope: Optional[Scope] = None
+        #: ``x.mount(prefix, adapter)`` calls, keyed by receiver ("name" or "self.attr")
+        self.mounts: Dict[str, List[cst.BaseExpression]] = {}
+
+    def bind(self, name: str, binding: Binding) -> None:
+        binding.scope = self
+        self.bindings.setdefault(name, []).append(binding)
+
+    @property
+    def module(self) -> "Scope":
+        scope = self
+        while scope.parent is not None:
+            scope = scope.parent
+        return scope
+
+
+def _dotted(node) -> Optional[str]:
+    """``a.b.c`` as text for Name/Attribute chains, else ``None``."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = _dotted(node.value)
+        return None if base is None else f"{base}.{node.attr.value}"
+    return None
+
+
+def _import_from_module(node: cst.ImportFrom) -> str:
+    dots = "." * len(node.relative)
+    mod = _dotted(node.module) if node.module is not None else ""
+    return f"{dots}{mod or ''}"
+
+
+class SemanticModel:
+    """Scopes and bindings of one module, keyed by the node that opens each scope.
+
+    ``module_name`` is the module's dotted name (used to name local classes).
+    Raises nothing on odd code: anything it does not understand is "other".
+    """
+
+    def __init__(self, module: cst.Module, module_name: str = "__main__"):
+        self.module_name = module_name
+        self.module_scope = Scope("module", module, None, module_name)
+        #: id(body node) -> scope, for FunctionDef/ClassDef bodies and Lambda bodies
+        self.scopes: Dict[int, Scope] = {id(module): self.module_scope}
+        #: local classes: qualified name -> ClassDef node, and their scope
+        self.classes: Dict[str, Tuple[cst.ClassDef, Scope]] = {}
+        self.star_imports: List[str] = []
+        self._walk(module.body, self.module_scope)
+
+    # -- building -----------------------------------------------------------------
+    def _walk(self, body: Iterable, scope: Scope) -> None:
+        for stmt in body:
+            self._statement(stmt, scope)
+
+    def _target_scope(self, name: str, scope: Scope) -> Scope:
+        return scope.module if name in scope.global_names else scope
+
+    def _bind_target(self, target, binding_kind: str, value, stmt, scope: Scope) -> None:
+        if isinstance(target, cst.Name):
+            self._target_scope(target.value, scope).bind(target.value, Binding(binding_kind, value, node=stmt))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                inner = element.value
+                if isinstance(inner, cst.StarredElement):
+                    inner = inner.value
+                self._bind_target(inner, "unpack", None, stmt, scope)
+        elif isinstance(target, cst.StarredElement):
+            self._bind_target(target.value, "unpack", None, stmt, scope)
+        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+            cls = scope.class_scope
+            if cls is not None and target.value.value == scope.self_name:
+                b = Binding(binding_kind, value, node=stmt, scope=scope)
+                cls.attrs.setdefault(target.attr.value, []).append(b)
+
+    def _small(self, small, stmt, scope: Scope) -> None:
+        if isinstance(small, cst.Assign):
+            for t in small.targets:
+                self._bind_target(t.target, "assign", small.value, stmt, scope)
+        elif isinstance(small, cst.AnnAssign):
+            if small.value is not None:
+                self._bind_target(small.target, "assign", small.value, stmt, scope)
+        elif isinstance(small, cst.AugAssign):
+            self._bind_target(small.target, "aug", None, stmt, scope)
+        elif isinstance(small, cst.Import):
+            for alias in small.names:
+                full = _dotted(alias.name) or ""
+                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                    name, qual = alias.asname.name.value, full
+                else:
+                    name = qual = full.split(".")[0]
+                self._target_scope(name, scope).bind(name, Binding("import", qualname=qual, node=stmt))
+        elif isinstance(small, cst.ImportFrom):
+            base = _import_from_module(small)
+            if isinstance(small.names, cst.ImportStar):
+                self.star_imports.append(base)
+                return
+            for alias in small.names:
+                imported = _dotted(alias.name) or ""
+                name = imported
+                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                    name = alias.asname.name.value
+                qual = f"{base}.{imported}" if not base.endswith(".") else f"{base}{imported}"
+                self._target_scope(name, scope).bind(name, Binding("import", qualname=qual, node=stmt))
+        elif isinstance(small, cst.Global):
+            scope.global_names.update(n.name.value for n in small.names)
+        elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            self._record_mount(small.value, scope)
+
+    def _record_mount(self, call: cst.Call, scope: Scope) -> None:
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "mount" and len(call.args) >= 2):
+            return
+        key = _dotted(func.value)
+        if key is None:
+            return
+        owner = scope
+        if key.startswith(f"{scope.self_name}.") and scope.class_scope is not None:
+            owner, key = scope.class_scope, "self." + key.split(".", 1)[1]
+        owner.mounts.setdefault(key, []).append(call.args[1].value)
+
+    def _function(self, node: cst.FunctionDef, scope: Scope) -> None:
+        scope.bind(node.name.value, Binding("def", node, node=node))
+        fscope = Scope("function", node, scope, node.name.value)
+        params = node.params
+        ordered = list(params.posonly_params) + list(params.params)
+        for p in ordered + list(params.kwonly_params):
+            fscope.bind(p.name.value, Binding("param", node=node))
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                fscope.bind(star.name.value, Binding("param", node=node))
+        if scope.kind == "class":
+            fscope.class_scope = scope
+            is_static = any(_dotted(d.decorator) == "staticmethod" for d in node.decorators)
+            if ordered and not is_static:
+                fscope.self_name = ordered[0].name.value
+        self.scopes[id(node.body)] = fscope
+        self._walk_block(node.body, fscope)
+
+    def _class(self, node: cst.ClassDef, scope: Scope) -> None:
+        scope.bind(node.name.value, Binding("class", node, node=node))
+        qual = f"{scope.name}.{node.name.value}" if scope.kind in ("module", "class") else node.name.value
+        cscope = Scope("class", node, scope, qual)
+        self.scopes[id(node.body)] = cscope
+        self.classes[qual] = (node, cscope)
+        self._walk_block(node.body, cscope)
+
+    def _walk_block(self, block, scope: Scope) -> None:
+        if isinstance(block, cst.IndentedBlock):
+            self._walk(block.body, scope)
+        elif isinstance(block, cst.SimpleStatementSuite):
+            for small in block.body:
+                self._small(small, block, scope)
+
+    def _statement(self, stmt, scope: Scope) -> None:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                self._small(small, stmt, scope)
+        elif isinstance(stmt, cst.FunctionDef):
+            self._function(stmt, scope)
+        elif isinstance(stmt, cst.ClassDef):
+            self._class(stmt, scope)
+        elif isinstance(stmt, cst.For):
+            self._bind_target(stmt.target, "for", None, stmt, scope)
+            self._walk_block(stmt.body, scope)
+            if stmt.orelse is not None:
+                self._walk_block(stmt.orelse.body, scope)
+        elif isinstance(stmt, cst.With):
+            for item in stmt.items:
+                if item.asname is not None:
+                    self._bind_target(item.asname.name, "with", item.item, stmt, scope)
+            self._walk_block(stmt.body, scope)
+        elif isinstance(stmt, (cst.If, cst.While)):
+            self._walk_block(stmt.body, scope)
+            orelse = stmt.orelse
+            while orelse is not None:
+                self._walk_block(orelse.body, scope)
+                orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+            self._walk_block(stmt.body, scope)
+            for handler in stmt.handlers:
+                if handler.name is not None:
+                    self._bind_target(handler.name.name, "except", None, stmt, scope)
+                self._walk_block(handler.body, scope)
+            for extra in (stmt.orelse, stmt.finalbody):
+                if extra is not None:
+                    self._walk_block(extra.body, scope)
+        elif isinstance(stmt, cst.Match):
+            for case in stmt.cases:
+                self._walk_block(case.body, scope)
+
+
+class Context:
+    """What rules ask during the visit: the current scope and name resolution.
+
+    The engine keeps ``scope`` current through the batched visit's
+    ``before_visit``/``after_leave`` hooks; rules never track scopes themselves.
+    """
+
+    def __init__(self, model: SemanticModel, settings=None):
+        self.model = model
+        self.settings = settings
+        self.scope: Scope = model.module_scope
+        self._stack: List[Tuple[object, Scope]] = []
+        self.cache: Dict[Tuple[str, int], object] = {}
+
+    # -- scope tracking (called by the engine) ---------------------------------------
+    def enter(self, node) -> None:
+        scope = self.model.scopes.get(id(node))
+        if scope is None:
+            if isinstance(node, cst.Lambda):
+                scope = Scope("lambda", node, self.scope)
+                for p in list(node.params.posonly_params) + list(node.params.params) + list(node.params.kwonly_params):
+                    scope.bind(p.name.value, Binding("param"))
+                for star in (node.params.star_arg, node.params.star_kwarg):
+                    if isinstance(star, cst.Param):
+                        scope.bind(star.name.value, Binding("param"))
+            elif isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+                scope = Scope("comprehension", node, self.scope)
+                comp = node.for_in
+                while comp is not None:
+                    SemanticModel._bind_target(self.model, comp.target, "for", None, node, scope)
+                    comp = comp.inner_for_in
+            else:
+                return
+        self._stack.append((node, self.scope))
+        self.scope = scope
+
+    def leave(self, node) -> None:
+        if self._stack and self._stack[-1][0] is node:
+            self.scope = self._stack.pop()[1]
+
+    # -- resolution ---------------------------------------------------------------------
+    def lookup(self, name: str, scope: Optional[Scope] = None) -> Optional[List[Binding]]:
+        """The bindings ``name`` refers to from ``scope`` (Python's LEGB rule), or ``None``."""
+        scope = scope or self.scope
+        first = True
+        while scope is not None:
+            if scope.kind == "class" and not first:
+                scope = scope.parent
+                continue
+            if name in scope.global_names:
+                scope = scope.module
+                first = False
+                continue
+            found = scope.bindings.get(name)
+            if found:
+                return found
+            first = False
+            scope = scope.parent
+        return None
+
+    def single(self, name: str, scope: Optional[Scope] = None) -> Optional[Binding]:
+        """The binding of ``name`` when it is bound exactly once by a plain assignment."""
+        found = self.lookup(name, scope)
+        if found and len(found) == 1 and found[0].kind == "assign":
+            return found[0]
+        return None
+
+    def resolve(self, expr, scope: Optional[Scope] = None, depth: int = 0):
+        """Follow a name bound once to its expression; return ``(expr, scope)``."""
+        scope = scope or self.scope
+        while isinstance(expr, cst.Name) and depth < 8:
+            binding = self.single(expr.value, scope)
+            if binding is None or binding.value is None:
+                break
+            expr, scope, depth = binding.value, binding.scope, depth + 1
+        return expr, scope
+
+    def qualname(self, expr, scope: Optional[Scope] = None, depth: int = 0) -> Optional[str]:
+        """The canonical dotted name an expression refers to, or ``None`` when unknown."""
+        if depth > 8:
+            return None
+        scope = scope or self.scope
+        if isinstance(expr, cst.Name):
+            found = self.lookup(expr.value, scope)
+            if not found:
+                return None
+            quals = set()
+            for b in found:
+                if b.kind == "import":
+                    quals.add(b.qualname)
+                elif b.kind == "class":
+                    quals.add(self._local_class_name(b))
+                elif b.kind == "assign" and len(found) == 1 and isinstance(b.value, (cst.Name, cst.Attribute)):
+                    quals.add(self.qualname(b.value, b.scope, depth + 1))
+                else:
+                    return None
+            if len(quals) != 1:
+                return None
+            qual = quals.pop()
+            return canonical(qual) if qual else None
+        if isinstance(expr, cst.Attribute):
+            base = self.qualname(expr.value, scope, depth + 1)
+            if base is None:
+                base = self.type_of(expr.value, scope, depth + 1)
+            if base is None:
+                return None
+            return canonical(f"{base}.{expr.attr.value}")
+        return None
+
+    def _local_class_name(self, binding: Binding) -> Optional[str]:
+        scope = binding.scope
+        name = binding.node.name.value
+        if scope.kind in ("module", "class"):
+            return f"{scope.name}.{name}"
+        return None
+
+    def type_of(self, expr, scope: Optional[Scope] = None, depth: int = 0) -> Optional[str]:
+        """The canonical type of the object an expression evaluates to, or ``None``."""
+        if depth > 8:
+            return None
+        scope = scope or self.scope
+        if isinstance(expr, cst.Call):
+            callee = self.qualname(expr.func, scope, depth + 1)
+            if callee is None:
+                return None
+            local = self.model.classes.get(callee)
+            if local is not None:
+                return self._local_class_type(callee, *local, depth=depth)
+            return instance_type(callee)
+        if isinstance(expr, cst.Await):
+            return None
+        if isinstance(expr, cst.Name):
+            found = self.lookup(expr.value, scope)
+            return self._type_of_bindings(found, depth)
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
+            cls = self._self_class(expr.value.value, scope)
+            if cls is not None:
+                return self._type_of_bindings(cls.attrs.get(expr.attr.value), depth)
+        return None
+
+    def _type_of_bindings(self, found: Optional[List[Binding]], depth: int) -> Optional[str]:
+        if not found:
+            return None
+        types = set()
+        for b in found:
+            if b.kind not in ("assign", "with") or b.value is None:
+                return None
+            types.add(self.type_of(b.value, b.scope, depth + 1))
+        if len(types) != 1:
+            return None
+        return types.pop()
+
+    def _self_class(self, name: str, scope: Scope) -> Optional[Scope]:
+        """The class scope when ``name`` is the ``self`` of the enclosing method."""
+        while scope is not None and scope.kind in ("lambda", "comprehension"):
+            scope = scope.parent
+        if scope is not None and scope.kind == "function" and scope.self_name == name:
+            return scope.class_scope
+        return None
+
+    def _local_class_type(self, qual: str, node: cst.ClassDef, cscope: Scope, depth: int) -> Optional[str]:
+        """A local subclass of a catalog type counts as that type unless it may change the
+        behaviour that matters (for sessions: inject a default timeout by overriding hooks)."""
+        for base in node.bases:
+            base_type = self.qualname(base.value, cscope.parent, depth + 1)
+            if base_type is None:
+                continue
+            base_type = instance_type(base_type)
+            hooks = TIMEOUT_INJECTION_HOOKS.get(base_type)
+            if hooks is None:
+                continue
+            overridden = any(name in cscope.bindings for name in hooks)
+            return qual if overridden else base_type
+        return qual
+
+    def mounts_of(self, expr, scope: Optional[Scope] = None) -> Optional[List[cst.BaseExpression]]:
+        """Adapters mounted on the object ``expr`` names (``name.mount(p, a)`` or ``self.x.mount``)."""
+        scope = scope or self.scope
+        if isinstance(expr, cst.Name):
+            found = self.lookup(expr.value, scope)
+            if not found:
+                return None
+            return found[0].scope.mounts.get(expr.value, [])
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
+            cls = self._self_class(expr.value.value, scope)
+            if cls is not None:
+                return cls.mounts.get("self." + expr.attr.value, [])
+        return None
+
+    def value_of(self, expr, scope: Optional[Scope] = None, depth: int = 0):
+        """The constant value of an expression (numbers, strings, None, bools, tuples), or
+        :data:`UNKNOWN`. Names are followed only when bound exactly once."""
+        if depth > 12:
+            return UNKNOWN
+        scope = scope or self.scope
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            return expr.evaluated_value
+        if isinstance(expr, cst.Name):
+            if expr.value in ("None", "True", "False"):
+                return {"None": None, "True": True, "False": False}[expr.value]
+            binding = self.single(expr.value, scope)
+            if binding is None or binding.value is None:
+                return UNKNOWN
+            return self.value_of(binding.value, binding.scope, depth + 1)
+        if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
+            try:
+                return expr.evaluated_value
+            except Exception:  # noqa: BLE001 - odd escapes: unknown, not a crash
+                return UNKNOWN
+        if isinstance(expr, cst.UnaryOperation):
+            inner = self.value_of(expr.expression, scope, depth + 1)
+            if isinstance(inner, (int, float)) and not isinstance(inner, bool):
+                if isinstance(expr.operator, cst.Minus):
+                    return -inner
+                if isinstance(expr.operator, cst.Plus):
+                    return inner
+            return UNKNOWN
+        if isinstance(expr, cst.BinaryOperation):
+            return self._binary(expr, scope, depth)
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            values = []
+            for element in expr.elements:
+                if isinstance(element, cst.StarredElement):
+                    return UNKNOWN
+                values.append(self.value_of(element.value, scope, depth + 1))
+            return tuple(values)
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("float", "int"):
+            if len(expr.args) == 1 and not expr.args[0].keyword and not expr.args[0].star:
+                inner = self.value_of(expr.args[0].value, scope, depth + 1)
+                if isinstance(inner, (int, float)) and not isinstance(inner, bool):
+                    return float(inner) if expr.func.value == "float" else int(inner)
+            return UNKNOWN
+        return UNKNOWN
+
+    def _binary(self, expr: cst.BinaryOperation, scope: Scope, depth: int):
+        left = self.value_of(expr.left, scope, depth + 1)
+        right = self.value_of(expr.right, scope, depth + 1)
+        numeric = (int, float)
+        if not (isinstance(left, numeric) and isinstance(right, numeric)):
+            return UNKNOWN
+        if isinstance(left, bool) or isinstance(right, bool):
+            return UNKNOWN
+        op = expr.operator
+        try:
+            if isinstance(op, cst.Add):
+                return left + right
+            if isinstance(op, cst.Subtract):
+                return left - right
+            if isinstance(op, cst.Multiply):
+                return left * right
+            if isinstance(op, cst.Divide):
+                return left / right
+            if isinstance(op, cst.FloorDivide):
+                return left // right
+            if isinstance(op, cst.Power) and abs(right) <= 64:
+                return left**right
+        except (ArithmeticError, ValueError):
+            return UNKNOWN
+        return UNKNOWN
+
+    def string_text(self, expr, scope: Optional[Scope] = None) -> Optional[str]:
+        """The literal text of a string, f-string (static parts only) or constant name."""
+        expr, scope = self.resolve(expr, scope)
+        if isinstance(expr, cst.FormattedString):
+            return "".join(p.value for p in expr.parts if isinstance(p, cst.FormattedStringText))
+        if isinstance(expr, cst.ConcatenatedString):
+            left, right = self.string_text(expr.left, scope), self.string_text(expr.right, scope)
+            return None if left is None or right is None else left + right
+        value = self.value_of(expr, scope)
+        return value if isinstance(value, str) else None
+

@@ -1,0 +1,54 @@
+"""Small LibCST helpers shared by rules and fixes (formatting-preserving edits)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+
+def add_keyword_arg(call: cst.Call, keyword: str, value: cst.BaseExpression) -> cst.Call:
+    """Return ``call`` with ``keyword=value`` appended, keeping its layout.
+
+    A one-line call gets ``, keyword=value``; a call laid out one argument per
+    line (with or without a trailing comma) gets a new line in the same style.
+    """
+    new = cst.Arg(
+        value=value,
+        keyword=cst.Name(keyword),
+        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+    )
+    args = list(call.args)
+    if not args:
+        return call.with_changes(args=[new])
+    last = args[-1]
+    previous_comma = args[-2].comma if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) else None
+    if isinstance(last.comma, cst.Comma):
+        separator = previous_comma or cst.Comma(whitespace_after=_first_arg_whitespace(call))
+        args[-1] = last.with_changes(comma=separator)
+        new = new.with_changes(comma=last.comma)
+    else:
+        separator = previous_comma or cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        args[-1] = last.with_changes(comma=separator, whitespace_after_arg=cst.SimpleWhitespace(""))
+        new = new.with_changes(whitespace_after_arg=last.whitespace_after_arg)
+    return call.with_changes(args=[*args, new])
+
+
+def _first_arg_whitespace(call: cst.Call):
+    ws = call.whitespace_before_args
+    if isinstance(ws, cst.ParenthesizedWhitespace):
+        return ws
+    return cst.SimpleWhitespace(" ")
+
+
+def parse_expression(code: str) -> Optional[cst.BaseExpression]:
+    """Parse ``code`` as an expression, or ``None`` when it is not valid Python."""
+    try:
+        return cst.parse_expression(code)
+    except cst.ParserSyntaxError:
+        return None
+
+
+def format_seconds(seconds: float) -> str:
+    """``10.0`` → ``"10"``, ``2.5`` → ``"2.5"`` (for code a fix inserts)."""
+    return str(int(seconds)) if float(seconds).is_integer() else repr(float(seconds))

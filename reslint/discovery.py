@@ -1,0 +1,117 @@
+"""File discovery: expand paths to Python files, honouring excludes and ``.gitignore``.
+
+Directories are walked with :func:`os.scandir`, pruning excluded and ignored
+directories before descending; directory symlinks are not followed (no loops).
+Patterns use gitignore syntax through :mod:`pathspec`. Paths given explicitly
+are always checked, as in Ruff; excludes apply to what a walk discovers.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterator, List, Optional, Sequence, Tuple
+
+import pathspec
+
+PYTHON_SUFFIXES = (".py", ".pyi")
+
+
+class DiscoveryError(Exception):
+    """A path given on the command line that does not exist."""
+
+
+def _spec(patterns: Sequence[str]) -> pathspec.PathSpec:
+    return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+
+
+def _read_gitignore(directory: Path) -> Optional[pathspec.PathSpec]:
+    try:
+        text = (directory / ".gitignore").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    return _spec(text.splitlines())
+
+
+class Walker:
+    """Expands paths to files. Built once per run; ``exclude`` is compiled once."""
+
+    def __init__(self, root: Path, exclude: Sequence[str], respect_gitignore: bool = True):
+        self.root = Path(os.path.abspath(root))
+        self.exclude = _spec(exclude)
+        self.respect_gitignore = respect_gitignore
+
+    def _relative(self, path: Path) -> str:
+        rel = os.path.relpath(os.path.abspath(path), self.root)
+        return path.as_posix() if rel.startswith("..") else Path(rel).as_posix()
+
+    def _excluded(self, path: Path, is_dir: bool) -> bool:
+        rel = self._relative(path) + ("/" if is_dir else "")
+        return self.exclude.match_file(rel) or self.exclude.match_file(path.name + ("/" if is_dir else ""))
+
+    def expand(self, paths: Sequence[Path]) -> List[Path]:
+        """Every file to lint, sorted, without duplicates. Raises :class:`DiscoveryError`."""
+        found = {}
+        for path in paths:
+            if not os.path.lexists(path):
+                raise DiscoveryError(f"{path}: no such file or directory")
+            if path.is_dir():
+                for file in self._walk(path):
+                    found.setdefault(os.path.normpath(file), file)
+            else:
+                found.setdefault(os.path.normpath(path), path)
+        return [found[k] for k in sorted(found)]
+
+    def _ignores_above(self, directory: Path) -> List[Tuple[Path, pathspec.PathSpec]]:
+        """The ``.gitignore`` specs of the project root and every directory down to ``directory``."""
+        if not self.respect_gitignore:
+            return []
+        absolute = Path(os.path.abspath(directory))
+        if absolute != self.root and self.root not in absolute.parents:
+            return []
+        chain = [p for p in absolute.parents if p == self.root or self.root in p.parents]
+        specs = []
+        for parent in reversed(chain):
+            spec = _read_gitignore(parent)
+            if spec is not None:
+                specs.append((parent, spec))
+        return specs
+
+    def _ignored(self, path: Path, is_dir: bool, ignores) -> bool:
+        absolute = os.path.abspath(path)
+        for base, spec in ignores:
+            rel = os.path.relpath(absolute, base)
+            if rel.startswith(".."):
+                continue
+            if spec.match_file(Path(rel).as_posix() + ("/" if is_dir else "")):
+                return True
+        return False
+
+    def _walk(self, top: Path) -> Iterator[Path]:
+        ignores = self._ignores_above(top)
+        yield from self._walk_dir(top, ignores)
+
+    def _walk_dir(self, directory: Path, ignores) -> Iterator[Path]:
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError:
+            return
+        if self.respect_gitignore and any(e.name == ".gitignore" for e in entries):
+            spec = _read_gitignore(directory)
+            if spec is not None:
+                ignores = [*ignores, (Path(os.path.abspath(directory)), spec)]
+        for entry in entries:
+            path = Path(entry.path)
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+                is_file = entry.is_file()
+            except OSError:
+                continue
+            if is_dir:
+                if self._excluded(path, True) or self._ignored(path, True, ignores):
+                    continue
+                yield from self._walk_dir(path, ignores)
+            elif is_file and entry.name.endswith(PYTHON_SUFFIXES):
+                if self._excluded(path, False) or self._ignored(path, False, ignores):
+                    continue
+                yield path

@@ -1,0 +1,324 @@
+"""The per-file pass: read, decode, parse once, visit once, report.
+
+:class:`Linter` is built once per run (rule set, compiled per-file ignores) and
+lints one file at a time:
+
+1. read bytes and decode with the file's declared encoding (PEP 263 cookie,
+   BOM); a file that cannot be read, decoded or parsed is ``RES000``;
+2. ``libcst.parse_module`` once, with the garbage collector paused;
+3. build the semantic model (:mod:`reslint.context`) with a statement walk;
+4. one batched visit of all enabled rules, the context kept current by the
+   visit's ``before_visit``/``after_leave`` hooks;
+5. only when something was reported: positions (``PositionProvider``),
+   suppressions, and fixes turned into text edits.
+
+The result, :class:`FileResult`, is plain data (no CST nodes).
+"""
+
+from __future__ import annotations
+
+import codecs
+import gc
+import hashlib
+import io
+import os
+import tokenize
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import libcst as cst
+import pathspec
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from reslint.config import Settings
+from reslint.context import Context, SemanticModel
+from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
+from reslint.registry import BY_CODE
+from reslint.rules import ALL_RULES
+from reslint.rules.base import FixPlan, Report
+from reslint.suppression import parse_suppressions
+
+SYNTAX = BY_CODE["RES000"]
+
+
+@dataclass
+class Source:
+    """A decoded file: its text and how to write it back byte for byte."""
+
+    text: str
+    encoding: str = "utf-8"
+    digest: str = ""
+
+
+@dataclass
+class FileResult:
+    """What the per-file pass knows about one file (plain data).
+
+    ``findings`` are sorted and already filtered by suppressions and
+    per-file-ignores. ``internal_errors`` holds messages for exceptions raised
+    inside reslint (exit status 2).
+    """
+
+    path: str
+    display: str
+    findings: List[Finding] = field(default_factory=list)
+    internal_errors: List[str] = field(default_factory=list)
+    source: Optional[Source] = None
+
+
+def decode(data: bytes) -> Source:
+    """Decode source bytes per PEP 263 (coding cookie, UTF-8 BOM).
+
+    Raises ``SyntaxError`` for an unknown or conflicting coding cookie and
+    ``UnicodeDecodeError`` for bytes that do not decode.
+    """
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise SyntaxError(f"unknown encoding {encoding!r}")
+    text = data.decode(encoding)
+    return Source(text=text, encoding=encoding, digest=hashlib.blake2b(data, digest_size=16).hexdigest())
+
+
+def _line_starts(text: str) -> List[int]:
+    starts = [0]
+    index = 0
+    for line in text.splitlines(keepends=True):
+        index += len(line)
+        starts.append(index)
+    return starts
+
+
+def _location(starts: List[int], offset: int) -> Location:
+    # bisect without importing: the lists are small and this runs only for edits
+    lo, hi = 0, len(starts) - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if starts[mid] <= offset:
+            lo = mid
+        else:
+            hi = mid - 1
+    return Location(lo + 1, offset - starts[lo] + 1)
+
+
+def _diff_edit(old: str, new: str, starts: List[int]) -> Optional[Edit]:
+    """The single edit that turns ``old`` into ``new`` (common prefix/suffix trimmed)."""
+    if old == new:
+        return None
+    limit = min(len(old), len(new))
+    prefix = 0
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
+        suffix += 1
+    start, end = prefix, len(old) - suffix
+    return Edit(start, end, new[prefix:len(new) - suffix], _location(starts, start), _location(starts, end))
+
+
+class Linter:
+    """Lints files with one configuration. Build once per run; not thread-safe."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.enabled = settings.enabled
+        self.rule_classes = [rule for rule in ALL_RULES if rule.code in self.enabled]
+        self.per_file_ignores: List[Tuple[pathspec.PathSpec, frozenset]] = [
+            (pathspec.PathSpec.from_lines("gitwildmatch", [glob]), settings.codes(codes))
+            for glob, codes in settings.per_file_ignores
+        ]
+        self.safe_codes = settings.codes(settings.extend_safe_fixes)
+        self.unsafe_codes = settings.codes(settings.extend_unsafe_fixes)
+
+    # -- entry points -------------------------------------------------------------------
+    def display_path(self, path: Path) -> str:
+        """The project-relative ``/`` path used in output (absolute when outside the root)."""
+        rel = os.path.relpath(os.path.abspath(path), self.settings.root)
+        return Path(path).as_posix() if rel.startswith("..") else Path(rel).as_posix()
+
+    def lint_path(self, path: Path) -> FileResult:
+        """Lint one file on disk. Never raises for bad input: that becomes RES000."""
+        display = self.display_path(path)
+        result = FileResult(str(path), display)
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            result.findings = self._syntax(display, f"cannot read file: {exc.strerror or exc}", Location(1, 1))
+            return result
+        return self.lint_bytes(data, display, result)
+
+    def lint_bytes(self, data: bytes, display: str, result: Optional[FileResult] = None) -> FileResult:
+        result = result or FileResult(display, display)
+        try:
+            source = decode(data)
+        except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
+            reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
+            result.findings = self._syntax(display, f"cannot decode file: {reason}", Location(1, 1))
+            return result
+        result.source = source
+        findings, errors = self.lint_text(source.text, display)
+        result.findings, result.internal_errors = findings, errors
+        return result
+
+    def lint_text(self, text: str, display: str) -> Tuple[List[Finding], List[str]]:
+        """Lint decoded source text; return (findings, internal error messages)."""
+        ignored = self._ignored_codes(display)
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            try:
+                module = cst.parse_module(text)
+            except cst.ParserSyntaxError as exc:
+                message = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
+                return self._syntax(display, f"cannot parse: {message}", Location(exc.raw_line, exc.raw_column + 1),
+                                    ignored), []
+            except (RecursionError, MemoryError, ValueError, Exception) as exc:  # noqa: BLE001 - native parser
+                return self._syntax(display, f"cannot parse: {type(exc).__name__}: {exc}", Location(1, 1), ignored), []
+            reports, errors, wrapper = self._visit(module, display)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+        if not reports:
+            return [], errors
+        return self._findings(module, wrapper, text, display, reports, ignored), errors
+
+    # -- internals ----------------------------------------------------------------------
+    def _ignored_codes(self, display: str) -> frozenset:
+        codes = set()
+        for spec, ignored in self.per_file_ignores:
+            if spec.match_file(display):
+                codes.update(ignored)
+        return frozenset(codes)
+
+    def _syntax(self, display: str, message: str, at: Location, ignored: frozenset = frozenset()) -> List[Finding]:
+        if SYNTAX.code not in self.enabled or SYNTAX.code in ignored:
+            return []
+        return [Finding(SYNTAX.code, SYNTAX.name, SYNTAX.severity, message, display, at, at, noqa_row=at.row)]
+
+    def _visit(self, module: cst.Module, display: str):
+        model = SemanticModel(module, _module_name(display))
+        ctx = Context(model, self.settings)
+        reports: List[Report] = []
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        rules = [rule_class(ctx, reports) for rule_class in self.rule_classes]
+        errors: List[str] = []
+        try:
+            wrapper.visit_batched(rules, before_visit=ctx.enter, after_leave=ctx.leave)
+        except Exception:  # noqa: BLE001 - find the faulty rule, keep the others
+            reports.clear()
+            for rule_class in self.rule_classes:
+                ctx = Context(model, self.settings)
+                mine: List[Report] = []
+                try:
+                    wrapper.visit_batched([rule_class(ctx, mine)], before_visit=ctx.enter, after_leave=ctx.leave)
+                except Exception as exc:  # noqa: BLE001
+                    errors.append(f"{display}: internal error in {rule_class.code} ({rule_class.name}): "
+                                  f"{type(exc).__name__}: {exc}; please report this bug to the reslint project")
+                    continue
+                reports.extend(mine)
+        return reports, errors, wrapper
+
+    def _findings(self, module, wrapper, text, display, reports: List[Report], ignored) -> List[Finding]:
+        positions = wrapper.resolve(PositionProvider)
+        suppressions = parse_suppressions(text)
+        allow_blanket = self.settings.allow_blanket_noqa
+        starts: Optional[List[int]] = None
+        findings = []
+        seen = set()
+        for report in reports:
+            code = report.rule.code
+            span = positions.get(report.node)
+            if span is None or code in ignored:
+                continue
+            start = Location(span.start.line, span.start.column + 1)
+            end = Location(span.end.line, span.end.column + 1)
+            if (code, start) in seen:
+                continue  # one finding per fault
+            seen.add((code, start))
+            if suppressions.suppresses(start.row, code, allow_blanket):
+                continue
+            fix = None
+            if report.fix is not None:
+                starts = starts or _line_starts(text)
+                fix = self._fix(module, text, starts, positions, report.fix, code)
+            findings.append(Finding(code, report.rule.name, report.rule.severity, report.message, display, start, end,
+                                    fix, noqa_row=start.row))
+        findings.sort(key=Finding.sort_key)
+        return findings
+
+    def _fix(self, module: cst.Module, text: str, starts, positions, plan: FixPlan, code: str) -> Optional[Fix]:
+        edits: List[Edit] = []
+        try:
+            for old, new in plan.replacements:
+                replaced = module.deep_replace(old, new)
+                edit = _diff_edit(text, replaced.code, starts)
+                if edit is not None:
+                    edits.append(edit)
+            for name in plan.imports:
+                edits.append(_import_edit(module, positions, starts, name))
+        except Exception:  # noqa: BLE001 - a fix that cannot be built is simply not offered
+            return None
+        if not edits:
+            return None
+        applicability = plan.applicability
+        if code in self.safe_codes and applicability is Applicability.UNSAFE:
+            applicability = Applicability.SAFE
+        if code in self.unsafe_codes and applicability is Applicability.SAFE:
+            applicability = Applicability.UNSAFE
+        return Fix(plan.message, applicability, tuple(sorted(edits, key=lambda e: (e.start, e.end))))
+
+
+def _is_import(stmt) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body
+    )
+
+
+def _is_docstring(stmt) -> bool:
+    return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
+            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+
+
+def _import_edit(module: cst.Module, positions, starts: List[int], name: str) -> Edit:
+    """Insert ``import name`` after the module's leading imports (or its docstring)."""
+    anchor = None
+    for index, stmt in enumerate(module.body):
+        if _is_import(stmt) or (index == 0 and _is_docstring(stmt)):
+            anchor = stmt
+            continue
+        break
+    newline = module.default_newline
+    if anchor is not None:
+        line = positions[anchor].end.line
+        offset = starts[line] if line < len(starts) else starts[-1]
+        text = f"import {name}{newline}"
+        if offset == starts[-1] and starts[-1] > 0 and not module.code.endswith(("\n", "\r")):
+            text = newline + text
+    else:
+        first = module.body[0] if module.body else None
+        offset = starts[positions[first].start.line - 1] if first is not None else len(module.code)
+        text = f"import {name}{newline}"
+    location = _location(starts, offset)
+    return Edit(offset, offset, text, location, location)
+
+
+def _module_name(display: str) -> str:
+    path = display[:-3] if display.endswith(".py") else display[:-4] if display.endswith(".pyi") else display
+    parts = [p for p in path.split("/") if p and p not in (".", "..")]
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts) or "__main__"
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """Apply non-overlapping edits (sorted by start) to ``text``."""
+    out = []
+    last = 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        out.append(text[last:edit.start])
+        out.append(edit.content)
+        last = edit.end
+    out.append(text[last:])
+    return "".join(out)

@@ -1,0 +1,149 @@
+"""Applying fixes: choose edits, relint until stable, verify, write atomically.
+
+Per file: take the applicable fixes (safe; unsafe too with ``--unsafe-fixes``),
+apply the non-overlapping ones, lint the result again and repeat, at most
+:data:`MAX_ROUNDS` times (Ruff's relint loop). If any round produces code that
+does not parse, every change to that file is reverted. Files are written
+through a temporary file in the same directory and :func:`os.replace`, keeping
+the encoding, BOM, line endings and mode, and only if the file on disk still
+holds the bytes that were read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import List, Optional
+
+import libcst as cst
+
+from reslint.diagnostics import Applicability, Edit, Finding
+from reslint.engine import FileResult, Linter, apply_edits
+
+MAX_ROUNDS = 10
+
+
+@dataclass
+class FixOutcome:
+    """What fixing one file did. ``text`` is the fixed text (``None``: unchanged)."""
+
+    applied: List[Finding] = field(default_factory=list)
+    text: Optional[str] = None
+    error: Optional[str] = None
+
+
+def applicable(finding: Finding, unsafe: bool) -> bool:
+    fix = finding.fix
+    if fix is None or fix.applicability is Applicability.DISPLAY_ONLY:
+        return False
+    return fix.applicability is Applicability.SAFE or unsafe
+
+
+def _choose(findings: List[Finding], unsafe: bool):
+    chosen: List[Edit] = []
+    applied: List[Finding] = []
+    taken: List[tuple] = []
+    for finding in sorted(findings, key=Finding.sort_key):
+        if not applicable(finding, unsafe):
+            continue
+        edits = finding.fix.edits
+        spans = [(e.start, e.end, e.content) for e in edits]
+        if any(_overlaps(span, other) for span in spans for other in taken):
+            continue
+        taken.extend(spans)
+        chosen.extend(edits)
+        applied.append(finding)
+    return chosen, applied
+
+
+def _overlaps(a, b) -> bool:
+    """Two edits conflict when their ranges intersect, when both insert at one point,
+    or when one inserts strictly inside the other's range."""
+    (s1, e1, _), (s2, e2, _) = a, b
+    if s1 == e1 and s2 == e2:
+        return s1 == s2
+    if s1 == e1:
+        return s2 < s1 < e2
+    if s2 == e2:
+        return s1 < s2 < e1
+    return s1 < e2 and s2 < e1
+
+
+def fix_text(linter: Linter, text: str, display: str, unsafe: bool) -> FixOutcome:
+    """Fix decoded text in memory. Never raises for bad input; never returns unparseable text."""
+    outcome = FixOutcome()
+    current = text
+    for _ in range(MAX_ROUNDS):
+        findings, errors = linter.lint_text(current, display)
+        if errors:
+            break
+        edits, applied = _choose(findings, unsafe)
+        if not edits:
+            break
+        candidate = apply_edits(current, edits)
+        try:
+            cst.parse_module(candidate)
+        except Exception as exc:  # noqa: BLE001 - revert everything, as Ruff does
+            outcome.error = f"{display}: a fix produced invalid code ({type(exc).__name__}); reverted every fix " \
+                            f"to this file; please report this bug"
+            outcome.applied = []
+            return outcome
+        if candidate == current:
+            break
+        current = candidate
+        outcome.applied.extend(applied)
+    if current != text:
+        outcome.text = current
+    return outcome
+
+
+def write_atomically(path: Path, text: str, encoding: str, expected_digest: str) -> Optional[str]:
+    """Write ``text`` to ``path`` via a temporary file and rename; return an error message or ``None``.
+
+    Refuses (and returns a message) when the file changed since it was read,
+    so a concurrent edit is never overwritten. Keeps the file's mode.
+    """
+    try:
+        current = path.read_bytes()
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError as exc:
+        return f"{path}: cannot re-read before writing the fix: {exc.strerror or exc}"
+    if hashlib.blake2b(current, digest_size=16).hexdigest() != expected_digest:
+        return f"{path}: changed on disk since it was read; fixes not written"
+    data = text.encode(encoding)
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".reslint-", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        return f"{path}: cannot write the fix: {exc.strerror or exc}"
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return f"{path}: cannot write the fix: {exc.strerror or exc}"
+    return None
+
+
+def fix_file(linter: Linter, result: FileResult, unsafe: bool, write: bool) -> FixOutcome:
+    """Fix one linted file; write it when ``write`` (else the caller shows a diff)."""
+    source = result.source
+    if source is None or not any(applicable(f, unsafe) for f in result.findings):
+        return FixOutcome()
+    outcome = fix_text(linter, source.text, result.display, unsafe)
+    if outcome.text is not None and write:
+        error = write_atomically(Path(result.path), outcome.text, source.encoding, source.digest)
+        if error is not None:
+            outcome.error, outcome.text, outcome.applied = error, None, []
+    return outcome

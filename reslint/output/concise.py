@@ -1,0 +1,27 @@
+"""``concise``: ``path:line:col: CODE message`` per finding, then a count line."""
+
+from __future__ import annotations
+
+from typing import List
+
+from reslint.diagnostics import Applicability, Finding
+from reslint.output import Report
+from reslint.output.summary import summary
+
+
+def _marker(finding: Finding, unsafe_fixes: bool) -> str:
+    fix = finding.fix
+    if fix is None:
+        return ""
+    if fix.applicability is Applicability.SAFE or (unsafe_fixes and fix.applicability is Applicability.UNSAFE):
+        return "[*] "
+    return ""
+
+
+def render(findings: List[Finding], report: Report) -> str:
+    lines = [
+        f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} {_marker(f, report.unsafe_fixes)}{f.message}"
+        for f in findings
+    ]
+    lines.append(summary(findings, report.unsafe_fixes, report.fixed))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,79 @@
+"""The rule catalog of DESIGN section 1: codes, names, severities (no LibCST import).
+
+Codes never change meaning and retired codes are not reused. ``implemented``
+says whether this version ships the rule; selecting an unimplemented code is
+allowed (it reports nothing yet), an unknown code is a configuration error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    code: str
+    name: str
+    severity: str
+    summary: str
+    implemented: bool
+
+
+RULES: Tuple[RuleInfo, ...] = (
+    RuleInfo("RES000", "syntax-error", "error", "A file that cannot be read, decoded or parsed", True),
+    RuleInfo("RES101", "missing-timeout", "error",
+             "A blocking network, database or subprocess call, or a client constructor, with no timeout", True),
+    RuleInfo("RES102", "disabled-timeout", "error", "A timeout explicitly disabled", True),
+    RuleInfo("RES103", "excessive-timeout", "warning", "A constant timeout above max-timeout", True),
+    RuleInfo("RES104", "timeout-exceeds-deadline", "warning", "An inner timeout longer than its enclosing budget", False),
+    RuleInfo("RES201", "retry-without-jitter", "warning", "A retry whose waits are deterministic", False),
+    RuleInfo("RES202", "retry-without-time-cap", "warning", "A retry with no total-time cap", False),
+    RuleInfo("RES203", "unbounded-retry", "error", "A retry with neither an attempt cap nor a time cap", False),
+    RuleInfo("RES204", "retry-on-any-error", "warning", "A retry on every exception or on non-transient errors", False),
+    RuleInfo("RES205", "retry-without-backoff", "warning", "Attempts with no wait between them", False),
+    RuleInfo("RES206", "retry-after-ignored", "warning", "A 429/503 retry that ignores Retry-After", False),
+    RuleInfo("RES301", "nested-retry", "error", "A retried scope that reaches another retry layer", False),
+    RuleInfo("RES401", "idempotency-key-in-retry", "error", "An idempotency key generated inside the retried scope",
+             False),
+    RuleInfo("RES402", "non-idempotent-retry", "error", "A non-idempotent operation retried with no stable key", False),
+    RuleInfo("RES403", "unsafe-retry-methods", "error", "A retry configuration that replays non-idempotent methods",
+             False),
+    RuleInfo("RES900", "unused-noqa", "warning", "A suppression comment that suppresses nothing", False),
+)
+
+BY_CODE: Dict[str, RuleInfo] = {r.code: r for r in RULES}
+BY_NAME: Dict[str, RuleInfo] = {r.name: r for r in RULES}
+
+
+def lookup(code_or_name: str) -> Optional[RuleInfo]:
+    """A rule by code (``RES101``) or name (``missing-timeout``), or ``None``."""
+    key = code_or_name.strip()
+    return BY_CODE.get(key.upper()) or BY_NAME.get(key.lower())
+
+
+def expand(selector: str) -> List[str]:
+    """Codes matched by a selector: a code, a prefix (``RES1``, ``RES``, ``ALL``) or a name.
+
+    Raises ``ValueError`` for a selector that matches no rule.
+    """
+    key = selector.strip()
+    info = lookup(key)
+    if info is not None:
+        return [info.code]
+    upper = key.upper()
+    if upper == "ALL":
+        return [r.code for r in RULES]
+    matched = [r.code for r in RULES if upper.startswith("RES") and r.code.startswith(upper)]
+    if not matched:
+        raise ValueError(f"unknown rule selector {selector!r}")
+    return matched
+
+#: Where rule pages are published; each page is also in the wheel (``reslint rule CODE``).
+DOCS_BASE = "https://github.com/reslint/reslint/blob/main/rules/"
+
+
+def docs_url(code: str) -> str:
+    """The URL of a rule's page."""
+    info = BY_CODE.get(code)
+    return f"{DOCS_BASE}{code}-{info.name}.md" if info else DOCS_BASE

@@ -1,0 +1,75 @@
+"""The rule base class: a batchable LibCST visitor that reports findings.
+
+A rule is a small class with its identity (``code``, ``name``, ``severity``,
+``summary``) and ``visit_*`` methods that call :meth:`Rule.report`. The engine
+runs every enabled rule in one batched traversal and keeps ``self.ctx`` (the
+:class:`reslint.context.Context`) current; rules never track scopes themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, ClassVar, List, Optional, Tuple
+
+import libcst as cst
+
+from reslint.diagnostics import Applicability
+from reslint.registry import BY_CODE
+
+
+@dataclass(frozen=True)
+class FixPlan:
+    """A fix as the rule sees it: node replacements plus modules to import.
+
+    ``replacements`` pairs an existing node with the node that replaces it; the
+    engine turns them into text edits. ``imports`` are module names that must be
+    importable under their own name (``"botocore.config"``) for the new code.
+    """
+
+    message: str
+    applicability: Applicability
+    replacements: Tuple[Tuple[cst.CSTNode, cst.CSTNode], ...]
+    imports: Tuple[str, ...] = ()
+
+
+@dataclass
+class Report:
+    """A finding before positions are known (the node is resolved only if needed)."""
+
+    rule: "Rule"
+    node: cst.CSTNode
+    message: str
+    fix: Optional[FixPlan] = None
+    end_node: Optional[cst.CSTNode] = None
+
+
+class Rule(cst.BatchableCSTVisitor):
+    """Base class of every rule. Subclasses set the class attributes and visit nodes."""
+
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    severity: ClassVar[str] = "warning"
+    summary: ClassVar[str] = ""
+    #: the highest applicability any fix of this rule has (None: no fix)
+    fix_applicability: ClassVar[Optional[Applicability]] = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        info = BY_CODE[cls.code]  # identity comes from the registry: one place for codes and names
+        cls.name, cls.severity, cls.summary = info.name, info.severity, info.summary
+
+    def __init__(self, ctx, reports: List[Report]):
+        super().__init__()
+        self.ctx = ctx
+        self._reports = reports
+
+    @property
+    def settings(self):
+        return self.ctx.settings
+
+    def report(self, node: cst.CSTNode, message: str, fix: Optional[FixPlan] = None) -> None:
+        """Report a finding at ``node`` with a message that says what, why and what to do."""
+        self._reports.append(Report(self, node, message, fix))
+
+
+RuleFactory = Callable[..., Rule]

@@ -1,0 +1,96 @@
+"""Fixes shared by the timeout rules: add a timeout (RES101), replace a disabling value (RES102).
+
+Both are *unsafe* (DESIGN section 2): a call that used to succeed slowly may now
+fail with a timeout error. The value inserted is ``default-timeout`` seconds,
+written in the unit and parameter the catalog gives for the library.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import libcst as cst
+
+from reslint.analysis.timeouts import TimeoutReading
+from reslint.cstutil import add_keyword_arg, format_seconds, parse_expression
+from reslint.diagnostics import Applicability
+from reslint.rules.base import FixPlan
+
+
+def _default_seconds(ctx) -> float:
+    return ctx.settings.default_timeout if ctx.settings is not None else 10.0
+
+
+def _module_alias(ctx, module: str) -> Tuple[Optional[str], bool]:
+    """How to spell ``module`` in new code: (text, needs import); (None, _) when a
+    local name would shadow it."""
+    for name, bindings in ctx.model.module_scope.bindings.items():
+        if len(bindings) == 1 and bindings[0].kind == "import" and bindings[0].qualname == module:
+            return name, False
+    top = module.split(".")[0]
+    found = ctx.model.module_scope.bindings.get(top)
+    if found and not all(b.kind == "import" and b.qualname.split(".")[0] == top for b in found):
+        return None, False
+    return module, True
+
+
+def _render(template: str, reading: TimeoutReading, ctx) -> Tuple[Optional[str], Tuple[str, ...]]:
+    seconds = _default_seconds(ctx)
+    spec = reading.spec
+    values = {
+        "param": spec.params[0].name,
+        "seconds": format_seconds(seconds),
+        "ms": str(int(round(seconds * 1000))),
+    }
+    imports = []
+    for i, module in enumerate(spec.fix_imports):
+        alias, needs_import = _module_alias(ctx, module)
+        if alias is None:
+            return None, ()
+        values[f"mod{i}"] = alias
+        if needs_import:
+            imports.append(module)
+    return template.format(**values), tuple(imports)
+
+
+def add_timeout_fix(call: cst.Call, reading: TimeoutReading, ctx) -> Optional[FixPlan]:
+    """RES101: pass a timeout where none is given (or complete an inline timeout object)."""
+    spec = reading.spec
+    seconds = format_seconds(_default_seconds(ctx))
+    if reading.object_call is not None and reading.missing_keywords:
+        new_obj = reading.object_call
+        for keyword in reading.missing_keywords:
+            new_obj = add_keyword_arg(new_obj, keyword, cst.Float(seconds) if "." in seconds else cst.Integer(seconds))
+        return FixPlan(f"Add {', '.join(k + '=' + seconds for k in reading.missing_keywords)}",
+                       Applicability.UNSAFE, ((reading.object_call, new_obj),))
+    if spec.fix is None or "=" not in spec.fix:
+        return None
+    text, imports = _render(spec.fix, reading, ctx)
+    if text is None:
+        return None
+    keyword, _, value_code = text.partition("=")
+    value = parse_expression(value_code)
+    if value is None or any(a.keyword is not None and a.keyword.value == keyword for a in call.args):
+        return None
+    return FixPlan(f"Add `{text}`", Applicability.UNSAFE, ((call, add_keyword_arg(call, keyword, value)),), imports)
+
+
+def replace_disabled_fix(reading: TimeoutReading, ctx) -> Optional[FixPlan]:
+    """RES102: replace the value that disables the timeout with ``default-timeout``."""
+    node = reading.replace
+    if node is None:
+        return None
+    spec = reading.spec
+    is_name = isinstance(node, cst.Name) and node.value != "None"
+    if is_name and not (spec.fix or "").startswith("{param}="):
+        return None  # the name stands for an object, not a number: no mechanical fix
+    seconds = _default_seconds(ctx)
+    text = str(int(round(seconds / spec.unit_s))) if spec.unit_s != 1.0 else format_seconds(seconds)
+    value = parse_expression(text)
+    if value is None:
+        return None
+    return FixPlan(f"Replace `{_code(node)}` with `{text}`", Applicability.UNSAFE, ((node, value),))
+
+
+def _code(node) -> str:
+    return cst.Module(body=[]).code_for_node(node)
