@@ -287,10 +287,18 @@ class Context:
         self.settings = settings
         self.scope: Scope = model.module_scope
         self._stack: List[Tuple[object, Scope]] = []
+        self._statements: List[cst.CSTNode] = []
         self.cache: Dict[Tuple[str, int], object] = {}
 
     # -- scope tracking (called by the engine) ---------------------------------------
+    @property
+    def statement(self):
+        """The innermost statement being visited (where a fix's edit is computed)."""
+        return self._statements[-1] if self._statements else None
+
     def enter(self, node) -> None:
+        if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            self._statements.append(node)
         scope = self.model.scopes.get(id(node))
         if scope is None:
             if isinstance(node, cst.Lambda):
@@ -312,6 +320,8 @@ class Context:
         self.scope = scope
 
     def leave(self, node) -> None:
+        if self._statements and self._statements[-1] is node:
+            self._statements.pop()
         if self._stack and self._stack[-1][0] is node:
             self.scope = self._stack.pop()[1]
 

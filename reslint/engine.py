@@ -17,8 +17,11 @@ The result, :class:`FileResult`, is plain data (no CST nodes).
 
 from __future__ import annotations
 
+import ast
 import codecs
 import gc
+import re
+import sys
 import hashlib
 import io
 import os
@@ -29,6 +32,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 import pathspec
+from libcst._nodes.internal import CodegenState  # stable since LibCST 0.3; renders one statement
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from reslint.config import Settings
@@ -38,8 +42,28 @@ from reslint.registry import BY_CODE
 from reslint.rules import ALL_RULES
 from reslint.rules.base import FixPlan, Report
 from reslint.suppression import parse_suppressions
+from reslint.walk import walk
 
 SYNTAX = BY_CODE["RES000"]
+#: LibCST visits recursively; long implicit string concatenations nest deeply.
+RECURSION_LIMIT = 20000
+
+
+def _trigger(rule_classes) -> Optional["re.Pattern[str]"]:
+    """One regex that finds an import of any module some enabled rule looks for.
+
+    Sound for per-file rules: a call can only resolve to a catalog name through
+    an import in the same file. ``None`` when some rule must see every file.
+    """
+    modules = set()
+    for rule in rule_classes:
+        if rule.triggers is None:
+            return None
+        modules.update(rule.triggers)
+    if not modules:
+        return re.compile(r"(?!x)x")
+    names = "|".join(sorted(modules))
+    return re.compile(rf"(?m)^[ \t]*(?:from|import)[ \t]+[^\n#]*\b(?:{names})\b")
 
 
 @dataclass
@@ -129,6 +153,7 @@ class Linter:
             (pathspec.PathSpec.from_lines("gitwildmatch", [glob]), settings.codes(codes))
             for glob, codes in settings.per_file_ignores
         ]
+        self.trigger = _trigger(self.rule_classes)
         self.safe_codes = settings.codes(settings.extend_safe_fixes)
         self.unsafe_codes = settings.codes(settings.extend_unsafe_fixes)
 
@@ -163,10 +188,18 @@ class Linter:
         return result
 
     def lint_text(self, text: str, display: str) -> Tuple[List[Finding], List[str]]:
-        """Lint decoded source text; return (findings, internal error messages)."""
+        """Lint decoded source text; return (findings, internal error messages).
+
+        Files that import nothing any enabled rule looks for (the prefilter) are
+        only checked for syntax errors, with :func:`compile` (no LibCST parse).
+        """
         ignored = self._ignored_codes(display)
+        if self.trigger is not None and not self.trigger.search(text):
+            return self._check_syntax(text, display, ignored), []
         gc_was_enabled = gc.isenabled()
         gc.disable()
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
         try:
             try:
                 module = cst.parse_module(text)
@@ -174,10 +207,13 @@ class Linter:
                 message = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
                 return self._syntax(display, f"cannot parse: {message}", Location(exc.raw_line, exc.raw_column + 1),
                                     ignored), []
-            except (RecursionError, MemoryError, ValueError, Exception) as exc:  # noqa: BLE001 - native parser
+            except RecursionError:
+                return self._syntax(display, "cannot parse: too deeply nested", Location(1, 1), ignored), []
+            except Exception as exc:  # noqa: BLE001 - the native parser raises assorted errors
                 return self._syntax(display, f"cannot parse: {type(exc).__name__}: {exc}", Location(1, 1), ignored), []
             reports, errors, wrapper = self._visit(module, display)
         finally:
+            sys.setrecursionlimit(limit)
             if gc_was_enabled:
                 gc.enable()
         if not reports:
@@ -185,6 +221,16 @@ class Linter:
         return self._findings(module, wrapper, text, display, reports, ignored), errors
 
     # -- internals ----------------------------------------------------------------------
+    def _check_syntax(self, text: str, display: str, ignored: frozenset) -> List[Finding]:
+        try:
+            compile(text, display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        except SyntaxError as exc:
+            at = Location(exc.lineno or 1, (exc.offset or 1))
+            return self._syntax(display, f"cannot parse: {exc.msg}", at, ignored)
+        except (ValueError, RecursionError, MemoryError) as exc:
+            return self._syntax(display, f"cannot parse: {exc}", Location(1, 1), ignored)
+        return []
+
     def _ignored_codes(self, display: str) -> frozenset:
         codes = set()
         for spec, ignored in self.per_file_ignores:
@@ -205,14 +251,14 @@ class Linter:
         rules = [rule_class(ctx, reports) for rule_class in self.rule_classes]
         errors: List[str] = []
         try:
-            wrapper.visit_batched(rules, before_visit=ctx.enter, after_leave=ctx.leave)
+            walk(module, rules, ctx.enter, ctx.leave)
         except Exception:  # noqa: BLE001 - find the faulty rule, keep the others
             reports.clear()
             for rule_class in self.rule_classes:
                 ctx = Context(model, self.settings)
                 mine: List[Report] = []
                 try:
-                    wrapper.visit_batched([rule_class(ctx, mine)], before_visit=ctx.enter, after_leave=ctx.leave)
+                    walk(module, [rule_class(ctx, mine)], ctx.enter, ctx.leave)
                 except Exception as exc:  # noqa: BLE001
                     errors.append(f"{display}: internal error in {rule_class.code} ({rule_class.name}): "
                                   f"{type(exc).__name__}: {exc}; please report this bug to the reslint project")
@@ -242,18 +288,18 @@ class Linter:
             fix = None
             if report.fix is not None:
                 starts = starts or _line_starts(text)
-                fix = self._fix(module, text, starts, positions, report.fix, code)
+                fix = self._fix(module, text, starts, positions, report, code)
             findings.append(Finding(code, report.rule.name, report.rule.severity, report.message, display, start, end,
                                     fix, noqa_row=start.row))
         findings.sort(key=Finding.sort_key)
         return findings
 
-    def _fix(self, module: cst.Module, text: str, starts, positions, plan: FixPlan, code: str) -> Optional[Fix]:
+    def _fix(self, module: cst.Module, text: str, starts, positions, report: Report, code: str) -> Optional[Fix]:
+        plan = report.fix
         edits: List[Edit] = []
         try:
             for old, new in plan.replacements:
-                replaced = module.deep_replace(old, new)
-                edit = _diff_edit(text, replaced.code, starts)
+                edit = _replacement_edit(module, text, starts, positions, report.statement, old, new)
                 if edit is not None:
                     edits.append(edit)
             for name in plan.imports:
@@ -268,6 +314,38 @@ class Linter:
         if code in self.unsafe_codes and applicability is Applicability.SAFE:
             applicability = Applicability.UNSAFE
         return Fix(plan.message, applicability, tuple(sorted(edits, key=lambda e: (e.start, e.end))))
+
+
+def _render(node: cst.CSTNode, module: cst.Module, indent: str) -> str:
+    state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline,
+                         indent_tokens=[indent] if indent else [])
+    node._codegen(state)
+    return "".join(state.tokens)
+
+
+def _replacement_edit(module: cst.Module, text: str, starts: List[int], positions, statement, old, new) -> Optional[Edit]:
+    """The text edit for replacing ``old`` by ``new``.
+
+    Rendered at the scale of the enclosing statement (with its block indentation),
+    not the module: a module-wide ``deep_replace`` per finding made files with
+    many findings quadratic. Falls back to the module when the statement's
+    rendering does not match the file text exactly.
+    """
+    span = positions.get(statement) if statement is not None else None
+    if span is not None:
+        line_start = starts[span.start.line - 1]
+        line = text[line_start:starts[span.start.line]] if span.start.line < len(starts) else text[line_start:]
+        indent = line[:len(line) - len(line.lstrip(" \t"))]
+        bare = statement.with_changes(leading_lines=()) if hasattr(statement, "leading_lines") else statement
+        before = _render(bare, module, indent)
+        if text.startswith(before, line_start):
+            after = _render(bare.deep_replace(old, new), module, indent)
+            edit = _diff_edit(before, after, [0])
+            if edit is None:
+                return None
+            start, end = line_start + edit.start, line_start + edit.end
+            return Edit(start, end, edit.content, _location(starts, start), _location(starts, end))
+    return _diff_edit(text, module.deep_replace(old, new).code, starts)
 
 
 def _is_import(stmt) -> bool:

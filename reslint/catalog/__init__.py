@@ -13,6 +13,7 @@ from reslint.catalog.timeouts import (
     TIMEOUT_INJECTION_HOOKS,
     TIMEOUT_OBJECTS,
     lookup_timeout_call,
+    trigger_modules,
 )
 
 __all__ = [
@@ -24,4 +25,5 @@ __all__ = [
     "canonical",
     "instance_type",
     "lookup_timeout_call",
+    "trigger_modules",
 ]

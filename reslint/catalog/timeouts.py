@@ -320,3 +320,10 @@ def lookup_timeout_call(qualname: str):
         if len(parts) == 2 and parts[0].endswith("Stub"):
             return GRPC_STUB_SPEC
     return None
+
+
+def trigger_modules() -> Tuple[str, ...]:
+    """Regex fragments for the modules whose import can make a timeout finding possible."""
+    names = {q.split(".")[0] for q in TIMEOUT_CALLS} | {q.split(".")[0] for q in TIMEOUT_OBJECTS}
+    names.discard("*_pb2_grpc")
+    return tuple(sorted(names)) + (r"\w+_pb2_grpc",)

@@ -1,15 +1,16 @@
 """The rule base class: a batchable LibCST visitor that reports findings.
 
-A rule is a small class with its identity (``code``, ``name``, ``severity``,
-``summary``) and ``visit_*`` methods that call :meth:`Rule.report`. The engine
-runs every enabled rule in one batched traversal and keeps ``self.ctx`` (the
-:class:`reslint.context.Context`) current; rules never track scopes themselves.
+A rule is a small class with its code (name, severity and summary come from
+:mod:`reslint.registry`) and ``visit_*`` methods that call :meth:`Rule.report`.
+The engine runs every enabled rule in one read-only traversal
+(:mod:`reslint.walk`) and keeps ``self.ctx`` (the :class:`reslint.context.Context`)
+current; rules never track scopes themselves.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, List, Optional, Tuple
+from typing import ClassVar, List, Optional, Tuple
 
 import libcst as cst
 
@@ -40,16 +41,20 @@ class Report:
     node: cst.CSTNode
     message: str
     fix: Optional[FixPlan] = None
-    end_node: Optional[cst.CSTNode] = None
+    statement: Optional[cst.CSTNode] = None
 
 
-class Rule(cst.BatchableCSTVisitor):
-    """Base class of every rule. Subclasses set the class attributes and visit nodes."""
+class Rule:
+    """Base class of every rule. Subclasses set ``code`` (and ``triggers``) and define
+    ``visit_<NodeType>``/``leave_<NodeType>`` methods, as in LibCST; see :mod:`reslint.walk`."""
 
     code: ClassVar[str] = ""
     name: ClassVar[str] = ""
     severity: ClassVar[str] = "warning"
     summary: ClassVar[str] = ""
+    #: regex fragments naming the modules whose import makes a file worth visiting
+    #: (the engine's prefilter); ``None`` means every file must be visited
+    triggers: ClassVar[Optional[Tuple[str, ...]]] = None
     #: the highest applicability any fix of this rule has (None: no fix)
     fix_applicability: ClassVar[Optional[Applicability]] = None
 
@@ -59,7 +64,6 @@ class Rule(cst.BatchableCSTVisitor):
         cls.name, cls.severity, cls.summary = info.name, info.severity, info.summary
 
     def __init__(self, ctx, reports: List[Report]):
-        super().__init__()
         self.ctx = ctx
         self._reports = reports
 
@@ -69,7 +73,6 @@ class Rule(cst.BatchableCSTVisitor):
 
     def report(self, node: cst.CSTNode, message: str, fix: Optional[FixPlan] = None) -> None:
         """Report a finding at ``node`` with a message that says what, why and what to do."""
-        self._reports.append(Report(self, node, message, fix))
+        self._reports.append(Report(self, node, message, fix, self.ctx.statement))
 
 
-RuleFactory = Callable[..., Rule]

@@ -1,0 +1,95 @@
+"""A read-only, iterative traversal of a LibCST tree for the rules.
+
+LibCST's own ``visit`` rebuilds every node as it goes (it is shared with
+transformers), which costs more than the parse; a linter only reads. This walk
+follows the dataclass fields that hold syntax (whitespace, comments and
+punctuation are skipped), in field order, with an explicit stack, so deep trees
+(long implicit string concatenations) cannot hit the recursion limit.
+
+Rules implement ``visit_<NodeType>(node)`` and ``leave_<NodeType>(node)``, as in
+LibCST; the engine's hooks run before every visit and after every leave.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Dict, Iterable, List, Sequence, Tuple, Type
+
+import libcst as cst
+
+#: fields that never hold code a rule inspects
+_SKIP = frozenset({
+    "header", "footer", "leading_lines", "lines_after_decorators", "trailing_whitespace", "lpar", "rpar",
+    "comma", "semicolon", "equal", "colon", "dot", "whitespace_before", "whitespace_after",
+    "whitespace_after_def", "whitespace_after_class", "whitespace_before_colon", "whitespace_after_func",
+    "whitespace_before_args", "whitespace_after_arg", "whitespace_before_params", "whitespace_after_star",
+    "whitespace_after_star_star", "whitespace_after_at", "whitespace_after_await", "whitespace_after_as",
+    "whitespace_before_as", "whitespace_after_import", "whitespace_after_from", "whitespace_after_in",
+    "whitespace_before_in", "whitespace_after_for", "whitespace_before_for", "whitespace_after_if",
+    "whitespace_before_if", "whitespace_after_lambda", "whitespace_after_else", "whitespace_before_else",
+    "whitespace_after_return", "whitespace_after_del", "whitespace_after_indicator", "whitespace_after_case",
+    "whitespace_after_match", "whitespace_after_with", "whitespace_after_async", "whitespace_after_global",
+    "whitespace_after_nonlocal", "whitespace_after_assert", "whitespace_after_raise", "whitespace_after_yield",
+    "whitespace_after_exec", "whitespace_before_expression", "whitespace_after_expression", "asynchronous",
+    "operator", "star",
+})
+
+_FIELDS: Dict[type, Tuple[str, ...]] = {}
+
+
+def _fields(cls: type) -> Tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(cls) if f.name not in _SKIP)
+        _FIELDS[cls] = names
+    return names
+
+
+def children(node: cst.CSTNode) -> List[cst.CSTNode]:
+    """The syntax children of a node, in field order."""
+    out: List[cst.CSTNode] = []
+    for name in _fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            out.append(value)
+        elif isinstance(value, (tuple, list)):
+            out.extend(v for v in value if isinstance(v, cst.CSTNode))
+    return out
+
+
+Handler = Callable[[cst.CSTNode], None]
+
+
+def dispatch_tables(visitors: Iterable[object]) -> Tuple[Dict[str, List[Handler]], Dict[str, List[Handler]]]:
+    """``visit_X``/``leave_X`` bound methods of the visitors, keyed by node type name."""
+    visit: Dict[str, List[Handler]] = {}
+    leave: Dict[str, List[Handler]] = {}
+    for visitor in visitors:
+        for attr in dir(type(visitor)):
+            if attr.startswith("visit_"):
+                visit.setdefault(attr[6:], []).append(getattr(visitor, attr))
+            elif attr.startswith("leave_"):
+                leave.setdefault(attr[6:], []).append(getattr(visitor, attr))
+    return visit, leave
+
+
+def walk(root: cst.CSTNode, visitors: Sequence[object], before: Handler, after: Handler) -> None:
+    """Visit every syntax node under ``root`` (pre-order visit, post-order leave)."""
+    visit, leave = dispatch_tables(visitors)
+    stack: List[Tuple[cst.CSTNode, bool]] = [(root, False)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, leaving = pop()
+        name = type(node).__name__
+        if leaving:
+            for handler in leave.get(name, ()):
+                handler(node)
+            after(node)
+            continue
+        before(node)
+        for handler in visit.get(name, ()):
+            handler(node)
+        push((node, True))
+        kids = children(node)
+        for child in reversed(kids):
+            push((child, False))
