@@ -131,6 +131,8 @@ class SemanticModel:
         #: local classes: qualified name -> ClassDef node, and their scope
         self.classes: Dict[str, Tuple[cst.ClassDef, Scope]] = {}
         self.star_imports: List[str] = []
+        #: dotted modules imported without an alias (``import botocore.config``)
+        self.imported_modules: Set[str] = set()
         self._walk(module.body, self.module_scope)
 
     # -- building -----------------------------------------------------------------
@@ -174,6 +176,7 @@ class SemanticModel:
                     name, qual = alias.asname.name.value, full
                 else:
                     name = qual = full.split(".")[0]
+                    self.imported_modules.add(full)
                 self._target_scope(name, scope).bind(name, Binding("import", qualname=qual, node=stmt))
         elif isinstance(small, cst.ImportFrom):
             base = _import_from_module(small)

@@ -22,15 +22,28 @@ def add_keyword_arg(call: cst.Call, keyword: str, value: cst.BaseExpression) -> 
     if not args:
         return call.with_changes(args=[new])
     last = args[-1]
-    previous_comma = args[-2].comma if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) else None
-    if isinstance(last.comma, cst.Comma):
-        separator = previous_comma or cst.Comma(whitespace_after=_first_arg_whitespace(call))
-        args[-1] = last.with_changes(comma=separator)
+    previous = args[-2].comma if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) else None
+    arg_ws = previous.whitespace_after if previous is not None else _first_arg_whitespace(call)
+    trailing = isinstance(last.comma, cst.Comma)
+    closing = last.comma.whitespace_after if trailing else last.whitespace_after_arg
+    if isinstance(closing, cst.ParenthesizedWhitespace) and isinstance(arg_ws, cst.ParenthesizedWhitespace):
+        # one argument per line: the new one goes on its own line; a comment after
+        # the old last argument stays on that argument's line
+        separator = cst.Comma(whitespace_after=arg_ws.with_changes(first_line=closing.first_line, empty_lines=()))
+        closing = closing.with_changes(first_line=cst.TrailingWhitespace())
+        if trailing:
+            new = new.with_changes(comma=last.comma.with_changes(whitespace_after=closing))
+            args[-1] = last.with_changes(comma=separator)
+        else:
+            new = new.with_changes(whitespace_after_arg=closing)
+            args[-1] = last.with_changes(comma=separator, whitespace_after_arg=cst.SimpleWhitespace(""))
+    elif trailing:
         new = new.with_changes(comma=last.comma)
+        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
     else:
-        separator = previous_comma or cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-        args[-1] = last.with_changes(comma=separator, whitespace_after_arg=cst.SimpleWhitespace(""))
         new = new.with_changes(whitespace_after_arg=last.whitespace_after_arg)
+        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")),
+                                     whitespace_after_arg=cst.SimpleWhitespace(""))
     return call.with_changes(args=[*args, new])
 
 

@@ -21,11 +21,11 @@ class DiscoveryError(Exception):
     """A path given on the command line that does not exist."""
 
 
-def _spec(patterns: Sequence[str]) -> pathspec.PathSpec:
-    return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+def _spec(patterns: Sequence[str]) -> pathspec.GitIgnoreSpec:
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
-def _read_gitignore(directory: Path) -> Optional[pathspec.PathSpec]:
+def _read_gitignore(directory: Path) -> Optional[pathspec.GitIgnoreSpec]:
     try:
         text = (directory / ".gitignore").read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -62,7 +62,7 @@ class Walker:
                 found.setdefault(os.path.normpath(path), path)
         return [found[k] for k in sorted(found)]
 
-    def _ignores_above(self, directory: Path) -> List[Tuple[Path, pathspec.PathSpec]]:
+    def _ignores_above(self, directory: Path) -> List[Tuple[Path, pathspec.GitIgnoreSpec]]:
         """The ``.gitignore`` specs of the project root and every directory down to ``directory``."""
         if not self.respect_gitignore:
             return []

@@ -149,8 +149,8 @@ class Linter:
         self.settings = settings
         self.enabled = settings.enabled
         self.rule_classes = [rule for rule in ALL_RULES if rule.code in self.enabled]
-        self.per_file_ignores: List[Tuple[pathspec.PathSpec, frozenset]] = [
-            (pathspec.PathSpec.from_lines("gitwildmatch", [glob]), settings.codes(codes))
+        self.per_file_ignores: List[Tuple[pathspec.GitIgnoreSpec, frozenset]] = [
+            (pathspec.GitIgnoreSpec.from_lines([glob]), settings.codes(codes))
             for glob, codes in settings.per_file_ignores
         ]
         self.trigger = _trigger(self.rule_classes)
@@ -204,21 +204,29 @@ class Linter:
             try:
                 module = cst.parse_module(text)
             except cst.ParserSyntaxError as exc:
+                # Python's own message and position are clearer when it rejects the file too.
+                found = self._check_syntax(text, display, ignored)
+                if found or SYNTAX.code not in self.enabled or SYNTAX.code in ignored:
+                    return found, []
                 message = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
-                return self._syntax(display, f"cannot parse: {message}", Location(exc.raw_line, exc.raw_column + 1),
-                                    ignored), []
+                return self._syntax(display, f"cannot parse: {message} (Python accepts this file, but LibCST "
+                                    f"cannot parse it: new syntax or very deep nesting)",
+                                    Location(exc.raw_line, exc.raw_column + 1), ignored), []
             except RecursionError:
                 return self._syntax(display, "cannot parse: too deeply nested", Location(1, 1), ignored), []
             except Exception as exc:  # noqa: BLE001 - the native parser raises assorted errors
                 return self._syntax(display, f"cannot parse: {type(exc).__name__}: {exc}", Location(1, 1), ignored), []
             reports, errors, wrapper = self._visit(module, display)
+            if not reports:
+                return [], errors
+            try:
+                return self._findings(module, wrapper, text, display, reports, ignored), errors
+            except RecursionError:
+                return self._syntax(display, "cannot analyse: too deeply nested", Location(1, 1), ignored), errors
         finally:
             sys.setrecursionlimit(limit)
             if gc_was_enabled:
                 gc.enable()
-        if not reports:
-            return [], errors
-        return self._findings(module, wrapper, text, display, reports, ignored), errors
 
     # -- internals ----------------------------------------------------------------------
     def _check_syntax(self, text: str, display: str, ignored: frozenset) -> List[Finding]:

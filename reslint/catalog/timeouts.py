@@ -296,8 +296,8 @@ NO_OP_ATTRIBUTES: Tuple[NoOpAttribute, ...] = (
     NoOpAttribute(
         "requests.Session",
         "timeout",
-        "requests ignores `Session.timeout`: every request still waits forever; pass timeout= per request "
-        "or mount an adapter that sets a default",
+        "requests ignores `Session.timeout`, so every request still waits forever; pass `timeout=` per "
+        "request or mount an adapter that sets a default",
         "psf/requests#3341; requests/sessions.py has no timeout attribute",
     ),
 )

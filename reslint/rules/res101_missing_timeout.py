@@ -25,7 +25,8 @@ class MissingTimeout(Rule):
         if spec.default_s is None:
             why = reading.reason
             if spec.category == "network":
-                why += ", so one stuck server holds this call, and the worker running it, forever"
+                why += (", so one stuck server holds every call on it, and the workers running them, forever"
+                        if spec.carrier else ", so one stuck server holds this call, and the worker running it, forever")
         else:
             why = f"{reading.reason}, above max-timeout ({self.settings.max_timeout:g} s)"
         param = spec.params[0].name

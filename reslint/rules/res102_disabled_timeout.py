@@ -36,4 +36,4 @@ class DisabledTimeout(Rule):
             owner = self.ctx.type_of(attr.value)
             for no_op in NO_OP_ATTRIBUTES:
                 if owner == no_op.type_qualname and attr.attr.value == no_op.attribute:
-                    self.report(node, f"`{no_op.type_qualname}.{no_op.attribute} = ...` does nothing: {no_op.message}")
+                    self.report(node, f"`{no_op.type_qualname}.{no_op.attribute} = ...` has no effect: {no_op.message}")

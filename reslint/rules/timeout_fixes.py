@@ -29,6 +29,8 @@ def _module_alias(ctx, module: str) -> Tuple[Optional[str], bool]:
             return name, False
     top = module.split(".")[0]
     found = ctx.model.module_scope.bindings.get(top)
+    if module in ctx.model.imported_modules and found and all(b.kind == "import" for b in found):
+        return module, False
     if found and not all(b.kind == "import" and b.qualname.split(".")[0] == top for b in found):
         return None, False
     return module, True

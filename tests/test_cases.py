@@ -1,0 +1,50 @@
+"""The shared annotated cases (copied from ``shared/cases``) as tests.
+
+``# expect: RES101`` marks a line that must be reported with that code;
+``# expect: none`` in the first lines makes the whole case clean. Only codes of
+rules this version implements are checked; a finding on an unmarked line fails.
+A folder is one project.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from reslint import registry
+from reslint.config import Settings
+from reslint.engine import Linter
+
+CASES = Path(__file__).resolve().parent / "fixtures" / "cases"
+MARK = re.compile(r"#\s*expect:\s*([A-Za-z0-9_,\s]+?)\s*(?:#|$)")
+IMPLEMENTED = {r.code for r in registry.RULES if r.implemented}
+
+
+def _expected(path: Path, rel: str):
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out = set()
+    for row, text in enumerate(lines, 1):
+        match = MARK.search(text)
+        if not match or match.group(1).strip().lower() == "none":
+            continue
+        for code in (c.strip() for c in match.group(1).split(",")):
+            if code in IMPLEMENTED:
+                out.add((rel, row, code))
+    return out
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in CASES.iterdir() if not p.name.startswith((".", "_"))))
+def test_case(case):
+    entry = CASES / case
+    files = [entry] if entry.is_file() else sorted(entry.rglob("*.py"))
+    linter = Linter(Settings(root=CASES))
+    expected, got = set(), set()
+    for path in files:
+        rel = path.relative_to(CASES).as_posix()
+        expected |= _expected(path, rel)
+        result = linter.lint_path(path)
+        assert result.internal_errors == []
+        got |= {(f.filename, f.location.row, f.code) for f in result.findings}
+    assert got == expected

@@ -1,0 +1,205 @@
+"""The command line as users and CI see it: exit codes, formats, fixes, config errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reslint.cli import main
+
+MISSING = "import requests\n\n\ndef load(url):\n    return requests.get(url).json()\n"
+CLEAN = "import requests\n\n\ndef load(url):\n    return requests.get(url, timeout=5).json()\n"
+
+
+def run(args, cwd: Path, stdin=None):
+    runner = CliRunner()
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return runner.invoke(main, args, input=stdin, catch_exceptions=False)
+    finally:
+        os.chdir(old)
+
+
+@pytest.fixture()
+def project(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.reslint]\n", encoding="utf-8")
+    (tmp_path / "app.py").write_text(MISSING, encoding="utf-8")
+    (tmp_path / "ok.py").write_text(CLEAN, encoding="utf-8")
+    return tmp_path
+
+
+def test_findings_exit_1_and_clean_exit_0(project):
+    assert run(["app.py"], project).exit_code == 1
+    assert run(["ok.py"], project).exit_code == 0
+    assert run(["check", "ok.py"], project).exit_code == 0
+
+
+def test_exit_zero_flag(project):
+    assert run(["--exit-zero", "app.py"], project).exit_code == 0
+
+
+def test_missing_path_is_a_usage_error(project):
+    result = run(["nope.py"], project)
+    assert result.exit_code == 2
+    assert "nope.py: no such file or directory" in result.output
+
+
+def test_unknown_rule_selector_is_a_usage_error(project):
+    result = run(["--select", "RES999", "app.py"], project)
+    assert result.exit_code == 2
+    assert "RES999" in result.output
+
+
+def test_concise_output_and_summary(project):
+    result = run(["-f", "concise", "."], project)
+    lines = result.output.splitlines()
+    assert lines[0].startswith("app.py:5:12: RES101 `requests.get` call has no timeout")
+    assert lines[1] == "Found 1 error."
+    assert lines[2] == "1 hidden fix can be enabled with the `--unsafe-fixes` option."
+
+
+def test_full_output_has_code_frame(project):
+    result = run(["app.py"], project)
+    assert "5 |     return requests.get(url).json()" in result.output
+    assert "  |            ^^^^^^^^^^^^^^^^^" in result.output
+    assert "= help: Add `timeout=10` (unsafe fix)" in result.output
+
+
+def test_json_output_shape(project):
+    result = run(["-f", "json", "."], project)
+    data = json.loads(result.output)
+    assert len(data) == 1
+    record = data[0]
+    assert set(record) == {"code", "name", "severity", "message", "filename", "location", "end_location", "fix",
+                           "noqa_row", "url", "related"}
+    assert record["code"] == "RES101" and record["name"] == "missing-timeout" and record["severity"] == "error"
+    assert record["filename"] == "app.py"
+    assert record["location"] == {"row": 5, "column": 12}
+    assert record["end_location"] == {"row": 5, "column": 29}
+    assert record["noqa_row"] == 5
+    assert record["fix"] == {
+        "applicability": "unsafe",
+        "message": "Add `timeout=10`",
+        "edits": [{"content": ", timeout=10", "location": {"row": 5, "column": 28},
+                   "end_location": {"row": 5, "column": 28}}],
+    }
+    assert record["url"].endswith("RES101-missing-timeout.md")
+
+
+def test_github_format_escapes(tmp_path):
+    (tmp_path / "a,b.py").write_text(MISSING, encoding="utf-8")
+    result = run(["--isolated", "-f", "github", "a,b.py"], tmp_path)
+    line = result.output.strip()
+    assert line.startswith("::error title=reslint (RES101),file=a%2Cb.py,line=5,col=12,endLine=5,endColumn=29::")
+    assert line.endswith("pass `timeout=`")
+    from reslint.output.github import escape_data, escape_property
+
+    assert escape_data("50%\r\nx") == "50%25%0D%0Ax"
+    assert escape_property("a:b,c") == "a%3Ab%2Cc"
+
+
+def test_statistics(project):
+    result = run(["--statistics", "."], project)
+    assert result.output.splitlines()[0] == "1\tRES101\tmissing-timeout"
+
+
+def test_select_and_ignore(project):
+    assert run(["--ignore", "RES101", "app.py"], project).exit_code == 0
+    assert run(["--select", "RES102,RES103", "app.py"], project).exit_code == 0
+    assert run(["--select", "missing-timeout", "app.py"], project).exit_code == 1
+
+
+def test_safe_fix_only_does_not_apply_unsafe(project):
+    result = run(["--fix", "app.py"], project)
+    assert result.exit_code == 1
+    assert (project / "app.py").read_text(encoding="utf-8") == MISSING
+
+
+def test_unsafe_fix_writes_and_reports_clean(project):
+    result = run(["--fix", "--unsafe-fixes", "--show-fixes", "app.py"], project)
+    assert result.exit_code == 0
+    assert (project / "app.py").read_text(encoding="utf-8") == MISSING.replace("get(url)", "get(url, timeout=10)")
+    assert "- app.py: 1 x RES101 (missing-timeout)" in result.output
+    again = run(["--fix", "--unsafe-fixes", "app.py"], project)
+    assert again.exit_code == 0
+
+
+def test_diff_writes_nothing(project):
+    result = run(["--diff", "--unsafe-fixes", "app.py"], project)
+    assert result.exit_code == 1
+    assert "-    return requests.get(url).json()" in result.output
+    assert "+    return requests.get(url, timeout=10).json()" in result.output
+    assert (project / "app.py").read_text(encoding="utf-8") == MISSING
+    assert run(["--diff", "--unsafe-fixes", "ok.py"], project).exit_code == 0
+
+
+def test_config_error_names_file_and_key(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.reslint]\nmax-timout = 30\n", encoding="utf-8")
+    (tmp_path / "app.py").write_text(MISSING, encoding="utf-8")
+    result = run(["app.py"], tmp_path)
+    assert result.exit_code == 2
+    assert "pyproject.toml: unknown key `tool.reslint.max-timout`" in result.output
+
+
+def test_config_bad_value(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.reslint]\nmax-timeout = -5\n", encoding="utf-8")
+    result = run(["."], tmp_path)
+    assert result.exit_code == 2
+    assert "`tool.reslint.max-timeout` must be a positive number of seconds, got -5" in result.output
+
+
+def test_config_max_timeout_changes_verdict(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.reslint]\nmax-timeout = 400\n", encoding="utf-8")
+    (tmp_path / "app.py").write_text("import requests\nrequests.get('u', timeout=300)\n", encoding="utf-8")
+    assert run(["app.py"], tmp_path).exit_code == 0
+    assert run(["--isolated", "app.py"], tmp_path).exit_code == 1
+
+
+def test_per_file_ignores(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.reslint]\nper-file-ignores = {"scripts/*" = ["RES101"]}\n',
+                                             encoding="utf-8")
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "tool.py").write_text(MISSING, encoding="utf-8")
+    (tmp_path / "app.py").write_text(MISSING, encoding="utf-8")
+    result = run(["-f", "concise", "."], tmp_path)
+    assert "app.py:5:12" in result.output
+    assert "scripts/tool.py" not in result.output
+
+
+def test_syntax_error_is_reported_and_run_goes_on(tmp_path):
+    (tmp_path / "bad.py").write_text("print 'py2'\nimport requests\n", encoding="utf-8")
+    (tmp_path / "app.py").write_text(MISSING, encoding="utf-8")
+    result = run(["--isolated", "-f", "concise", "."], tmp_path)
+    assert result.exit_code == 1
+    assert "app.py:5:12: RES101" in result.output
+    assert "bad.py:1:" in result.output and "RES000" in result.output
+
+
+def test_stdin(tmp_path):
+    result = run(["--isolated", "-f", "concise", "--stdin-filename", "svc.py", "-"], tmp_path, stdin=MISSING)
+    assert result.exit_code == 1
+    assert result.output.startswith("svc.py:5:12: RES101")
+    fixed = run(["--isolated", "--fix", "--unsafe-fixes", "-"], tmp_path, stdin=MISSING)
+    assert fixed.output == MISSING.replace("get(url)", "get(url, timeout=10)")
+
+
+def test_rule_command(tmp_path):
+    result = run(["rule", "RES101"], tmp_path)
+    assert result.output.startswith("# missing-timeout (RES101)")
+    listing = run(["rule", "--all"], tmp_path)
+    assert "RES102  disabled-timeout" in listing.output
+    assert run(["rule", "RES999"], tmp_path).exit_code == 2
+
+
+def test_python_dash_m_and_version():
+    out = subprocess.run([sys.executable, "-m", "reslint", "--version"], capture_output=True, text=True)
+    assert out.returncode == 0
+    assert out.stdout.strip().startswith("reslint ")

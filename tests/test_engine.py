@@ -1,0 +1,183 @@
+"""The per-file pass on unusual input, suppressions, and fix safety."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from reslint.config import Settings
+from reslint.engine import Linter
+from reslint.fixer import fix_file, fix_text
+
+CALL = "import requests\nrequests.get('https://x.invalid')\n"
+
+
+@pytest.fixture()
+def linter(tmp_path):
+    return Linter(Settings(root=tmp_path))
+
+
+def codes(linter, text):
+    findings, errors = linter.lint_text(text, "m.py")
+    assert errors == []
+    return [(f.location.row, f.code) for f in findings]
+
+
+def test_latin1_coding_cookie_is_decoded_and_fix_keeps_encoding(linter, tmp_path):
+    src = "# -*- coding: latin-1 -*-\nimport requests\n# café\nrequests.get('u')\n"
+    path = tmp_path / "l.py"
+    path.write_bytes(src.encode("latin-1"))
+    result = linter.lint_path(path)
+    assert [(f.location.row, f.code) for f in result.findings] == [(4, "RES101")]
+    fix_file(linter, result, unsafe=True, write=True)
+    assert path.read_bytes() == src.replace("get('u')", "get('u', timeout=10)").encode("latin-1")
+
+
+def test_bom_and_crlf_are_preserved_by_fixes(linter, tmp_path):
+    path = tmp_path / "b.py"
+    data = b"\xef\xbb\xbfimport requests\r\nrequests.get('u')\r\n"
+    path.write_bytes(data)
+    result = linter.lint_path(path)
+    assert len(result.findings) == 1
+    fix_file(linter, result, unsafe=True, write=True)
+    assert path.read_bytes() == b"\xef\xbb\xbfimport requests\r\nrequests.get('u', timeout=10)\r\n"
+
+
+def test_file_mode_is_kept(linter, tmp_path):
+    path = tmp_path / "x.py"
+    path.write_text(CALL, encoding="utf-8")
+    os.chmod(path, 0o751)
+    fix_file(linter, linter.lint_path(path), unsafe=True, write=True)
+    assert oct(os.stat(path).st_mode & 0o777) == oct(0o751)
+    assert "timeout=10" in path.read_text(encoding="utf-8")
+
+
+def test_file_changed_since_read_is_not_overwritten(linter, tmp_path):
+    path = tmp_path / "x.py"
+    path.write_text(CALL, encoding="utf-8")
+    result = linter.lint_path(path)
+    path.write_text(CALL + "# edited meanwhile\n", encoding="utf-8")
+    outcome = fix_file(linter, result, unsafe=True, write=True)
+    assert "changed on disk" in outcome.error
+    assert path.read_text(encoding="utf-8") == CALL + "# edited meanwhile\n"
+
+
+def test_invalid_utf8_is_res000(linter, tmp_path):
+    path = tmp_path / "bad.py"
+    path.write_bytes(b"x = '\xff\xfe'\n")
+    findings = linter.lint_path(path).findings
+    assert [(f.code, f.message.split(":")[0]) for f in findings] == [("RES000", "cannot decode file")]
+
+
+def test_nul_bytes_are_res000(linter, tmp_path):
+    path = tmp_path / "nul.py"
+    path.write_bytes(b"import requests\x00\nrequests.get('u')\n")
+    assert [f.code for f in linter.lint_path(path).findings] == ["RES000"]
+
+
+def test_unreadable_file_is_res000(linter, tmp_path):
+    path = tmp_path / "dir.py"
+    path.mkdir()
+    findings = linter.lint_path(path).findings
+    assert findings[0].code == "RES000" and findings[0].message.startswith("cannot read file")
+
+
+def test_empty_file(linter):
+    assert codes(linter, "") == []
+
+
+def test_deeply_nested_concatenation_does_not_crash(linter):
+    # pydoc_data/topics.py has runs like this: LibCST parses them, a recursive visit would not.
+    text = "import socket\nx = (" + " ".join(["'a'"] * 1500) + ")\nsocket.create_connection(('h', 1))\n"
+    assert codes(linter, text) == [(3, "RES101")]
+
+
+def test_nesting_beyond_the_parser_is_res000_with_a_clear_message(linter):
+    text = "import socket\nx = (" + " ".join(["'a'"] * 5000) + ")\n"
+    findings, errors = linter.lint_text(text, "m.py")
+    assert errors == []
+    assert [f.code for f in findings] == ["RES000"]
+    assert "Python accepts this file, but LibCST cannot parse it" in findings[0].message
+
+
+def test_noqa_forms(linter):
+    text = (
+        "import requests\n"
+        "requests.get('a')  # noqa: RES101\n"
+        "# noqa: RES101\n"
+        "requests.get('b')\n"
+        "requests.get('c')  # reslint: ignore[RES101]\n"
+        "requests.get('d')  # noqa: RES102\n"
+        "requests.get('e')  # noqa\n"
+        "x = 1  # noqa: RES101\n"
+        "requests.get('f')\n"
+    )
+    assert codes(linter, text) == [(6, "RES101"), (7, "RES101"), (9, "RES101")]
+
+
+def test_blanket_noqa_needs_the_option(tmp_path):
+    text = "import requests\nrequests.get('e')  # noqa\n"
+    assert Linter(Settings(root=tmp_path)).lint_text(text, "m.py")[0]
+    assert Linter(Settings(root=tmp_path, allow_blanket_noqa=True)).lint_text(text, "m.py")[0] == []
+
+
+def test_file_level_noqa(linter):
+    assert codes(linter, "# reslint: noqa: RES101\n" + CALL) == []
+    assert codes(linter, "# reslint: noqa\n" + CALL) == []
+    assert codes(linter, "# reslint: noqa: RES102\n" + CALL) == [(3, "RES101")]
+
+
+def test_fix_keeps_multiline_layout_and_comments(linter):
+    text = (
+        "import requests\n\n\n"
+        "def f(url):\n"
+        "    return requests.post(\n"
+        "        url,\n"
+        "        json={'a': 1},  # payload\n"
+        "    )\n"
+    )
+    outcome = fix_text(linter, text, "m.py", unsafe=True)
+    assert outcome.text == text.replace("        json={'a': 1},  # payload\n",
+                                        "        json={'a': 1},  # payload\n        timeout=10,\n")
+
+
+def test_fix_adds_an_import_once(linter):
+    text = "import boto3\n\ns3 = boto3.client('s3')\nsqs = boto3.client('sqs')\n"
+    outcome = fix_text(linter, text, "m.py", unsafe=True)
+    assert outcome.text == (
+        "import boto3\nimport botocore.config\n\n"
+        "s3 = boto3.client('s3', config=botocore.config.Config(connect_timeout=10, read_timeout=10))\n"
+        "sqs = boto3.client('sqs', config=botocore.config.Config(connect_timeout=10, read_timeout=10))\n"
+    )
+    cst.parse_module(outcome.text)
+    assert fix_text(linter, outcome.text, "m.py", unsafe=True).text is None
+
+
+def test_fixes_are_idempotent_and_parse_on_every_case(linter):
+    cases = Path(__file__).resolve().parent / "fixtures" / "cases"
+    for path in sorted(cases.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        outcome = fix_text(linter, text, path.name, unsafe=True)
+        assert outcome.error is None, path
+        if outcome.text is not None:
+            cst.parse_module(outcome.text)
+            assert fix_text(linter, outcome.text, path.name, unsafe=True).text is None, path
+
+
+@pytest.mark.parametrize("before, after", [
+    ("f(a)", "f(a, timeout=10)"),
+    ("f(a, b,)", "f(a, b, timeout=10,)"),
+    ("f(\n    a,\n    b,  # c\n)", "f(\n    a,\n    b,  # c\n    timeout=10,\n)"),
+    ("f(\n    a,\n    b  # c\n)", "f(\n    a,\n    b,  # c\n    timeout=10\n)"),
+    ("f(\n    a,\n)", "f(\n    a,\n    timeout=10,\n)"),
+])
+def test_add_keyword_arg_layouts(before, after):
+    from reslint.cstutil import add_keyword_arg
+
+    module = cst.parse_module(before + "\n")
+    call = module.body[0].body[0].value
+    new = module.deep_replace(call, add_keyword_arg(call, "timeout", cst.Integer("10")))
+    assert new.code == after + "\n"
