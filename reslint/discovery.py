@@ -33,6 +33,13 @@ def _read_gitignore(directory: Path) -> Optional[pathspec.GitIgnoreSpec]:
     return _spec(text.splitlines())
 
 
+def _is_dir(entry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
 class Walker:
     """Expands paths to files. Built once per run; ``exclude`` is compiled once."""
 
@@ -104,9 +111,15 @@ class Walker:
             path = Path(entry.path)
             try:
                 is_dir = entry.is_dir(follow_symlinks=False)
-                is_file = entry.is_file()
+                is_link = entry.is_symlink()
             except OSError:
                 continue
+            try:
+                is_file = entry.is_file()
+            except OSError:
+                is_file = False
+            # a dangling or looping symlink is still listed, so it is reported as unreadable
+            is_file = is_file or (is_link and not is_dir and not _is_dir(entry))
             if is_dir:
                 if self._excluded(path, True) or self._ignored(path, True, ignores):
                     continue

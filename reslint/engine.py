@@ -170,7 +170,8 @@ class Linter:
         try:
             data = Path(path).read_bytes()
         except OSError as exc:
-            result.findings = self._syntax(display, f"cannot read file: {exc.strerror or exc}", Location(1, 1))
+            result.findings = self._syntax(display, f"cannot read file: {exc.strerror or exc}", Location(1, 1),
+                                           self._ignored_codes(display))
             return result
         return self.lint_bytes(data, display, result)
 
@@ -180,7 +181,8 @@ class Linter:
             source = decode(data)
         except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
             reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
-            result.findings = self._syntax(display, f"cannot decode file: {reason}", Location(1, 1))
+            result.findings = self._syntax(display, f"cannot decode file: {reason}", Location(1, 1),
+                                           self._ignored_codes(display))
             return result
         result.source = source
         findings, errors = self.lint_text(source.text, display)
@@ -190,12 +192,15 @@ class Linter:
     def lint_text(self, text: str, display: str) -> Tuple[List[Finding], List[str]]:
         """Lint decoded source text; return (findings, internal error messages).
 
-        Files that import nothing any enabled rule looks for (the prefilter) are
-        only checked for syntax errors, with :func:`compile` (no LibCST parse).
+        Every file is checked for syntax errors with :func:`compile` (the grammar of
+        the Python reslint runs on, so RES000 does not depend on what a file
+        imports). Files that import nothing any enabled rule looks for (the
+        prefilter) are not parsed with LibCST at all.
         """
         ignored = self._ignored_codes(display)
-        if self.trigger is not None and not self.trigger.search(text):
-            return self._check_syntax(text, display, ignored), []
+        syntax = self._check_syntax(text, display, ignored) if SYNTAX.code in self.enabled else []
+        if syntax or (self.trigger is not None and not self.trigger.search(text)):
+            return syntax, []
         gc_was_enabled = gc.isenabled()
         gc.disable()
         limit = sys.getrecursionlimit()
@@ -204,10 +209,6 @@ class Linter:
             try:
                 module = cst.parse_module(text)
             except cst.ParserSyntaxError as exc:
-                # Python's own message and position are clearer when it rejects the file too.
-                found = self._check_syntax(text, display, ignored)
-                if found or SYNTAX.code not in self.enabled or SYNTAX.code in ignored:
-                    return found, []
                 message = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
                 return self._syntax(display, f"cannot parse: {message} (Python accepts this file, but LibCST "
                                     f"cannot parse it: new syntax or very deep nesting)",

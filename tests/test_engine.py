@@ -181,3 +181,68 @@ def test_add_keyword_arg_layouts(before, after):
     call = module.body[0].body[0].value
     new = module.deep_replace(call, add_keyword_arg(call, "timeout", cst.Integer("10")))
     assert new.code == after + "\n"
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("import redis\nr = redis.from_url('redis://h:6379/0')\n", [(2, "RES101")]),
+    ("import redis\nr = redis.from_url('redis://h:6379/0?socket_timeout=5')\n", []),
+    ("import psycopg2\npsycopg2.connect(host='h', connect_timeout=0)\n", [(2, "RES102")]),
+    ("import psycopg2\npsycopg2.connect('host=h connect_timeout=0')\n", [(2, "RES102")]),
+    # botocore: defaults count per attempt only when no phase is configured
+    ("import boto3\nfrom botocore.config import Config\nboto3.client('s3', config=Config(connect_timeout=5))\n", []),
+    ("import boto3\nfrom botocore.config import Config\nboto3.client('s3', config=Config(retries={}))\n",
+     [(3, "RES101")]),
+    ("import requests\nrequests.get('u', timeout=2 * 60)\n", [(2, "RES103")]),
+    ("import requests\n\ndef f(requests):\n    return requests.get('pending', [])\n", []),
+])
+def test_timeout_verdicts(linter, source, expected):
+    assert codes(linter, source) == expected
+
+
+def test_aiohttp_dropped_total_message(linter):
+    text = "import aiohttp\ns = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(connect=5))\n"
+    findings, _ = linter.lint_text(text, "m.py")
+    assert [f.code for f in findings] == ["RES101"]
+    assert "has no total bound" in findings[0].message and "max-timeout" not in findings[0].message
+    outcome = fix_text(linter, text, "m.py", unsafe=True)
+    assert outcome.text == text.replace("ClientTimeout(connect=5)", "ClientTimeout(connect=5, total=10)")
+
+
+def test_fix_reuses_an_existing_import_of_the_class(linter):
+    text = "import boto3\nfrom botocore.config import Config\n\ns3 = boto3.client('s3')\n"
+    outcome = fix_text(linter, text, "m.py", unsafe=True)
+    assert outcome.text == text.replace("boto3.client('s3')",
+                                        "boto3.client('s3', config=Config(connect_timeout=10, read_timeout=10))")
+
+
+def test_syntax_errors_do_not_depend_on_imports(linter):
+    # compile() with the running Python decides, whatever the file imports
+    import sys
+
+    text = "x = (\n"
+    assert [f.code for f in linter.lint_text(text, "m.py")[0]] == ["RES000"]
+    assert [f.code for f in linter.lint_text("import requests\n" + text, "m.py")[0]] == ["RES000"]
+    if sys.version_info < (3, 12):
+        assert [f.code for f in linter.lint_text("type Url = str\n", "m.py")[0]] == ["RES000"]
+        assert [f.code for f in linter.lint_text("import requests\ntype Url = str\n", "m.py")[0]] == ["RES000"]
+
+
+def test_per_file_ignores_cover_undecodable_files(tmp_path):
+    path = tmp_path / "bad.py"
+    path.write_bytes(b"x = '\xe9'\n")
+    assert Linter(Settings(root=tmp_path)).lint_path(path).findings
+    ignoring = Linter(Settings(root=tmp_path, per_file_ignores=(("bad.py", ("RES000",)),)))
+    assert ignoring.lint_path(path).findings == []
+
+
+def test_dangling_symlink_is_reported_not_skipped(tmp_path):
+    from reslint.discovery import Walker
+
+    (tmp_path / "gone.py").symlink_to(tmp_path / "missing.py")
+    (tmp_path / "loop.py").symlink_to(tmp_path / "loop.py")
+    files = Walker(tmp_path, ()).expand([tmp_path])
+    assert sorted(p.name for p in files) == ["gone.py", "loop.py"]
+    linter = Linter(Settings(root=tmp_path))
+    for path in files:
+        findings = linter.lint_path(path).findings
+        assert findings[0].code == "RES000" and findings[0].message.startswith("cannot read file")

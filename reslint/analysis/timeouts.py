@@ -45,6 +45,8 @@ class TimeoutReading:
     object_call: Optional[cst.Call] = None
     missing_keywords: Tuple[str, ...] = ()
     param: Optional[TimeoutParam] = None
+    #: for ``missing``: True when the call can wait forever (not just too long)
+    unbounded: bool = False
 
 
 def find_argument(call: cst.Call, name: str, position: Optional[int]):
@@ -125,7 +127,8 @@ def _missing(spec: TimeoutSpec, max_timeout: float) -> TimeoutReading:
     if spec.default_s == INHERITED:
         return TimeoutReading(spec, OK, spec.default_note)
     if spec.default_s is None:
-        return TimeoutReading(spec, MISSING, spec.default_note or "the library waits forever by default")
+        return TimeoutReading(spec, MISSING, spec.default_note or "the library waits forever by default",
+                              unbounded=True)
     if spec.category == "network" and spec.default_s > max_timeout:
         return TimeoutReading(spec, MISSING, spec.default_note, per_attempt_s=spec.default_s)
     return TimeoutReading(spec, OK, spec.default_note, per_attempt_s=spec.default_s)
@@ -284,7 +287,8 @@ def _read_object(call: cst.Call, obj: TimeoutObjectSpec, spec: TimeoutSpec, ctx:
             return TimeoutReading(spec, DISABLED, f"`{name}` sets {phase} to None", replace=node)
         note = obj.absent_total_note or f"`{name}` leaves {phase} unbounded"
         missing = tuple(_fix_keywords(obj, unbounded))
-        return TimeoutReading(spec, MISSING, note, object_call=call if inline else None, missing_keywords=missing)
+        return TimeoutReading(spec, MISSING, note, object_call=call if inline else None, missing_keywords=missing,
+                              unbounded=True)
     if any(v is UNKNOWN for v in phases.values()):
         return TimeoutReading(spec, UNKNOWN_STATE, "computed at run time")
     numbers = {p: float(v) for p, v in phases.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
@@ -293,7 +297,9 @@ def _read_object(call: cst.Call, obj: TimeoutObjectSpec, spec: TimeoutSpec, ctx:
         if phase not in from_default and seconds > max_timeout and spec.category == "network":
             return TimeoutReading(spec, EXCESSIVE, f"`{name}` {phase}={phases[phase]}", seconds=seconds,
                                   per_attempt_s=total)
-    if from_default & set(numbers) and total > max_timeout and spec.category == "network":
+    # Library defaults count per attempt (DESIGN: botocore's 60 s connect + 60 s read) when
+    # no phase was configured at all; an explicit phase is judged on its own.
+    if from_default == set(obj.phases) and total > max_timeout and spec.category == "network":
         defaults = " + ".join(f"{numbers[p]:g} s {p}" for p in obj.phases if p in from_default)
         reason = f"`{name}` leaves the defaults ({defaults}) in place: {total:g} s per attempt"
         missing = tuple(_fix_keywords(obj, [p for p in obj.phases if p in from_default]))

@@ -53,8 +53,10 @@ class TimeoutSpec:
       can carry the timeout (``connect_timeout=5``, ``?socketTimeoutMS=20000``).
     - ``max_positional``: a call with more positional arguments than this is read
       as "unknown" (signatures that changed between Python versions).
-    - ``fix``: the text a fix inserts, with ``{seconds}``/``{ms}`` and module
-      names from ``fix_imports`` as ``{mod0}``; ``None`` when no fix is offered.
+    - ``fix``: the text a fix inserts, with ``{param}``, ``{seconds}``/``{ms}`` and
+      the objects named in ``fix_imports`` (dotted paths) as ``{obj0}``, spelled
+      as the file already imports them or with an ``import`` added; ``None`` when
+      no fix is offered.
     """
 
     qualname: str

@@ -64,8 +64,8 @@ def _aiohttp() -> List[TimeoutSpec]:
             AIOHTTP_SRC,
             "aiohttp's default ClientTimeout allows 300 s in total",
             carrier=True,
-            fix="timeout={mod0}.ClientTimeout(total={seconds})",
-            fix_imports=("aiohttp",),
+            fix="timeout={obj0}(total={seconds})",
+            fix_imports=("aiohttp.ClientTimeout",),
         )
     ]
     for verb in HTTP_VERBS + ("request", "ws_connect"):
@@ -147,9 +147,10 @@ def _databases() -> List[TimeoutSpec]:
     return [
         TimeoutSpec(
             "psycopg2.connect", (TimeoutParam("connect_timeout"),), None,
-            "https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNECT-CONNECT-TIMEOUT",
+            "https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNECT-CONNECT-TIMEOUT "
+            "(zero, negative or unset: wait indefinitely)",
             "libpq waits for the OS TCP timeout (minutes) without connect_timeout",
-            dsn=("dsn", 0, ("connect_timeout",)),
+            dsn=("dsn", 0, ("connect_timeout",)), disable_values=(None, 0),
         ),
         TimeoutSpec(
             "psycopg.connect", (TimeoutParam("connect_timeout"),), 130.0,
@@ -191,6 +192,12 @@ def _databases() -> List[TimeoutSpec]:
             dsn=("url", 0, ("socket_timeout",)),
         ),
         TimeoutSpec(
+            "redis.from_url", (TimeoutParam("socket_timeout"),), None,
+            "redis/utils.py from_url -> Redis.from_url (redis-py 8.1.0)",
+            "redis-py before 8.0 waits forever on a command without socket_timeout", carrier=True,
+            dsn=("url", 0, ("socket_timeout",)),
+        ),
+        TimeoutSpec(
             "pymongo.MongoClient",
             (TimeoutParam("socketTimeoutMS"), TimeoutParam("timeoutMS")),
             None,
@@ -206,13 +213,13 @@ def _cloud() -> List[TimeoutSpec]:
     boto_src = "botocore/config.py Config(connect_timeout=60, read_timeout=60) (1.44.8)"
     openai_src = "openai/_constants.py DEFAULT_TIMEOUT = httpx.Timeout(timeout=600, connect=5.0) (3.57.0)"
     anthropic_src = "anthropic/_constants.py DEFAULT_TIMEOUT = httpx.Timeout(timeout=10 * 60, connect=5.0) (2.14.0)"
-    botocore_fix = "config={mod0}.Config(connect_timeout={seconds}, read_timeout={seconds})"
+    botocore_fix = "config={obj0}(connect_timeout={seconds}, read_timeout={seconds})"
     specs = []
     for name in ("boto3.client", "boto3.resource", "boto3.Session.client", "boto3.Session.resource",
                  "botocore.session.Session.create_client"):
         specs.append(TimeoutSpec(name, (TimeoutParam("config"),), 120.0, boto_src,
                                  "botocore defaults to 60 s connect + 60 s read per attempt",
-                                 fix=botocore_fix, fix_imports=("botocore.config",)))
+                                 fix=botocore_fix, fix_imports=("botocore.config.Config",)))
     for name in ("openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI", "openai.AsyncAzureOpenAI"):
         specs.append(TimeoutSpec(name, (T,), 600.0, openai_src, "the OpenAI client defaults to a 600 s read timeout",
                                  carrier=True))
@@ -274,8 +281,8 @@ TIMEOUT_OBJECTS: Dict[str, TimeoutObjectSpec] = {
             defaults_s={"connect": None, "sock_connect": None, "sock_read": None},
             source="aiohttp/client.py ClientTimeout(total=None, connect=None, sock_read=None, sock_connect=None); "
             "aio-libs/aiohttp#7274",
-            absent_total_note="a ClientTimeout built without total= drops aiohttp's 300 s default total "
-            "(aio-libs/aiohttp#7274)",
+            absent_total_note="a `ClientTimeout` built without `total=` has no total bound (it does not keep "
+            "the session's 300 s default; aio-libs/aiohttp#7274) and no sock_read bound",
         ),
         TimeoutObjectSpec(
             "botocore.Config",

@@ -22,7 +22,7 @@ class MissingTimeout(Rule):
             return
         spec = reading.spec
         what = "client" if spec.carrier else "call"
-        if spec.default_s is None:
+        if reading.unbounded:
             why = reading.reason
             if spec.category == "network":
                 why += (", so one stuck server holds every call on it, and the workers running them, forever"

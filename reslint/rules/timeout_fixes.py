@@ -12,6 +12,7 @@ from typing import Optional, Tuple
 import libcst as cst
 
 from reslint.analysis.timeouts import TimeoutReading
+from reslint.catalog import canonical
 from reslint.cstutil import add_keyword_arg, format_seconds, parse_expression
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
@@ -21,19 +22,27 @@ def _default_seconds(ctx) -> float:
     return ctx.settings.default_timeout if ctx.settings is not None else 10.0
 
 
-def _module_alias(ctx, module: str) -> Tuple[Optional[str], bool]:
-    """How to spell ``module`` in new code: (text, needs import); (None, _) when a
-    local name would shadow it."""
-    for name, bindings in ctx.model.module_scope.bindings.items():
-        if len(bindings) == 1 and bindings[0].kind == "import" and bindings[0].qualname == module:
-            return name, False
+def _spell(ctx, dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:
+    """How new code names the object ``dotted`` (``botocore.config.Config``): a name the
+    module already imports for it, else its module's alias, else the full path plus
+    the import to add. ``(None, ())`` when a local name would shadow it."""
+    scope = ctx.model.module_scope
+    target = canonical(dotted)
+    module, _, attr = dotted.rpartition(".")
+    for name, bindings in scope.bindings.items():
+        if len(bindings) == 1 and bindings[0].kind == "import":
+            qual = bindings[0].qualname or ""
+            if canonical(qual) == target:
+                return name, ()
+            if qual == module and module:
+                return f"{name}.{attr}", ()
     top = module.split(".")[0]
-    found = ctx.model.module_scope.bindings.get(top)
-    if module in ctx.model.imported_modules and found and all(b.kind == "import" for b in found):
-        return module, False
-    if found and not all(b.kind == "import" and b.qualname.split(".")[0] == top for b in found):
-        return None, False
-    return module, True
+    found = scope.bindings.get(top)
+    if found and not all(b.kind == "import" and (b.qualname or "").split(".")[0] == top for b in found):
+        return None, ()
+    if module in ctx.model.imported_modules or (found and module == top):
+        return dotted, ()
+    return dotted, (module,)
 
 
 def _render(template: str, reading: TimeoutReading, ctx) -> Tuple[Optional[str], Tuple[str, ...]]:
@@ -44,15 +53,14 @@ def _render(template: str, reading: TimeoutReading, ctx) -> Tuple[Optional[str],
         "seconds": format_seconds(seconds),
         "ms": str(int(round(seconds * 1000))),
     }
-    imports = []
-    for i, module in enumerate(spec.fix_imports):
-        alias, needs_import = _module_alias(ctx, module)
-        if alias is None:
+    imports: Tuple[str, ...] = ()
+    for i, dotted in enumerate(spec.fix_imports):
+        spelled, needed = _spell(ctx, dotted)
+        if spelled is None:
             return None, ()
-        values[f"mod{i}"] = alias
-        if needs_import:
-            imports.append(module)
-    return template.format(**values), tuple(imports)
+        values[f"obj{i}"] = spelled
+        imports += needed
+    return template.format(**values), imports
 
 
 def add_timeout_fix(call: cst.Call, reading: TimeoutReading, ctx) -> Optional[FixPlan]:

@@ -1,0 +1,66 @@
+"""File discovery: gitignore, excludes, explicit paths, determinism."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reslint.config import DEFAULT_EXCLUDE
+from reslint.discovery import DiscoveryError, Walker
+
+
+def touch(path: Path, text: str = "") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def names(root: Path, files):
+    return sorted(p.relative_to(root).as_posix() for p in files)
+
+
+def test_gitignore_excludes_and_defaults(tmp_path):
+    touch(tmp_path / ".gitignore", "generated/\n*_pb2.py\n")
+    touch(tmp_path / "app" / "main.py")
+    touch(tmp_path / "app" / "api_pb2.py")
+    touch(tmp_path / "generated" / "x.py")
+    touch(tmp_path / ".venv" / "lib.py")
+    touch(tmp_path / "build" / "b.py")
+    touch(tmp_path / "migrations" / "0001.py")
+    touch(tmp_path / "app" / "sub" / ".gitignore", "local.py\n")
+    touch(tmp_path / "app" / "sub" / "local.py")
+    touch(tmp_path / "app" / "sub" / "kept.py")
+    touch(tmp_path / "notes.txt")
+    walker = Walker(tmp_path, DEFAULT_EXCLUDE + ("migrations",))
+    assert names(tmp_path, walker.expand([tmp_path])) == ["app/main.py", "app/sub/kept.py"]
+
+
+def test_gitignore_can_be_ignored(tmp_path):
+    touch(tmp_path / ".gitignore", "generated/\n")
+    touch(tmp_path / "generated" / "x.py")
+    assert names(tmp_path, Walker(tmp_path, (), respect_gitignore=False).expand([tmp_path])) == ["generated/x.py"]
+
+
+def test_gitignore_of_the_root_applies_to_a_subdirectory_walk(tmp_path):
+    touch(tmp_path / ".gitignore", "skip_me.py\n")
+    touch(tmp_path / "pkg" / "skip_me.py")
+    touch(tmp_path / "pkg" / "mod.py")
+    assert names(tmp_path, Walker(tmp_path, ()).expand([tmp_path / "pkg"])) == ["pkg/mod.py"]
+
+
+def test_explicit_files_are_always_checked(tmp_path):
+    path = touch(tmp_path / "build" / "script.py")
+    assert Walker(tmp_path, DEFAULT_EXCLUDE).expand([path]) == [path]
+
+
+def test_missing_path_raises(tmp_path):
+    with pytest.raises(DiscoveryError, match="no such file or directory"):
+        Walker(tmp_path, ()).expand([tmp_path / "absent.py"])
+
+
+def test_duplicates_are_removed_and_order_is_stable(tmp_path):
+    a = touch(tmp_path / "a.py")
+    touch(tmp_path / "b.py")
+    files = Walker(tmp_path, ()).expand([tmp_path, a])
+    assert names(tmp_path, files) == ["a.py", "b.py"]
