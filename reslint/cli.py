@@ -186,7 +186,7 @@ def _emit(findings, results, output_format, output_file, statistics, color, unsa
         use_color = _use_color(color) and output_file is None and output_format in ("full", "concise")
         text = renderer(output_format)(findings, Report(sources, use_color, unsafe_fixes, fixed))
         if quiet and output_format in ("full", "concise"):
-            text = "\n".join(line for line in text.splitlines() if findings and line.strip()) + ("\n" if findings else "")
+            text = renderer(output_format)(findings, Report(sources, use_color, unsafe_fixes, fixed, summary=False))
     if output_file is not None:
         output_file.parent.mkdir(parents=True, exist_ok=True)
         output_file.write_text(text, encoding="utf-8")

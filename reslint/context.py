@@ -133,6 +133,8 @@ class SemanticModel:
         self.star_imports: List[str] = []
         #: dotted modules imported without an alias (``import botocore.config``)
         self.imported_modules: Set[str] = set()
+        #: calls that are whole statements (``x.mount(...)``, ``socket.setdefaulttimeout(...)``)
+        self.expression_calls: List[Tuple[cst.Call, Scope]] = []
         self._walk(module.body, self.module_scope)
 
     # -- building -----------------------------------------------------------------
@@ -193,6 +195,7 @@ class SemanticModel:
         elif isinstance(small, cst.Global):
             scope.global_names.update(n.name.value for n in small.names)
         elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            self.expression_calls.append((small.value, scope))
             self._record_mount(small.value, scope)
 
     def _record_mount(self, call: cst.Call, scope: Scope) -> None:

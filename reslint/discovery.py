@@ -48,13 +48,21 @@ class Walker:
         self.exclude = _spec(exclude)
         self.respect_gitignore = respect_gitignore
 
-    def _relative(self, path: Path) -> str:
-        rel = os.path.relpath(os.path.abspath(path), self.root)
-        return path.as_posix() if rel.startswith("..") else Path(rel).as_posix()
+    def _base(self, top: Path) -> str:
+        """What exclude patterns are matched against: paths relative to the project
+        root, or to the walk's top when the top lies outside the root or is itself
+        excluded (a directory given explicitly is always checked, whatever its path,
+        e.g. ``.../site-packages/requests``)."""
+        top_abs = os.path.abspath(top)
+        rel = os.path.relpath(top_abs, self.root)
+        if rel.startswith("..") or (rel != "." and self.exclude.match_file(Path(rel).as_posix() + "/")):
+            return top_abs
+        return str(self.root)
 
-    def _excluded(self, path: Path, is_dir: bool) -> bool:
-        rel = self._relative(path) + ("/" if is_dir else "")
-        return self.exclude.match_file(rel) or self.exclude.match_file(path.name + ("/" if is_dir else ""))
+    def _excluded(self, path: Path, is_dir: bool, base: str) -> bool:
+        suffix = "/" if is_dir else ""
+        rel = Path(os.path.relpath(os.path.abspath(path), base)).as_posix() + suffix
+        return self.exclude.match_file(rel)
 
     def expand(self, paths: Sequence[Path]) -> List[Path]:
         """Every file to lint, sorted, without duplicates. Raises :class:`DiscoveryError`."""
@@ -96,9 +104,9 @@ class Walker:
 
     def _walk(self, top: Path) -> Iterator[Path]:
         ignores = self._ignores_above(top)
-        yield from self._walk_dir(top, ignores)
+        yield from self._walk_dir(top, ignores, self._base(top))
 
-    def _walk_dir(self, directory: Path, ignores) -> Iterator[Path]:
+    def _walk_dir(self, directory: Path, ignores, base: str) -> Iterator[Path]:
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError:
@@ -121,10 +129,10 @@ class Walker:
             # a dangling or looping symlink is still listed, so it is reported as unreadable
             is_file = is_file or (is_link and not is_dir and not _is_dir(entry))
             if is_dir:
-                if self._excluded(path, True) or self._ignored(path, True, ignores):
+                if self._excluded(path, True, base) or self._ignored(path, True, ignores):
                     continue
-                yield from self._walk_dir(path, ignores)
+                yield from self._walk_dir(path, ignores, base)
             elif is_file and entry.name.endswith(PYTHON_SUFFIXES):
-                if self._excluded(path, False) or self._ignored(path, False, ignores):
+                if self._excluded(path, False, base) or self._ignored(path, False, ignores):
                     continue
                 yield path

@@ -203,3 +203,9 @@ def test_python_dash_m_and_version():
     out = subprocess.run([sys.executable, "-m", "reslint", "--version"], capture_output=True, text=True)
     assert out.returncode == 0
     assert out.stdout.strip().startswith("reslint ")
+
+
+def test_quiet_prints_findings_only(project):
+    result = run(["-q", "-f", "concise", "."], project)
+    assert result.output.splitlines() == [line for line in result.output.splitlines() if line.startswith("app.py")]
+    assert run(["-q", "ok.py"], project).output == ""

@@ -246,3 +246,42 @@ def test_dangling_symlink_is_reported_not_skipped(tmp_path):
     for path in files:
         findings = linter.lint_path(path).findings
         assert findings[0].code == "RES000" and findings[0].message.startswith("cannot read file")
+
+
+@pytest.mark.parametrize("source, expected", [
+    # a Popen already reaped by communicate()/wait()/kill() returns at once
+    ("import subprocess\np = subprocess.Popen(['ls'])\np.communicate(timeout=10)\nrc = p.wait()\n", []),
+    ("import subprocess\np = subprocess.Popen(['ls'])\np.kill()\np.wait()\n", []),
+    ("import subprocess\np = subprocess.Popen(['ls'])\np.wait()\n", [(3, "RES101")]),
+    # clients that connect only when given a host
+    ("import ftplib\nftp = ftplib.FTP()\nftp.connect('h', timeout=30)\n", []),
+    ("import ftplib\nftp = ftplib.FTP('h')\n", [(2, "RES101")]),
+    ("import telnetlib\nt = telnetlib.Telnet('h', 23)\n", [(2, "RES101")]),
+    # data: and file: URLs are not network calls
+    ("import urllib.request\nurllib.request.urlopen('data:,')\n", []),
+    ("import urllib.request\nurllib.request.urlopen('https://h.invalid/')\n", [(2, "RES101")]),
+    # a finite global socket default set before the call bounds the stdlib
+    ("import socket, smtplib\nsocket.setdefaulttimeout(30)\n\ndef f():\n    return smtplib.SMTP('h')\n", []),
+    ("import socket, smtplib\n\ndef f():\n    socket.setdefaulttimeout(30)\n    return smtplib.SMTP('h')\n", []),
+    ("import socket, smtplib\n\ndef f():\n    socket.setdefaulttimeout(30)\n\ndef g():\n    return smtplib.SMTP('h')\n",
+     [(7, "RES101")]),
+    ("import socket\ns = socket.socket()\ns.settimeout(None)\ns.settimeout(120)\ns.settimeout(5)\n",
+     [(3, "RES102"), (4, "RES103")]),
+])
+def test_review_false_positives_and_negatives(linter, source, expected):
+    assert codes(linter, source) == expected
+
+
+def test_explicit_directory_under_site_packages_is_walked(tmp_path):
+    from reslint.config import DEFAULT_EXCLUDE
+    from reslint.discovery import Walker
+
+    pkg = tmp_path / "venv" / "lib" / "site-packages" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "mod.py").write_text("x = 1\n", encoding="utf-8")
+    (pkg / "build").mkdir()
+    (pkg / "build" / "gen.py").write_text("x = 1\n", encoding="utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    files = Walker(project, DEFAULT_EXCLUDE).expand([pkg])
+    assert [p.name for p in files] == ["mod.py"]

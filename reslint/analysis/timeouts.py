@@ -73,12 +73,19 @@ def find_argument(call: cst.Call, name: str, position: Optional[int]):
 
 
 def read_call_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
-    """Read the timeout of ``call`` if the catalog lists it; ``None`` otherwise. Memoised per node."""
+    """Read the timeout of ``call`` if the catalog lists it; ``None`` otherwise. Memoised per node.
+
+    Called in source order during the walk, so a finite ``socket.setdefaulttimeout(N)``
+    seen earlier in a function bounds the stdlib calls after it.
+    """
     key = ("timeout", id(call))
     if key in ctx.cache:
         return ctx.cache[key]
     reading = _read(call, ctx)
     ctx.cache[key] = reading
+    if reading is not None and reading.spec.qualname == "socket.setdefaulttimeout" and \
+            _finite_default_call(call, ctx, ctx.scope):
+        ctx.cache[("socket-default", id(ctx.scope))] = True
     return reading
 
 
@@ -91,6 +98,10 @@ def _read(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         return None
     if spec.qualname.startswith("requests.Session.") and _has_custom_adapter(call, ctx):
         return TimeoutReading(spec, UNKNOWN_STATE, "a custom adapter is mounted on the session")
+    if spec.connects_with is not None and find_argument(call, *spec.connects_with) is None:
+        return TimeoutReading(spec, UNKNOWN_STATE, "no host: the client connects later, maybe with a timeout")
+    if spec.url is not None and _local_url(call, spec, ctx):
+        return TimeoutReading(spec, OK, "a data: or file: URL is not a network call")
     max_timeout = _max_timeout(ctx)
     readings: List[TimeoutReading] = []
     for param in spec.params:
@@ -107,7 +118,38 @@ def _read(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
     dsn = _read_dsn(call, spec, ctx, max_timeout)
     if dsn is not None:
         return dsn
+    if spec.socket_default and _finite_socket_default(ctx):
+        return TimeoutReading(spec, OK, "the module sets a finite socket.setdefaulttimeout()")
     return _missing(spec, max_timeout)
+
+
+def _local_url(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> bool:
+    arg = find_argument(call, *spec.url)
+    if arg is None or arg is UNKNOWN:
+        return False
+    text = ctx.string_text(arg.value)
+    return text is not None and text.lower().startswith(("data:", "file:"))
+
+
+def _finite_socket_default(ctx: Context) -> bool:
+    """Whether a finite ``socket.setdefaulttimeout(N)`` runs before this call: at module
+    level (import time), or earlier in the same function (the walk is in source order)."""
+    if ctx.cache.get(("socket-default", id(ctx.scope))):
+        return True
+    key = ("socket-default", "module")
+    if key not in ctx.cache:
+        module = ctx.model.module_scope
+        ctx.cache[key] = any(
+            scope is module and _finite_default_call(call, ctx, scope) for call, scope in ctx.model.expression_calls
+        )
+    return ctx.cache[key]
+
+
+def _finite_default_call(call: cst.Call, ctx: Context, scope) -> bool:
+    if ctx.qualname(call.func, scope) != "socket.setdefaulttimeout" or not call.args:
+        return False
+    value = ctx.value_of(call.args[0].value, scope)
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
 
 
 def _max_timeout(ctx: Context) -> float:

@@ -9,6 +9,7 @@ from reslint.catalog.names import canonical, instance_type
 from reslint.catalog.timeouts import (
     NO_OP_ATTRIBUTES,
     OBJECT_KEYWORDS,
+    ONCE_DONE_METHODS,
     TIMEOUT_CALLS,
     TIMEOUT_INJECTION_HOOKS,
     TIMEOUT_OBJECTS,
@@ -19,6 +20,7 @@ from reslint.catalog.timeouts import (
 __all__ = [
     "NO_OP_ATTRIBUTES",
     "OBJECT_KEYWORDS",
+    "ONCE_DONE_METHODS",
     "TIMEOUT_CALLS",
     "TIMEOUT_INJECTION_HOOKS",
     "TIMEOUT_OBJECTS",

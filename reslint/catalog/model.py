@@ -53,6 +53,13 @@ class TimeoutSpec:
       can carry the timeout (``connect_timeout=5``, ``?socketTimeoutMS=20000``).
     - ``max_positional``: a call with more positional arguments than this is read
       as "unknown" (signatures that changed between Python versions).
+    - ``socket_default``: without a timeout the call uses the process-wide socket
+      default, so a finite ``socket.setdefaulttimeout(N)`` in the module bounds it.
+    - ``connects_with``: ``(param name, position)`` of the host argument of a client
+      that connects only when it is given (``ftplib.FTP()`` does no I/O; the
+      timeout can still be passed to ``connect()``): without it, not reported.
+    - ``url``: ``(param name, position)`` of a URL argument; a constant ``data:`` or
+      ``file:`` URL is not a network call.
     - ``fix``: the text a fix inserts, with ``{param}``, ``{seconds}``/``{ms}`` and
       the objects named in ``fix_imports`` (dotted paths) as ``{obj0}``, spelled
       as the file already imports them or with an ``import`` added; ``None`` when
@@ -72,6 +79,9 @@ class TimeoutSpec:
     max_positional: Optional[int] = None
     fix: Optional[str] = "{param}={seconds}"
     fix_imports: Tuple[str, ...] = ()
+    socket_default: bool = False
+    connects_with: Optional[Tuple[str, int]] = None
+    url: Optional[Tuple[str, int]] = None
 
 
 @dataclass(frozen=True)

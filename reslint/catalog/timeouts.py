@@ -93,28 +93,39 @@ def _urllib3() -> List[TimeoutSpec]:
 def _stdlib() -> List[TimeoutSpec]:
     return [
         TimeoutSpec("urllib.request.urlopen", (TimeoutParam("timeout", 2),), None,
-                    SOCKET_SRC + "https://docs.python.org/3/library/urllib.request.html#urllib.request.urlopen", SOCKET_DEFAULT),
+                    SOCKET_SRC + "https://docs.python.org/3/library/urllib.request.html#urllib.request.urlopen", SOCKET_DEFAULT,
+                    socket_default=True, url=("url", 0)),
         TimeoutSpec("http.client.HTTPConnection", (TimeoutParam("timeout", 2),), None,
                     SOCKET_SRC + "https://docs.python.org/3/library/http.client.html#http.client.HTTPConnection", SOCKET_DEFAULT,
-                    carrier=True),
+                    carrier=True, socket_default=True),
         # HTTPSConnection(host, port, key_file, cert_file, timeout) up to 3.11; keyword-only from 3.12.
         TimeoutSpec("http.client.HTTPSConnection", (TimeoutParam("timeout", 4),), None,
                     SOCKET_SRC + "https://docs.python.org/3/library/http.client.html#http.client.HTTPSConnection", SOCKET_DEFAULT,
-                    carrier=True),
+                    carrier=True, socket_default=True),
         TimeoutSpec("socket.create_connection", (TimeoutParam("timeout", 1),), None,
-                    SOCKET_SRC + "https://docs.python.org/3/library/socket.html#socket.create_connection", SOCKET_DEFAULT),
+                    SOCKET_SRC + "https://docs.python.org/3/library/socket.html#socket.create_connection", SOCKET_DEFAULT,
+                    socket_default=True),
+        TimeoutSpec("socket.socket.settimeout", (TimeoutParam("value", 0),), INHERITED,
+                    "https://docs.python.org/3/library/socket.html#socket.socket.settimeout", fix="{seconds}"),
+        # telnetlib and nntplib: deprecated in 3.11, removed in 3.13 (PEP 594); still in older code bases
+        TimeoutSpec("telnetlib.Telnet", (TimeoutParam("timeout", 2),), None,
+                    SOCKET_SRC + "https://docs.python.org/3.12/library/telnetlib.html#telnetlib.Telnet", SOCKET_DEFAULT,
+                    carrier=True, socket_default=True, connects_with=("host", 0)),
+        TimeoutSpec("nntplib.NNTP", (TimeoutParam("timeout", 6),), None,
+                    SOCKET_SRC + "https://docs.python.org/3.12/library/nntplib.html#nntplib.NNTP", SOCKET_DEFAULT,
+                    carrier=True, socket_default=True),
         TimeoutSpec("smtplib.SMTP", (TimeoutParam("timeout", 3),), None,
-                    SOCKET_SRC + "https://docs.python.org/3/library/smtplib.html#smtplib.SMTP", SOCKET_DEFAULT, carrier=True),
+                    SOCKET_SRC + "https://docs.python.org/3/library/smtplib.html#smtplib.SMTP", SOCKET_DEFAULT, carrier=True, socket_default=True, connects_with=("host", 0)),
         # SMTP_SSL(host, port, local_hostname, keyfile, certfile, timeout) up to 3.11; keyword-only from 3.12.
         TimeoutSpec("smtplib.SMTP_SSL", (TimeoutParam("timeout", 5),), None,
-                    SOCKET_SRC + "https://docs.python.org/3/library/smtplib.html#smtplib.SMTP_SSL", SOCKET_DEFAULT, carrier=True),
+                    SOCKET_SRC + "https://docs.python.org/3/library/smtplib.html#smtplib.SMTP_SSL", SOCKET_DEFAULT, carrier=True, socket_default=True, connects_with=("host", 0)),
         TimeoutSpec("smtplib.LMTP", (TimeoutParam("timeout", 4),), None,
-                    SOCKET_SRC + "https://docs.python.org/3/library/smtplib.html#smtplib.LMTP", SOCKET_DEFAULT, carrier=True),
+                    SOCKET_SRC + "https://docs.python.org/3/library/smtplib.html#smtplib.LMTP", SOCKET_DEFAULT, carrier=True, socket_default=True, connects_with=("host", 0)),
         TimeoutSpec("ftplib.FTP", (TimeoutParam("timeout", 4),), None,
-                    SOCKET_SRC + "https://docs.python.org/3/library/ftplib.html#ftplib.FTP", SOCKET_DEFAULT, carrier=True),
+                    SOCKET_SRC + "https://docs.python.org/3/library/ftplib.html#ftplib.FTP", SOCKET_DEFAULT, carrier=True, socket_default=True, connects_with=("host", 0)),
         # FTP_TLS(host, user, passwd, acct, keyfile, certfile, context, timeout) up to 3.11.
         TimeoutSpec("ftplib.FTP_TLS", (TimeoutParam("timeout", 7),), None,
-                    SOCKET_SRC + "https://docs.python.org/3/library/ftplib.html#ftplib.FTP_TLS", SOCKET_DEFAULT, carrier=True),
+                    SOCKET_SRC + "https://docs.python.org/3/library/ftplib.html#ftplib.FTP_TLS", SOCKET_DEFAULT, carrier=True, socket_default=True, connects_with=("host", 0)),
         TimeoutSpec("imaplib.IMAP4", (TimeoutParam("timeout", 2),), None,
                     "https://docs.python.org/3/library/imaplib.html#imaplib.IMAP4 (timeout added in 3.9)",
                     "IMAP4 waits forever when no timeout is given", carrier=True),
@@ -122,9 +133,9 @@ def _stdlib() -> List[TimeoutSpec]:
                     "https://docs.python.org/3/library/imaplib.html#imaplib.IMAP4_SSL",
                     "IMAP4_SSL waits forever when no timeout is given", carrier=True),
         TimeoutSpec("poplib.POP3", (TimeoutParam("timeout", 2),), None,
-                    SOCKET_SRC + "https://docs.python.org/3/library/poplib.html#poplib.POP3", SOCKET_DEFAULT, carrier=True),
+                    SOCKET_SRC + "https://docs.python.org/3/library/poplib.html#poplib.POP3", SOCKET_DEFAULT, carrier=True, socket_default=True),
         TimeoutSpec("poplib.POP3_SSL", (TimeoutParam("timeout", 4),), None,
-                    SOCKET_SRC + "https://docs.python.org/3/library/poplib.html#poplib.POP3_SSL", SOCKET_DEFAULT, carrier=True),
+                    SOCKET_SRC + "https://docs.python.org/3/library/poplib.html#poplib.POP3_SSL", SOCKET_DEFAULT, carrier=True, socket_default=True),
         TimeoutSpec("socket.setdefaulttimeout", (TimeoutParam("timeout", 0),), INHERITED,
                     "https://docs.python.org/3/library/socket.html#socket.setdefaulttimeout", fix="{seconds}"),
     ]
@@ -308,6 +319,13 @@ NO_OP_ATTRIBUTES: Tuple[NoOpAttribute, ...] = (
         "psf/requests#3341; requests/sessions.py has no timeout attribute",
     ),
 )
+
+#: After one of these calls the process is reaped (or killed): a later ``wait()`` or
+#: ``communicate()`` on the same object returns at once. Source:
+#: https://docs.python.org/3/library/subprocess.html#subprocess.Popen.communicate
+ONCE_DONE_METHODS: Dict[str, Tuple[str, ...]] = {
+    "subprocess.Popen": ("communicate", "wait", "kill"),
+}
 
 #: Session types whose subclasses may inject a default timeout by overriding these methods.
 TIMEOUT_INJECTION_HOOKS: Dict[str, Tuple[str, ...]] = {

@@ -17,6 +17,7 @@ class Report:
     color: bool = False
     unsafe_fixes: bool = False
     fixed: int = 0
+    summary: bool = True  # the closing count and fix hints (human formats); off with -q
 
 
 Renderer = Callable[[List[Finding], Report], str]

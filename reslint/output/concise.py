@@ -23,5 +23,6 @@ def render(findings: List[Finding], report: Report) -> str:
         f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} {_marker(f, report.unsafe_fixes)}{f.message}"
         for f in findings
     ]
-    lines.append(summary(findings, report.unsafe_fixes, report.fixed))
-    return "\n".join(lines) + "\n"
+    if report.summary:
+        lines.append(summary(findings, report.unsafe_fixes, report.fixed))
+    return "\n".join(lines) + "\n" if lines else ""

@@ -42,5 +42,6 @@ def render(findings: List[Finding], report: Report) -> str:
                     Applicability.DISPLAY_ONLY: "suggestion"}[f.fix.applicability]
             out.append(f"{' ' * (len(str(f.location.row)) + 1)}= help: {f.fix.message} ({kind})")
         out.append("")
-    out.append(summary(findings, report.unsafe_fixes, report.fixed))
-    return "\n".join(out) + "\n"
+    if report.summary:
+        out.append(summary(findings, report.unsafe_fixes, report.fixed))
+    return "\n".join(out) + "\n" if out else ""

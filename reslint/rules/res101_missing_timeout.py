@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from reslint.analysis.timeouts import MISSING, read_call_timeout
+from reslint.catalog import ONCE_DONE_METHODS
 from reslint.diagnostics import Applicability
 from reslint.catalog import trigger_modules
 from reslint.rules.base import Rule
@@ -16,9 +17,27 @@ class MissingTimeout(Rule):
     code = "RES101"
     fix_applicability = Applicability.UNSAFE
 
+    def __init__(self, ctx, reports):
+        super().__init__(ctx, reports)
+        self._done = set()  # (scope, receiver) of objects already reaped (Popen.wait/communicate/kill)
+
+    def _already_done(self, node: cst.Call) -> bool:
+        """A ``wait()`` after ``communicate()`` (or ``kill()``) on the same Popen returns at once."""
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+            return False
+        owner = self.ctx.type_of(func.value)
+        methods = ONCE_DONE_METHODS.get(owner or "")
+        if not methods or func.attr.value not in methods:
+            return False
+        key = (id(self.ctx.scope), func.value.value)
+        done = key in self._done
+        self._done.add(key)
+        return done
+
     def visit_Call(self, node: cst.Call) -> None:
         reading = read_call_timeout(node, self.ctx)
-        if reading is None or reading.state != MISSING:
+        if self._already_done(node) or reading is None or reading.state != MISSING:
             return
         spec = reading.spec
         what = "client" if spec.carrier else "call"
