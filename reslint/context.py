@@ -294,6 +294,13 @@ class Context:
         self.scope: Scope = model.module_scope
         self._stack: List[Tuple[object, Scope]] = []
         self._statements: List[cst.CSTNode] = []
+        #: set by the engine when a rule needs retries: the extractor and the retried scopes
+        self.retries = None
+        self.retried = None
+        #: retry and deadline scopes around the node being visited (outermost first)
+        self.retry_scopes: List[object] = []
+        self.deadlines: List[object] = []
+        self._opened: List[Tuple[object, int, int]] = []
         self.cache: Dict[Tuple[str, int], object] = {}
 
     # -- scope tracking (called by the engine) ---------------------------------------
@@ -305,6 +312,11 @@ class Context:
     def enter(self, node) -> None:
         if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
             self._statements.append(node)
+        opened = self.retried.opened.get(id(node)) if self.retried is not None else None
+        if opened:
+            self._opened.append((node, len(self.retry_scopes), len(self.deadlines)))
+            for entry in opened:
+                (self.deadlines if hasattr(entry, "seconds") else self.retry_scopes).append(entry)
         scope = self.model.scopes.get(id(node))
         if scope is None:
             if isinstance(node, cst.Lambda):
@@ -328,6 +340,10 @@ class Context:
     def leave(self, node) -> None:
         if self._statements and self._statements[-1] is node:
             self._statements.pop()
+        if self._opened and self._opened[-1][0] is node:
+            _, retries, deadlines = self._opened.pop()
+            del self.retry_scopes[retries:]
+            del self.deadlines[deadlines:]
         if self._stack and self._stack[-1][0] is node:
             self.scope = self._stack.pop()[1]
 
@@ -465,6 +481,24 @@ class Context:
             overridden = any(name in cscope.bindings for name in hooks)
             return qual if overridden else base_type
         return qual
+
+    def constructor_of(self, expr, scope: Optional[Scope] = None, depth: int = 0) -> Optional[cst.Call]:
+        """The call that built the object ``expr`` names (a local, ``with … as``, ``self.x``,
+        a module global bound once), or ``None``."""
+        scope = scope or self.scope
+        if depth > 8:
+            return None
+        if isinstance(expr, cst.Call):
+            return expr
+        found = None
+        if isinstance(expr, cst.Name):
+            found = self.lookup(expr.value, scope)
+        elif isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
+            cls = self._self_class(expr.value.value, scope)
+            found = cls.attrs.get(expr.attr.value) if cls is not None else None
+        if not found or len(found) != 1 or found[0].kind not in ("assign", "with") or found[0].value is None:
+            return None
+        return self.constructor_of(found[0].value, found[0].scope, depth + 1)
 
     def mounts_of(self, expr, scope: Optional[Scope] = None) -> Optional[List[cst.BaseExpression]]:
         """Adapters mounted on the object ``expr`` names (``name.mount(p, a)`` or ``self.x.mount``)."""

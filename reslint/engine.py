@@ -154,6 +154,7 @@ class Linter:
             for glob, codes in settings.per_file_ignores
         ]
         self.trigger = _trigger(self.rule_classes)
+        self.needs_retries = any(rule.needs_retries for rule in self.rule_classes)
         self.safe_codes = settings.codes(settings.extend_safe_fixes)
         self.unsafe_codes = settings.codes(settings.extend_unsafe_fixes)
 
@@ -254,7 +255,7 @@ class Linter:
 
     def _visit(self, module: cst.Module, display: str):
         model = SemanticModel(module, _module_name(display))
-        ctx = Context(model, self.settings)
+        ctx = self._context(model)
         reports: List[Report] = []
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         rules = [rule_class(ctx, reports) for rule_class in self.rule_classes]
@@ -264,7 +265,7 @@ class Linter:
         except Exception:  # noqa: BLE001 - find the faulty rule, keep the others
             reports.clear()
             for rule_class in self.rule_classes:
-                ctx = Context(model, self.settings)
+                ctx = self._context(model)
                 mine: List[Report] = []
                 try:
                     walk(module, [rule_class(ctx, mine)], ctx.enter, ctx.leave)
@@ -274,6 +275,16 @@ class Linter:
                     continue
                 reports.extend(mine)
         return reports, errors, wrapper
+
+    def _context(self, model: SemanticModel) -> Context:
+        ctx = Context(model, self.settings)
+        if self.needs_retries:
+            from reslint.analysis.retried import RetriedScopes
+            from reslint.analysis.retry import Extractor
+
+            ctx.retries = Extractor(ctx)
+            ctx.retried = RetriedScopes(ctx, ctx.retries)
+        return ctx
 
     def _findings(self, module, wrapper, text, display, reports: List[Report], ignored) -> List[Finding]:
         positions = wrapper.resolve(PositionProvider)

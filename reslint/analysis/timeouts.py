@@ -171,9 +171,10 @@ def _missing(spec: TimeoutSpec, max_timeout: float) -> TimeoutReading:
     if spec.default_s is None:
         return TimeoutReading(spec, MISSING, spec.default_note or "the library waits forever by default",
                               unbounded=True)
+    per_attempt = spec.default_per_attempt_s or spec.default_s
     if spec.category == "network" and spec.default_s > max_timeout:
-        return TimeoutReading(spec, MISSING, spec.default_note, per_attempt_s=spec.default_s)
-    return TimeoutReading(spec, OK, spec.default_note, per_attempt_s=spec.default_s)
+        return TimeoutReading(spec, MISSING, spec.default_note, per_attempt_s=per_attempt)
+    return TimeoutReading(spec, OK, spec.default_note, per_attempt_s=per_attempt)
 
 
 def _has_custom_adapter(call: cst.Call, ctx: Context) -> bool:
@@ -211,9 +212,10 @@ def _judge_number(value, spec: TimeoutSpec, max_timeout: float, node, what: str)
     if value in spec.disable_values and not isinstance(value, bool):
         return TimeoutReading(spec, DISABLED, f"{what} disables the timeout", replace=node)
     seconds = value * spec.unit_s
+    per_attempt = seconds * spec.number_phases
     if spec.category == "network" and seconds > max_timeout:
-        return TimeoutReading(spec, EXCESSIVE, what, seconds=seconds, per_attempt_s=seconds)
-    return TimeoutReading(spec, OK, what, per_attempt_s=seconds)
+        return TimeoutReading(spec, EXCESSIVE, what, seconds=seconds, per_attempt_s=per_attempt)
+    return TimeoutReading(spec, OK, what, per_attempt_s=per_attempt)
 
 
 def _read_value(expr, spec: TimeoutSpec, ctx: Context, max_timeout: float) -> TimeoutReading:

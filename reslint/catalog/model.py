@@ -53,6 +53,11 @@ class TimeoutSpec:
       can carry the timeout (``connect_timeout=5``, ``?socketTimeoutMS=20000``).
     - ``max_positional``: a call with more positional arguments than this is read
       as "unknown" (signatures that changed between Python versions).
+    - ``number_phases``: how many phases a plain number bounds (requests: connect
+      and read; httpx: connect, read, write and pool): the per-attempt estimate is
+      the sum of phases (DESIGN section 2).
+    - ``default_per_attempt_s``: the per-attempt estimate when no timeout is given
+      (httpx: 4 x 5 s), when it differs from ``default_s``.
     - ``socket_default``: without a timeout the call uses the process-wide socket
       default, so a finite ``socket.setdefaulttimeout(N)`` in the module bounds it.
     - ``connects_with``: ``(param name, position)`` of the host argument of a client
@@ -80,6 +85,8 @@ class TimeoutSpec:
     fix: Optional[str] = "{param}={seconds}"
     fix_imports: Tuple[str, ...] = ()
     socket_default: bool = False
+    number_phases: int = 1
+    default_per_attempt_s: Optional[float] = None
     connects_with: Optional[Tuple[str, int]] = None
     url: Optional[Tuple[str, int]] = None
 

@@ -25,11 +25,12 @@ SOCKET_SRC = "python/cpython#52841; https://docs.python.org/3/library/socket.htm
 def _requests() -> List[TimeoutSpec]:
     note = "requests waits forever when no timeout is given"
     specs = [
-        TimeoutSpec(f"requests.{verb}", (T,), None, REQUESTS_SRC, note) for verb in HTTP_VERBS
+        TimeoutSpec(f"requests.{verb}", (T,), None, REQUESTS_SRC, note, number_phases=2) for verb in HTTP_VERBS
     ]
-    specs.append(TimeoutSpec("requests.request", (T,), None, REQUESTS_SRC, note))
+    specs.append(TimeoutSpec("requests.request", (T,), None, REQUESTS_SRC, note, number_phases=2))
     specs += [
-        TimeoutSpec(f"requests.Session.{verb}", (T,), None, REQUESTS_SRC, "a requests Session carries no default timeout")
+        TimeoutSpec(f"requests.Session.{verb}", (T,), None, REQUESTS_SRC, "a requests Session carries no default timeout",
+                    number_phases=2)
         for verb in HTTP_VERBS
     ]
     specs.append(
@@ -39,6 +40,7 @@ def _requests() -> List[TimeoutSpec]:
             None,
             REQUESTS_SRC + "; Session.request(method, url, params, data, headers, cookies, files, auth, timeout, ...)",
             "a requests Session carries no default timeout",
+            number_phases=2,
         )
     )
     return specs
@@ -47,11 +49,14 @@ def _requests() -> List[TimeoutSpec]:
 def _httpx() -> List[TimeoutSpec]:
     specs = []
     for verb in HTTP_VERBS + ("request", "stream"):
-        specs.append(TimeoutSpec(f"httpx.{verb}", (T,), 5.0, HTTPX_SRC, "httpx defaults to 5 s per phase"))
+        specs.append(TimeoutSpec(f"httpx.{verb}", (T,), 5.0, HTTPX_SRC, "httpx defaults to 5 s per phase",
+                                 number_phases=4, default_per_attempt_s=20.0))
         for client in ("httpx.Client", "httpx.AsyncClient"):
-            specs.append(TimeoutSpec(f"{client}.{verb}", (T,), INHERITED, HTTPX_SRC, "inherits the client's timeout"))
+            specs.append(TimeoutSpec(f"{client}.{verb}", (T,), INHERITED, HTTPX_SRC, "inherits the client's timeout",
+                                     number_phases=4))
     for client in ("httpx.Client", "httpx.AsyncClient"):
-        specs.append(TimeoutSpec(client, (T,), 5.0, HTTPX_SRC, "httpx defaults to 5 s per phase", carrier=True))
+        specs.append(TimeoutSpec(client, (T,), 5.0, HTTPX_SRC, "httpx defaults to 5 s per phase", carrier=True,
+                                 number_phases=4, default_per_attempt_s=20.0))
     return specs
 
 
@@ -77,7 +82,7 @@ def _urllib3() -> List[TimeoutSpec]:
     src = "urllib3/poolmanager.py, urllib3/connectionpool.py, urllib3/__init__.py request() (2.8.0)"
     specs = [
         TimeoutSpec("urllib3.PoolManager", (T,), None, src, "a PoolManager has no timeout by default",
-                    carrier=True),
+                    carrier=True, number_phases=2),
         TimeoutSpec("urllib3.HTTPConnectionPool", (TimeoutParam("timeout", 2),), None, src,
                     "a connection pool has no timeout by default", carrier=True),
         TimeoutSpec("urllib3.HTTPSConnectionPool", (TimeoutParam("timeout", 2),), None, src,
@@ -230,13 +235,14 @@ def _cloud() -> List[TimeoutSpec]:
                  "botocore.session.Session.create_client"):
         specs.append(TimeoutSpec(name, (TimeoutParam("config"),), 120.0, boto_src,
                                  "botocore defaults to 60 s connect + 60 s read per attempt",
-                                 fix=botocore_fix, fix_imports=("botocore.config.Config",)))
+                                 fix=botocore_fix, fix_imports=("botocore.config.Config",), carrier=True))
     for name in ("openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI", "openai.AsyncAzureOpenAI"):
         specs.append(TimeoutSpec(name, (T,), 600.0, openai_src, "the OpenAI client defaults to a 600 s read timeout",
-                                 carrier=True))
+                                 carrier=True, number_phases=4, default_per_attempt_s=1805.0))
     for name in ("anthropic.Anthropic", "anthropic.AsyncAnthropic"):
         specs.append(TimeoutSpec(name, (T,), 600.0, anthropic_src,
-                                 "the Anthropic client defaults to a 600 s read timeout", carrier=True))
+                                 "the Anthropic client defaults to a 600 s read timeout", carrier=True, number_phases=4,
+                                 default_per_attempt_s=1805.0))
     return specs
 
 

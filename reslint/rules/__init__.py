@@ -11,5 +11,15 @@ from reslint.rules.base import Rule
 from reslint.rules.res101_missing_timeout import MissingTimeout
 from reslint.rules.res102_disabled_timeout import DisabledTimeout
 from reslint.rules.res103_excessive_timeout import ExcessiveTimeout
+from reslint.rules.res104_timeout_exceeds_deadline import TimeoutExceedsDeadline
+from reslint.rules.res201_retry_without_jitter import RetryWithoutJitter
+from reslint.rules.res202_retry_without_time_cap import RetryWithoutTimeCap
+from reslint.rules.res203_unbounded_retry import UnboundedRetry
+from reslint.rules.res204_retry_on_any_error import RetryOnAnyError
+from reslint.rules.res205_retry_without_backoff import RetryWithoutBackoff
+from reslint.rules.res206_retry_after_ignored import RetryAfterIgnored
 
-ALL_RULES: List[Type[Rule]] = [MissingTimeout, DisabledTimeout, ExcessiveTimeout]
+ALL_RULES: List[Type[Rule]] = [
+    MissingTimeout, DisabledTimeout, ExcessiveTimeout, TimeoutExceedsDeadline, RetryWithoutJitter,
+    RetryWithoutTimeCap, UnboundedRetry, RetryOnAnyError, RetryWithoutBackoff, RetryAfterIgnored,
+]

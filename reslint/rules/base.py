@@ -55,11 +55,15 @@ class Rule:
     #: regex fragments naming the modules whose import makes a file worth visiting
     #: (the engine's prefilter); ``None`` means every file must be visited
     triggers: ClassVar[Optional[Tuple[str, ...]]] = None
+    #: whether the rule reads retry policies and retried scopes (built only if some rule does)
+    needs_retries: ClassVar[bool] = False
     #: the highest applicability any fix of this rule has (None: no fix)
     fix_applicability: ClassVar[Optional[Applicability]] = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        if not cls.code:
+            return  # an abstract base such as PolicyRule
         info = BY_CODE[cls.code]  # identity comes from the registry: one place for codes and names
         cls.name, cls.severity, cls.summary = info.name, info.severity, info.summary
 

@@ -12,37 +12,14 @@ from typing import Optional, Tuple
 import libcst as cst
 
 from reslint.analysis.timeouts import TimeoutReading
-from reslint.catalog import canonical
 from reslint.cstutil import add_keyword_arg, format_seconds, parse_expression
+from reslint.rules.fixes import spell
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
 
 
 def _default_seconds(ctx) -> float:
     return ctx.settings.default_timeout if ctx.settings is not None else 10.0
-
-
-def _spell(ctx, dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:
-    """How new code names the object ``dotted`` (``botocore.config.Config``): a name the
-    module already imports for it, else its module's alias, else the full path plus
-    the import to add. ``(None, ())`` when a local name would shadow it."""
-    scope = ctx.model.module_scope
-    target = canonical(dotted)
-    module, _, attr = dotted.rpartition(".")
-    for name, bindings in scope.bindings.items():
-        if len(bindings) == 1 and bindings[0].kind == "import":
-            qual = bindings[0].qualname or ""
-            if canonical(qual) == target:
-                return name, ()
-            if qual == module and module:
-                return f"{name}.{attr}", ()
-    top = module.split(".")[0]
-    found = scope.bindings.get(top)
-    if found and not all(b.kind == "import" and (b.qualname or "").split(".")[0] == top for b in found):
-        return None, ()
-    if module in ctx.model.imported_modules or (found and module == top):
-        return dotted, ()
-    return dotted, (module,)
 
 
 def _render(template: str, reading: TimeoutReading, ctx) -> Tuple[Optional[str], Tuple[str, ...]]:
@@ -55,7 +32,7 @@ def _render(template: str, reading: TimeoutReading, ctx) -> Tuple[Optional[str],
     }
     imports: Tuple[str, ...] = ()
     for i, dotted in enumerate(spec.fix_imports):
-        spelled, needed = _spell(ctx, dotted)
+        spelled, needed = spell(ctx, dotted)
         if spelled is None:
             return None, ()
         values[f"obj{i}"] = spelled

@@ -1,0 +1,154 @@
+"""Worst-case time: one place for the arithmetic behind RES104 and RES202.
+
+Per attempt, a call costs the sum of its timeout phases (requests connect + read,
+httpx's four phases, botocore connect + read); between attempts, the largest
+wait the policy can draw; server-sent ``Retry-After`` waits are left out
+(RES206 covers them). All values are seconds; ``None`` means unbounded and
+:data:`~reslint.context.UNKNOWN` unknown (DESIGN section 2, "Worst-case time").
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from reslint.analysis.retry import RetryPolicy, _num
+from reslint.analysis.timeouts import read_call_timeout
+from reslint.catalog.model import INHERITED
+from reslint.context import UNKNOWN, Context
+
+MAX_WAITS = 10_000  # an attempt cap above this is treated as unbounded for the arithmetic
+
+
+def call_time(call: cst.Call, ctx: Context):
+    """Seconds one attempt of ``call`` can take (sum of phases), ``None`` when the call
+    is not a timeout-bearing call in the catalog, UNKNOWN when it cannot be read.
+    A call on a client that carries the timeout (``client.get()``) costs what the
+    client's constructor says."""
+    reading = read_call_timeout(call, ctx)
+    if reading is not None and reading.per_attempt_s is not None:
+        return reading.per_attempt_s
+    inherits = reading is None or reading.spec.default_s == INHERITED
+    if inherits and isinstance(call.func, cst.Attribute):
+        constructor = ctx.constructor_of(call.func.value)
+        built = read_call_timeout(constructor, ctx) if constructor is not None else None
+        if built is not None and built.spec.carrier:
+            return built.per_attempt_s if built.per_attempt_s is not None else UNKNOWN
+    return None if reading is None else UNKNOWN
+
+
+def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN):
+    """Seconds one run of a block can take: the sum of its timed calls (catalog calls, and
+    calls to functions of this module, followed through). UNKNOWN when a part is unknown
+    or a timed call sits in a loop over data; ``empty`` when no timed call is seen."""
+    from reslint.analysis.loops import _own_nodes
+
+    total, seen = 0.0, False
+    for node in _own_nodes(body):
+        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            if any(call_time(n, ctx) is not None for n in _calls(node)):
+                return UNKNOWN  # repeated once per item: unknown count
+            continue
+        if not isinstance(node, cst.Call):
+            continue
+        seconds = call_time(node, ctx)
+        if seconds is None:
+            seconds = function_time(node, ctx, scope, depth)
+        if seconds is None:
+            continue
+        if not _num(seconds):
+            return UNKNOWN
+        total, seen = total + seconds, True
+    return total if seen else empty
+
+
+def _calls(node):
+    from reslint.analysis.retry import _expressions
+
+    return [n for n in _expressions(node) if isinstance(n, cst.Call)]
+
+
+def function_time(call: cst.Call, ctx: Context, scope=None, depth: int = 0):
+    """Worst-case seconds of a call to a function defined in this module (None if it is
+    not one): its body's time, multiplied out by its own retry policy if decorated."""
+    if depth > 6 or ctx.retried is None:
+        return None
+    func = call.func
+    found = ctx.lookup(func.value, scope) if isinstance(func, cst.Name) else None
+    if not found or len(found) != 1 or found[0].kind != "def":
+        return None
+    node: cst.FunctionDef = found[0].node
+    inner_scope = ctx.model.scopes.get(id(node.body))
+    per_run = body_time(node.body, ctx, inner_scope, depth + 1, empty=None)
+    if per_run is None:
+        return None  # no timed call inside: not part of the estimate
+    for entry in ctx.retried.opened.get(id(node.body), ()):
+        policy = getattr(entry, "policy", None)
+        if policy is not None:
+            return retried_time(policy, per_run)
+    return per_run
+
+
+def retried_time(policy: RetryPolicy, per_attempt_s):
+    """Worst-case seconds of a retried operation: the attempt-based worst case, or the
+    time cap plus one attempt and one wait (caps are checked between attempts)."""
+    by_attempts = worst_case(policy, per_attempt_s)
+    if not _num(policy.max_delay_s):
+        return by_attempts
+    if not _num(per_attempt_s):
+        return UNKNOWN
+    waits = [policy.wait.bound(k) for k in (1, 2, 3)]
+    overshoot = max((w for w in waits if _num(w)), default=0.0)
+    by_cap = policy.max_delay_s + per_attempt_s + overshoot
+    return min(by_attempts, by_cap) if _num(by_attempts) else by_cap
+
+
+def total_wait(policy: RetryPolicy):
+    """The sum of the largest waits between attempts (seconds), None if unbounded."""
+    attempts = policy.attempts
+    if attempts is None:
+        return None
+    if not _num(attempts):
+        return UNKNOWN
+    if attempts > MAX_WAITS:
+        return None
+    total = 0.0
+    for k in range(1, int(attempts)):
+        bound = policy.wait.bound(k)
+        if bound is UNKNOWN:
+            return UNKNOWN
+        if bound is None or bound == float("inf"):
+            return None
+        total += bound
+    return total
+
+
+def worst_case(policy: RetryPolicy, per_attempt_s):
+    """attempts x per-attempt time + waits (seconds), None if unbounded, else UNKNOWN."""
+    waits = total_wait(policy)
+    if waits is None or policy.attempts is None:
+        return None
+    if waits is UNKNOWN or not _num(per_attempt_s) or not _num(policy.attempts):
+        return UNKNOWN
+    return policy.attempts * per_attempt_s + waits
+
+
+def fmt(seconds) -> str:
+    """``12.0`` → ``12 s``; ``13.05`` → ``13.05 s``."""
+    if not _num(seconds):
+        return "unknown"
+    rounded = round(float(seconds), 2)
+    return f"{rounded:g} s"
+
+
+def describe(policy: RetryPolicy, per_attempt_s) -> str:
+    """``6 attempts × 13.05 s + up to 23 s of waits = 101.3 s`` (parts unknown are said so)."""
+    waits = total_wait(policy)
+    attempts = policy.attempts if _num(policy.attempts) else "?"
+    per = fmt(per_attempt_s) if _num(per_attempt_s) else "an unknown time"
+    wait_text = f"up to {fmt(waits)} of waits" if _num(waits) else "unbounded waits" if waits is None else \
+        "waits of unknown length"
+    total = worst_case(policy, per_attempt_s)
+    tail = f" = {fmt(total)}" if _num(total) else ""
+    return f"{attempts} attempts × {per} + {wait_text}{tail}"

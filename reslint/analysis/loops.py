@@ -1,0 +1,349 @@
+"""Hand-rolled retry loops: ``for attempt in range(n)`` / ``while`` loops that retry.
+
+A loop is a retry loop when success leaves it (``return``/``break``) and a
+failure goes round again: an ``except`` handler that does not always leave, or
+a sleep before the next iteration (a status check, then ``sleep``). Loops over
+data (``for item in items``) are never retry loops. Shapes and static tests
+follow ``research/retry-semantics.md`` section 1.17.
+
+Anchors (DESIGN section 2): the loop statement for bounds and backoff, the
+``sleep`` call for jitter and Retry-After, the ``except`` handler for what is
+retried.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from reslint.analysis.retry import Retried, RetryPolicy, Wait, _expressions, _num
+from reslint.catalog import retries as cat
+from reslint.context import UNKNOWN, Context
+from reslint.walk import children
+
+_EXITS = (cst.Return, cst.Break)
+
+
+def _own_nodes(body) -> List[cst.CSTNode]:
+    """Nodes of a loop body, not descending into nested functions, classes or loops."""
+    out: List[cst.CSTNode] = []
+    stack = list(reversed(children(body)))
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.For, cst.While)):
+            continue
+        stack.extend(reversed(children(node)))
+    return out
+
+
+def _always_leaves(block) -> bool:
+    """Whether a block always raises, returns or breaks (its last statement does)."""
+    body = block.body if isinstance(block, cst.IndentedBlock) else getattr(block, "body", ())
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        return any(isinstance(s, (cst.Raise, cst.Return, cst.Break)) for s in last.body)
+    if isinstance(last, cst.If) and last.orelse is not None:
+        return _always_leaves(last.body) and _always_leaves(last.orelse if isinstance(last.orelse, cst.If)
+                                                              else last.orelse.body)
+    return False
+
+
+class LoopAnalyzer:
+    """Reads the retry policy of a hand-rolled loop, or decides it is not one."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+
+    def policy(self, loop, scope, deadline_s=None) -> Optional[RetryPolicy]:
+        """The loop's policy, or ``None`` when it is not a retry loop. ``deadline_s``
+        is a time cap enclosing the whole loop (``asyncio.timeout(T)``)."""
+        counted = self._counted(loop, scope)
+        if counted is None:
+            return None
+        attempts, var, start = counted
+        nodes = _own_nodes(loop.body)
+        exits = any(isinstance(n, _EXITS) for n in nodes)
+        if not exits:
+            return None
+        sleeps = [n for n in nodes if isinstance(n, cst.Call) and self.ctx.qualname(n.func, scope) in cat.SLEEPS]
+        tries = [n for n in nodes if isinstance(n, cst.Try)]
+        handlers = [h for t in tries for h in t.handlers if not _always_leaves(h.body)]
+        if not handlers and not sleeps:
+            return None
+        policy = RetryPolicy("loop", "loop", loop)
+        policy.attempts = attempts
+        if attempts is None or attempts is UNKNOWN:
+            guarded = self._guard(nodes, scope)
+            if guarded is not None:
+                policy.attempts = guarded
+        capped, cap = self._time_cap(loop, nodes, scope)
+        if deadline_s is not None:
+            capped, cap = True, deadline_s
+        policy.max_delay_s = cap if capped else None
+        policy.extra["time_capped"] = capped
+        policy.wait = self._wait(sleeps, var, start, scope, while_loop=isinstance(loop, cst.While))
+        policy.retried, aimed = self._retried(handlers, nodes, scope)
+        policy.extra.update(sleeps=sleeps, handlers=handlers, aimed_at_rate_limit=aimed,
+                            raise_for_status=any(_is_raise_for_status(n) for t in tries for n in _own_nodes(t.body)))
+        policy.respects_retry_after = policy.wait.reads_retry_after
+        return policy
+
+    # -- bounds ----------------------------------------------------------------------
+    def _counted(self, loop, scope) -> Optional[Tuple[object, Optional[str], int]]:
+        """(attempts, loop variable, its first value) for loops that can retry; None for data loops."""
+        if isinstance(loop, cst.For):
+            it = loop.iter
+            if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range"
+                    and self.ctx.lookup("range", scope) is None):
+                return None
+            var = loop.target.value if isinstance(loop.target, cst.Name) else None
+            values = [self.ctx.value_of(a.value, scope) for a in it.args if not a.keyword and not a.star]
+            if len(values) != len(it.args) or not values or not all(_num(v) for v in values):
+                return UNKNOWN, var, 0
+            start, stop, step = (0, values[0], 1) if len(values) == 1 else (values[0], values[1],
+                                                                             values[2] if len(values) > 2 else 1)
+            if step == 0:
+                return UNKNOWN, var, 0
+            return max(0, math.ceil((stop - start) / step)), var, int(start)
+        if isinstance(loop, cst.While):
+            test = loop.test
+            value = self.ctx.value_of(test, scope)
+            if value is True or (_num(value) and value):
+                return None, None, 0
+            counter = self._counter_bound(test, loop, scope)
+            if counter is not None:
+                return counter
+            return UNKNOWN, None, 0
+        return None
+
+    def _counter_bound(self, test, loop, scope):
+        """``while attempt < N`` with ``attempt`` changed in the loop: (N - start, name, start)."""
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)):
+            return None
+        name = test.left.value
+        if not any(isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name) and n.target.value == name
+                   for n in _own_nodes(loop.body)):
+            return None
+        op = test.comparisons[0].operator
+        bound = self.ctx.value_of(test.comparisons[0].comparator, scope)
+        start = self._initial(name, scope)
+        if not (_num(bound) and _num(start)):
+            return UNKNOWN, name, 0
+        if isinstance(op, cst.LessThan):
+            return max(0, int(bound - start)), name, int(start)
+        if isinstance(op, cst.LessThanEqual):
+            return max(0, int(bound - start + 1)), name, int(start)
+        if isinstance(op, cst.GreaterThan):
+            return max(0, int(start - bound)), name, int(start)
+        if isinstance(op, cst.GreaterThanEqual):
+            return max(0, int(start - bound + 1)), name, int(start)
+        return UNKNOWN, name, 0
+
+    def _initial(self, name: str, scope):
+        found = self.ctx.lookup(name, scope) or []
+        plain = [b for b in found if b.kind == "assign"]
+        return self.ctx.value_of(plain[0].value, plain[0].scope) if len(plain) == 1 else UNKNOWN
+
+    def _guard(self, nodes, scope):
+        """``if attempt >= N: raise`` inside a ``while True`` loop with a counter: N attempts."""
+        counters = {n.target.value for n in nodes if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name)}
+        for node in nodes:
+            if isinstance(node, cst.If) and isinstance(node.test, cst.Comparison) and _always_leaves(node.body):
+                test = node.test
+                if isinstance(test.left, cst.Name) and test.left.value in counters and len(test.comparisons) == 1:
+                    bound = self.ctx.value_of(test.comparisons[0].comparator, scope)
+                    if _num(bound):
+                        return int(bound)
+        return None
+
+    def _time_cap(self, loop, nodes, scope) -> Tuple[bool, object]:
+        """Whether the loop compares a clock with a bound, and the bound in seconds if known."""
+        tests = [loop.test] if isinstance(loop, cst.While) else []
+        tests += [n.test for n in nodes if isinstance(n, (cst.If, cst.While))]
+        for test in tests:
+            if any(isinstance(n, cst.Call) and self._is_clock(n, scope) for n in _expressions(test)):
+                return True, self._deadline_seconds(test, scope)
+        return False, None
+
+    def _is_clock(self, call: cst.Call, scope) -> bool:
+        qual = self.ctx.qualname(call.func, scope)
+        return qual in cat.CLOCKS or (isinstance(call.func, cst.Attribute) and call.func.attr.value == "time"
+                                      and qual is None)
+
+    def _deadline_seconds(self, test, scope):
+        """T from ``deadline = time.monotonic() + T`` when the test compares with ``deadline``."""
+        for node in _expressions(test):
+            if isinstance(node, cst.Name):
+                binding = self.ctx.single(node.value, scope)
+                value = binding.value if binding is not None else None
+                if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add) and \
+                        isinstance(value.left, cst.Call) and self._is_clock(value.left, binding.scope):
+                    seconds = self.ctx.value_of(value.right, binding.scope)
+                    if _num(seconds):
+                        return float(seconds)
+        return UNKNOWN
+
+    # -- waits -----------------------------------------------------------------------
+    def _wait(self, sleeps: List[cst.Call], var, start: int, scope, while_loop: bool) -> Wait:
+        if not sleeps:
+            return Wait.none()
+        args = [s.args[0].value if s.args and not s.args[0].star else None for s in sleeps]
+        if any(a is None for a in args):
+            return Wait.unknown(sleeps[0])
+        jitter = "yes" if all(self._jittered(a, scope) for a in args) else "no"
+        reads = any(self._reads_retry_after(a, scope) for a in args)
+        offset = 0 if while_loop else -1
+
+        def bound(k: int):
+            values = [self._max_value(a, scope, var, start + k + offset) for a in args]
+            if any(v is UNKNOWN for v in values):
+                return UNKNOWN
+            return max(values)
+
+        zero = all(self.ctx.value_of(a, scope) == 0 for a in args)
+        return Wait("loop", jitter, bound, sleeps[0], zero=zero, reads_retry_after=reads)
+
+    def _inline(self, expr, scope, depth=0):
+        if isinstance(expr, cst.Name) and depth < 6:
+            binding = self.ctx.single(expr.value, scope)
+            if binding is not None and binding.value is not None:
+                return binding.value, binding.scope
+        return expr, scope
+
+    def _jittered(self, expr, scope, depth: int = 0) -> bool:
+        for node in _expressions(expr):
+            if isinstance(node, cst.Call) and self.ctx.qualname(node.func, scope) in cat.RANDOM_DRAWS:
+                return True
+            if isinstance(node, cst.Name) and depth < 4:
+                inner, inner_scope = self._inline(node, scope)
+                if inner is not node and self._jittered(inner, inner_scope, depth + 1):
+                    return True
+        return False
+
+    def _reads_retry_after(self, expr, scope, depth: int = 0) -> bool:
+        for node in _expressions(expr):
+            if isinstance(node, cst.SimpleString) and "retry-after" in node.value.lower():
+                return True
+            if isinstance(node, cst.Name) and depth < 4:
+                inner, inner_scope = self._inline(node, scope)
+                if inner is not node and self._reads_retry_after(inner, inner_scope, depth + 1):
+                    return True
+        return False
+
+    def retry_after_capped(self, expr, scope, depth: int = 0) -> bool:
+        """Whether a sleep that reads Retry-After bounds it (``min(value, CAP)``)."""
+        expr, scope = self._inline(expr, scope)
+        for node in _expressions(expr):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "min":
+                if any(_num(self.ctx.value_of(a.value, scope)) for a in node.args):
+                    return True
+            if isinstance(node, cst.Name) and depth < 4 and node is not expr:
+                inner, inner_scope = self._inline(node, scope)
+                if inner is not node and self.retry_after_capped(inner, inner_scope, depth + 1):
+                    return True
+        return False
+
+    def _max_value(self, expr, scope, var, k, depth: int = 0):
+        """Largest value of a sleep expression when the loop variable is ``k`` (seconds)."""
+        if depth > 8:
+            return UNKNOWN
+        if isinstance(expr, cst.Name):
+            if expr.value == var:
+                return float(k)
+            inner, inner_scope = self._inline(expr, scope)
+            if inner is expr:
+                value = self.ctx.value_of(expr, scope)
+                return float(value) if _num(value) else UNKNOWN
+            return self._max_value(inner, inner_scope, var, k, depth + 1)
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            return float(expr.evaluated_value)
+        if isinstance(expr, cst.BinaryOperation):
+            left = self._max_value(expr.left, scope, var, k, depth + 1)
+            right = self._max_value(expr.right, scope, var, k, depth + 1)
+            if left is UNKNOWN or right is UNKNOWN:
+                return UNKNOWN
+            op = expr.operator
+            try:
+                if isinstance(op, cst.Add):
+                    return left + right
+                if isinstance(op, cst.Subtract):
+                    return left - right
+                if isinstance(op, cst.Multiply):
+                    return left * right
+                if isinstance(op, cst.Divide):
+                    return left / right
+                if isinstance(op, cst.Power):
+                    return float(left) ** min(right, 64)
+            except (ArithmeticError, ValueError):
+                return UNKNOWN
+            return UNKNOWN
+        if isinstance(expr, cst.Call):
+            if self._reads_retry_after(expr, scope):
+                return 0.0  # server-sent waits are left out of the worst case (RES206 covers them)
+            qual = self.ctx.qualname(expr.func, scope)
+            values = [self._max_value(a.value, scope, var, k, depth + 1) for a in expr.args if not a.keyword]
+            if isinstance(expr.func, cst.Name) and expr.func.value in ("min", "max", "float", "int") and values:
+                if any(v is UNKNOWN for v in values):
+                    # min(x, CAP) is at most CAP even when x is unknown
+                    if expr.func.value == "min":
+                        known = [v for v in values if v is not UNKNOWN]
+                        return min(known) if known else UNKNOWN
+                    return UNKNOWN
+                return {"min": min, "max": max, "float": float, "int": int}[expr.func.value](
+                    values if expr.func.value in ("min", "max") else values[0])
+            if qual in ("random.uniform", "random.randint", "random.triangular") and len(values) >= 2:
+                return UNKNOWN if UNKNOWN in values[:2] else max(values[:2])
+            if qual == "random.random":
+                return 1.0
+            return UNKNOWN
+        return UNKNOWN
+
+    # -- what is retried ----------------------------------------------------------------
+    def _retried(self, handlers, nodes, scope) -> Tuple[Retried, bool]:
+        types: List[str] = []
+        any_error = False
+        for handler in handlers:
+            if handler.type is None:
+                any_error = True
+                continue
+            found = _handler_types(self.ctx, handler.type, scope)
+            if found is None:
+                return Retried("unknown"), False
+            types.extend(found)
+            any_error = any_error or any(t in cat.CATCH_ALL for t in found)
+        statuses = set()
+        for node in nodes:
+            if isinstance(node, cst.Comparison) and _mentions_status_code(node):
+                for target in node.comparisons:
+                    value = self.ctx.value_of(target.comparator, scope)
+                    if _num(value):
+                        statuses.add(int(value))
+                    elif isinstance(value, tuple):
+                        statuses.update(int(v) for v in value if _num(v))
+        aimed = bool(statuses & {429}) or any(t in cat.RATE_LIMIT_ERRORS for t in types)
+        if any_error:
+            return Retried("any", tuple(types) or ("BaseException",), frozenset(statuses)), aimed
+        if handlers:
+            return Retried("types", tuple(types), frozenset(statuses), bool(statuses)), aimed
+        return Retried("status", (), frozenset(statuses), True), aimed
+
+
+def _handler_types(ctx: Context, expr, scope) -> Optional[List[str]]:
+    from reslint.analysis.retry import Extractor
+
+    found = Extractor(ctx).exception_types(expr, scope)
+    return list(found) if found is not None else None
+
+
+def _mentions_status_code(node) -> bool:
+    return any(isinstance(n, cst.Attribute) and n.attr.value in ("status_code", "status") for n in _expressions(node))
+
+
+def _is_raise_for_status(node) -> bool:
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+        node.func.attr.value == "raise_for_status"

@@ -1,0 +1,187 @@
+"""Retried scopes: one answer to "is this node retried, and by which policy?".
+
+Built once per file, before the rules' walk, by a walk over statements:
+
+- a function decorated with a retry decorator: its body;
+- ``for attempt in Retrying(...)`` / ``stamina.retry_context(...)``: the loop body;
+- a hand-rolled retry loop (:mod:`reslint.analysis.loops`): the loop body;
+- a local function passed to ``Retrying(...)(fn)``, ``retry_call(fn)``: its body.
+
+It also records deadline scopes (``asyncio.timeout(T)``, ``anyio.fail_after(T)``)
+for RES104. The context pushes and pops these scopes during the walk, so rules
+ask ``ctx.retry_scopes`` / ``ctx.deadlines`` and never re-derive them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional
+
+import libcst as cst
+
+from reslint.analysis.loops import LoopAnalyzer
+from reslint.analysis.retry import Extractor, RetryPolicy, _num
+from reslint.catalog import retries as cat
+from reslint.context import UNKNOWN, Context, Scope
+
+
+@dataclass
+class RetryScope:
+    """A subtree that runs once per attempt of ``policy``."""
+
+    policy: RetryPolicy
+    node: cst.CSTNode
+    function: Optional[cst.FunctionDef] = None
+
+
+@dataclass
+class DeadlineScope:
+    """A subtree bounded by a deadline of ``seconds`` (``asyncio.timeout(5)``)."""
+
+    seconds: object
+    node: cst.CSTNode
+    what: str
+
+
+class RetriedScopes:
+    """Retry and deadline scopes of one module, keyed by the node whose subtree they cover."""
+
+    def __init__(self, ctx: Context, extractor: Extractor):
+        self.ctx = ctx
+        self.extractor = extractor
+        self.loops = LoopAnalyzer(ctx)
+        self.opened: Dict[int, List[object]] = {}
+        #: every policy whose scope is known (decorators, iterators, loops, callers)
+        self.policies: List[RetryPolicy] = []
+        self.loop_policies: Dict[int, RetryPolicy] = {}
+        self._by_policy: Dict[int, RetryScope] = {}
+        self._walk(ctx.model.module_scope.node.body, ctx.model.module_scope, None)
+
+    def _open(self, node, entry) -> None:
+        self.opened.setdefault(id(node), []).append(entry)
+        if isinstance(entry, RetryScope):
+            self._by_policy.setdefault(id(entry.policy), entry)
+
+    def scope_of(self, policy: RetryPolicy) -> Optional[RetryScope]:
+        """The scope a policy retries (a decorated body, a loop body), if known."""
+        return self._by_policy.get(id(policy))
+
+    def _walk(self, body, scope: Scope, deadline) -> None:
+        for stmt in body:
+            self._statement(stmt, scope, deadline)
+
+    def _block(self, block, scope: Scope, deadline) -> None:
+        if isinstance(block, cst.IndentedBlock):
+            self._walk(block.body, scope, deadline)
+        elif isinstance(block, cst.SimpleStatementSuite):
+            for small in block.body:
+                self._small(small, scope)
+
+    def _statement(self, stmt, scope: Scope, deadline) -> None:
+        model = self.ctx.model
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                self._small(small, scope)
+        elif isinstance(stmt, cst.FunctionDef):
+            inner = model.scopes.get(id(stmt.body), scope)
+            for decorator in stmt.decorators:
+                policy = self.extractor.for_decorator(decorator.decorator, scope)
+                if policy is not None:
+                    self.policies.append(policy)
+                    self._open(stmt.body, RetryScope(policy, stmt.body, stmt))
+            self._block(stmt.body, inner, None)
+        elif isinstance(stmt, cst.ClassDef):
+            self._block(stmt.body, model.scopes.get(id(stmt.body), scope), None)
+        elif isinstance(stmt, (cst.For, cst.While)):
+            policy = self._loop_policy(stmt, scope, deadline)
+            if policy is not None:
+                self.policies.append(policy)
+                self.loop_policies[id(stmt)] = policy
+                self._open(stmt.body, RetryScope(policy, stmt.body))
+            self._block(stmt.body, scope, deadline)
+            if stmt.orelse is not None:
+                self._block(stmt.orelse.body, scope, deadline)
+        elif isinstance(stmt, cst.With):
+            inner_deadline = deadline
+            for item in stmt.items:
+                found = self._deadline(item.item, scope)
+                if found is not None:
+                    self._open(stmt.body, DeadlineScope(found[0], stmt.body, found[1]))
+                    inner_deadline = found[0] if _num(found[0]) else deadline
+            self._block(stmt.body, scope, inner_deadline)
+        elif isinstance(stmt, cst.If):
+            self._block(stmt.body, scope, deadline)
+            orelse = stmt.orelse
+            while orelse is not None:
+                self._block(orelse.body, scope, deadline)
+                orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+            self._block(stmt.body, scope, deadline)
+            for handler in stmt.handlers:
+                self._block(handler.body, scope, deadline)
+            for extra in (stmt.orelse, stmt.finalbody):
+                if extra is not None:
+                    self._block(extra.body, scope, deadline)
+        elif isinstance(stmt, cst.Match):
+            for case in stmt.cases:
+                self._block(case.body, scope, deadline)
+
+    def _loop_policy(self, loop, scope, deadline) -> Optional[RetryPolicy]:
+        if isinstance(loop, cst.For):
+            iterable, iter_scope = self.ctx.resolve(loop.iter, scope)
+            if isinstance(iterable, cst.Call):
+                policy = self.extractor.for_call(iterable, iter_scope)
+                if policy is not None and policy.kind == "iterator":
+                    return policy
+                if policy is not None:
+                    return None
+        return self.loops.policy(loop, scope, deadline)
+
+    def _deadline(self, expr, scope):
+        """(seconds, text) when ``expr`` is ``asyncio.timeout(T)``-like, else None."""
+        if not isinstance(expr, cst.Call):
+            return None
+        qual = self.ctx.qualname(expr.func, scope)
+        spec = cat.DEADLINES.get(qual or "")
+        if spec is None or qual == "asyncio.wait_for":
+            return None
+        position, keyword = spec
+        value = UNKNOWN
+        for index, arg in enumerate(expr.args):
+            if (arg.keyword is not None and arg.keyword.value == keyword) or (arg.keyword is None and index == position):
+                value = self.ctx.value_of(arg.value, scope)
+        seconds = float(value) if _num(value) else UNKNOWN
+        return seconds, f"{qual}({value if _num(value) else '...'})"
+
+    def _small(self, small, scope: Scope) -> None:
+        """``Retrying(...)(fn, ...)``, ``retrying(fn)``, ``retry_call(fn, ...)``: fn's body is retried."""
+        from reslint.analysis.retry import _expressions
+
+        for node in _expressions(small):
+            if not isinstance(node, cst.Call) or not node.args:
+                continue
+            policy = self._caller_policy(node, scope)
+            if policy is None:
+                continue
+            target = node.args[0].value
+            found = self.ctx.lookup(target.value, scope) if isinstance(target, cst.Name) else None
+            if found and len(found) == 1 and found[0].kind == "def":
+                func = found[0].node
+                self._open(func.body, RetryScope(policy, func.body, func))
+
+    def _caller_policy(self, call: cst.Call, scope) -> Optional[RetryPolicy]:
+        func = call.func
+        if isinstance(func, cst.Call):
+            policy = self.extractor.for_call(func, scope)
+            return policy if policy is not None and policy.library == "tenacity" else None
+        qual = self.ctx.qualname(func, scope)
+        if qual in cat.RETRY_CALLERS:
+            policy = self.extractor.for_call(call, scope)
+            if policy is not None:
+                self.policies.append(policy)
+            return policy
+        if isinstance(func, cst.Name) and self.ctx.type_of(func, scope) in ("tenacity.Retrying",
+                                                                          "tenacity.AsyncRetrying"):
+            constructor = self.ctx.constructor_of(func, scope)
+            return self.extractor.for_call(constructor, scope) if constructor is not None else None
+        return None

@@ -1,0 +1,53 @@
+"""Helpers shared by the rules' fixes: naming an imported object, editing arguments."""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import libcst as cst
+
+from reslint.catalog import canonical
+
+
+def spell(ctx, dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:
+    """How new code names the object ``dotted`` (``botocore.config.Config``): a name the
+    module already imports for it, else its module's alias, else the full path plus
+    the import to add. ``(None, ())`` when a local name would shadow it."""
+    scope = ctx.model.module_scope
+    target = canonical(dotted)
+    module, _, attr = dotted.rpartition(".")
+    for name, bindings in scope.bindings.items():
+        if len(bindings) == 1 and bindings[0].kind == "import":
+            qual = bindings[0].qualname or ""
+            if canonical(qual) == target:
+                return name, ()
+            if qual == module and module:
+                return f"{name}.{attr}", ()
+    top = module.split(".")[0]
+    found = scope.bindings.get(top)
+    if found and not all(b.kind == "import" and (b.qualname or "").split(".")[0] == top for b in found):
+        return None, ()
+    if module in ctx.model.imported_modules or (found and module == top):
+        return dotted, ()
+    return dotted, (module,)
+
+
+def remove_arg(call: cst.Call, name: str) -> cst.Call:
+    """``call`` without its ``name=`` keyword argument, commas kept tidy."""
+    args = [a for a in call.args if not (a.keyword is not None and a.keyword.value == name)]
+    if len(args) == len(call.args):
+        return call
+    if args and not (call.args[-1].keyword is not None and call.args[-1].keyword.value != name):
+        # the removed argument was last: the new last keeps the old last's trailing comma style
+        last_removed = call.args[-1]
+        args[-1] = args[-1].with_changes(comma=last_removed.comma, whitespace_after_arg=last_removed.whitespace_after_arg)
+    return call.with_changes(args=args)
+
+
+def with_callee(call: cst.Call, spelled: str) -> Optional[cst.Call]:
+    """``call`` with its function replaced by the expression ``spelled``."""
+    try:
+        func = cst.parse_expression(spelled)
+    except cst.ParserSyntaxError:
+        return None
+    return call.with_changes(func=func)

@@ -1,0 +1,64 @@
+"""RES104 timeout-exceeds-deadline: an inner timeout longer than the budget around it."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from reslint.analysis.budget import call_time, fmt
+from reslint.analysis.retry import _num
+from reslint.analysis.timeouts import read_call_timeout
+from reslint.catalog import retries as cat
+from reslint.catalog import trigger_modules
+from reslint.rules.base import Rule
+from reslint.rules.retry_base import RETRY_TRIGGERS
+
+WHY = "one slow attempt spends the whole budget, so the outer cap never gets to act and the caller sees a bare " \
+      "cancellation instead of a timeout"
+
+
+class TimeoutExceedsDeadline(Rule):
+    code = "RES104"
+    needs_retries = True
+    triggers = tuple(dict.fromkeys(trigger_modules() + RETRY_TRIGGERS + ("async_timeout",)))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qual = self.ctx.qualname(node.func)
+        if qual == "asyncio.wait_for":
+            self._wait_for(node)
+        seconds = call_time(node, self.ctx)
+        if not _num(seconds):
+            return
+        budgets = []
+        for scope in self.ctx.retry_scopes:
+            policy = scope.policy
+            if _num(policy.max_delay_s):
+                name = "hand-rolled retry" if policy.kind == "loop" else f"{policy.library} retry"
+                budgets.append((policy.max_delay_s, f"the {fmt(policy.max_delay_s)} time cap of the {name} around it"))
+        for deadline in self.ctx.deadlines:
+            if _num(deadline.seconds):
+                budgets.append((deadline.seconds, f"the enclosing `{deadline.what}` deadline"))
+        if not budgets:
+            return
+        budget, what = min(budgets, key=lambda b: b[0])
+        if seconds > budget:
+            self._report(node, seconds, what)
+
+    def _wait_for(self, node: cst.Call) -> None:
+        inner = node.args[0].value if node.args and not node.args[0].keyword else None
+        if isinstance(inner, cst.Await):
+            inner = inner.expression
+        if not isinstance(inner, cst.Call):
+            return
+        budget = None
+        for index, arg in enumerate(node.args):
+            if (arg.keyword is not None and arg.keyword.value == "timeout") or (arg.keyword is None and index == 1):
+                budget = self.ctx.value_of(arg.value)
+        seconds = call_time(inner, self.ctx)
+        if _num(budget) and _num(seconds) and seconds > budget:
+            self._report(inner, seconds, f"the `asyncio.wait_for(..., timeout={budget:g})` around it")
+
+    def _report(self, node: cst.Call, seconds: float, what: str) -> None:
+        reading = read_call_timeout(node, self.ctx)
+        name = reading.spec.qualname if reading is not None else "call"
+        self.report(node, f"`{name}` can take up to {fmt(seconds)} per attempt (its timeout phases added up), longer "
+                          f"than {what}: {WHY}; make the call's timeout shorter than the budget")
