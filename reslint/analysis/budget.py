@@ -63,6 +63,13 @@ def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN):
     return total if seen else empty
 
 
+def known_body_time(body, ctx: Context, scope=None):
+    """The part of one run's time reslint can show: the sum of timed calls, 0 when the
+    block has none (calls reslint does not know add nothing), UNKNOWN when a timed call's
+    timeout cannot be read."""
+    return body_time(body, ctx, scope, empty=0.0)
+
+
 def _calls(node):
     from reslint.analysis.retry import _expressions
 

@@ -24,6 +24,15 @@ from reslint.context import UNKNOWN, Context
 from reslint.walk import children
 
 _EXITS = (cst.Return, cst.Break)
+_ATTEMPT_WORDS = ("attempt", "retr", "tries", "try")
+#: builtin errors no I/O retry catches: a loop that only handles these searches items
+_LOCAL_ERRORS = frozenset({
+    "IndexError", "KeyError", "LookupError", "ValueError", "TypeError", "AttributeError", "StopIteration",
+    "StopAsyncIteration", "ZeroDivisionError", "ArithmeticError", "UnicodeError", "UnicodeDecodeError",
+    "UnicodeEncodeError", "AssertionError", "NotImplementedError", "NameError", "ImportError",
+    "ModuleNotFoundError", "FileNotFoundError", "FileExistsError", "IsADirectoryError", "NotADirectoryError",
+    "queue.Empty", "queue.Full",
+})
 
 
 def _own_nodes(body) -> List[cst.CSTNode]:
@@ -53,6 +62,13 @@ def _always_leaves(block) -> bool:
     return False
 
 
+def _one_branch_leaves(node: cst.If) -> bool:
+    """``if x: raise`` or ``if x: ... else: raise``: a give-up branch."""
+    if _always_leaves(node.body):
+        return True
+    return isinstance(node.orelse, cst.Else) and _always_leaves(node.orelse.body)
+
+
 class LoopAnalyzer:
     """Reads the retry policy of a hand-rolled loop, or decides it is not one."""
 
@@ -73,12 +89,17 @@ class LoopAnalyzer:
         sleeps = [n for n in nodes if isinstance(n, cst.Call) and self.ctx.qualname(n.func, scope) in cat.SLEEPS]
         tries = [n for n in nodes if isinstance(n, cst.Try)]
         handlers = [h for t in tries for h in t.handlers if not _always_leaves(h.body)]
-        if not handlers and not sleeps:
-            return None
+        if handlers and all(self._local_errors_only(h, scope) for h in handlers):
+            return None  # IndexError, KeyError…: a search over items, not a retry of I/O
+        status_checks = any(isinstance(n, cst.Comparison) and _mentions_status_code(n) for n in nodes)
+        if not handlers and not (sleeps and status_checks):
+            return None  # a poll or a scheduler loop, not a retry after a failure
+        if isinstance(loop, cst.While) and not sleeps:
+            return None  # readiness and generator loops: a `while` retry waits between attempts
         policy = RetryPolicy("loop", "loop", loop)
         policy.attempts = attempts
         if attempts is None or attempts is UNKNOWN:
-            guarded = self._guard(nodes, scope)
+            guarded = self._guard(nodes, scope, handlers)
             if guarded is not None:
                 policy.attempts = guarded
         capped, cap = self._time_cap(loop, nodes, scope)
@@ -104,6 +125,11 @@ class LoopAnalyzer:
             var = loop.target.value if isinstance(loop.target, cst.Name) else None
             values = [self.ctx.value_of(a.value, scope) for a in it.args if not a.keyword and not a.star]
             if len(values) != len(it.args) or not values or not all(_num(v) for v in values):
+                # range(n) over a computed n is a retry only when n names attempts (max_retries…)
+                names = " ".join(n.value.lower() for a in it.args for n in _expressions(a.value)
+                                 if isinstance(n, cst.Name))
+                if not any(word in names for word in _ATTEMPT_WORDS):
+                    return None
                 return UNKNOWN, var, 0
             start, stop, step = (0, values[0], 1) if len(values) == 1 else (values[0], values[1],
                                                                              values[2] if len(values) > 2 else 1)
@@ -149,16 +175,19 @@ class LoopAnalyzer:
         plain = [b for b in found if b.kind == "assign"]
         return self.ctx.value_of(plain[0].value, plain[0].scope) if len(plain) == 1 else UNKNOWN
 
-    def _guard(self, nodes, scope):
-        """``if attempt >= N: raise`` inside a ``while True`` loop with a counter: N attempts."""
+    def _guard(self, nodes, scope, handlers):
+        """``if attempt >= N: raise`` inside a ``while True`` loop with a counter: N attempts.
+        Any other give-up test on the failure path bounds the loop by something unknown."""
         counters = {n.target.value for n in nodes if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name)}
         for node in nodes:
-            if isinstance(node, cst.If) and isinstance(node.test, cst.Comparison) and _always_leaves(node.body):
+            if isinstance(node, cst.If) and isinstance(node.test, cst.Comparison) and _one_branch_leaves(node):
                 test = node.test
                 if isinstance(test.left, cst.Name) and test.left.value in counters and len(test.comparisons) == 1:
                     bound = self.ctx.value_of(test.comparisons[0].comparator, scope)
-                    if _num(bound):
-                        return int(bound)
+                    return int(bound) if _num(bound) else UNKNOWN
+        for handler in handlers:
+            if any(isinstance(n, cst.If) and _one_branch_leaves(n) for n in _own_nodes(handler.body)):
+                return UNKNOWN
         return None
 
     def _time_cap(self, loop, nodes, scope) -> Tuple[bool, object]:
@@ -195,9 +224,14 @@ class LoopAnalyzer:
         args = [s.args[0].value if s.args and not s.args[0].star else None for s in sleeps]
         if any(a is None for a in args):
             return Wait.unknown(sleeps[0])
-        jitter = "yes" if all(self._jittered(a, scope) for a in args) else "no"
         reads = any(self._reads_retry_after(a, scope) for a in args)
         offset = 0 if while_loop else -1
+        if all(self._jittered(a, scope) for a in args):
+            jitter = "yes"
+        elif all(_num(self._max_value(a, scope, var, start + 1 + offset)) for a in args):
+            jitter = "no"  # fully known and no random draw: deterministic
+        else:
+            jitter = "unknown"  # a delay from a parameter or a call may already be random
 
         def bound(k: int):
             values = [self._max_value(a, scope, var, start + k + offset) for a in args]
@@ -302,6 +336,12 @@ class LoopAnalyzer:
                 return 1.0
             return UNKNOWN
         return UNKNOWN
+
+    def _local_errors_only(self, handler, scope) -> bool:
+        if handler.type is None:
+            return False
+        found = _handler_types(self.ctx, handler.type, scope)
+        return bool(found) and all(t in _LOCAL_ERRORS for t in found)
 
     # -- what is retried ----------------------------------------------------------------
     def _retried(self, handlers, nodes, scope) -> Tuple[Retried, bool]:

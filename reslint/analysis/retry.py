@@ -192,6 +192,12 @@ class Extractor:
 
     # -- entry points ----------------------------------------------------------------
     def for_decorator(self, decorator: cst.BaseExpression, scope=None) -> Optional[RetryPolicy]:
+        """The policy of a decorator: ``@retry``, ``@retry(...)``, or ``@api_retry`` where
+        ``api_retry = retry(...)`` is bound once (the policy is anchored at that call)."""
+        if isinstance(decorator, cst.Name):
+            target, target_scope = self.ctx.resolve(decorator, scope)
+            if isinstance(target, cst.Call):
+                decorator, scope = target, target_scope
         key = id(decorator)
         if key in self._memo:
             return self._memo[key]

@@ -7,7 +7,7 @@ from typing import Dict, List
 
 import libcst as cst
 
-from reslint.analysis.budget import body_time, call_time, describe, worst_case
+from reslint.analysis.budget import call_time, describe, known_body_time, worst_case
 from reslint.analysis.retry import RetryPolicy, _num
 from reslint.context import UNKNOWN
 from reslint.cstutil import add_keyword_arg, format_seconds
@@ -63,17 +63,17 @@ class RetryWithoutTimeCap(PolicyRule):
     def leave_Module(self, node: cst.Module) -> None:
         limit = self.settings.max_retry_time
         for policy in self._policies:
-            if not _num(policy.attempts) or not retries(policy) or policy.has_time_cap or policy.connect_only:
+            if not _num(policy.attempts) or not retries(policy) or policy.has_time_cap or policy.connect_only \
+                    or policy.max_delay_s is UNKNOWN:
                 continue
-            per_attempt = self._per_attempt.get(id(policy), UNKNOWN)
+            per_attempt = self._per_attempt.get(id(policy), 0.0)
             scope = self.ctx.retried.scope_of(policy)
             if scope is not None:  # one attempt runs the whole retried body
-                per_attempt = body_time(scope.node, self.ctx, self.ctx.model.scopes.get(id(scope.node)))
+                per_attempt = known_body_time(scope.node, self.ctx, self.ctx.model.scopes.get(id(scope.node)))
             total = worst_case(policy, per_attempt)
-            if _num(total) and total <= limit:
-                continue
-            verdict = f"> max-retry-time ({limit:g} s)" if _num(total) else "(unknown, so not shown to stay under " \
-                                                                           f"max-retry-time, {limit:g} s)"
+            if total is not None and not (_num(total) and total > limit):
+                continue  # shown short, or not shown long: an unknown value is never the fault
+            verdict = f"> max-retry-time ({limit:g} s)" if _num(total) else "(unbounded)"
             self.report(policy.node, f"{_name(policy)} caps attempts but not total time: worst case "
                                      f"{describe(policy, per_attempt)} {verdict}; a struggling dependency then holds "
                                      f"the caller that long; {_advice(policy, limit)}", fix=self._fix(policy, limit))

@@ -19,8 +19,8 @@ class UnboundedRetry(PolicyRule):
     fix_applicability = Applicability.SAFE
 
     def check(self, policy: RetryPolicy) -> None:
-        if policy.attempts is not None or policy.has_time_cap or policy.connect_only:
-            return
+        if policy.attempts is not None or policy.max_delay_s is not None or policy.has_time_cap or policy.connect_only:
+            return  # a cap exists, or one may exist (unknown is never the fault)
         if policy.stop_all:
             self.report(policy.node, f"{policy.library} `stop=a & b` stops only when both conditions hold, so "
                                      f"neither caps the retry: {WHY}; combine stops with `|`", fix=self._and_fix(policy))
