@@ -48,6 +48,10 @@ class RetryWithoutJitter(PolicyRule):
                                ((call, fixed),))
         if policy.library == "urllib3" and call is not None:
             from reslint.cstutil import add_keyword_arg
+            from reslint.project import pinned_below
+
+            if pinned_below(self.settings.root, "urllib3", 2):
+                return None  # backoff_jitter exists from urllib3 2.0 on
 
             factor = policy.call and _arg_code(call, "backoff_factor") or "1"
             return FixPlan(f"Add `backoff_jitter={factor}` (urllib3 >= 2.0)", Applicability.SAFE,

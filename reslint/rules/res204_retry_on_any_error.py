@@ -7,7 +7,12 @@ from typing import Optional
 import libcst as cst
 
 from reslint.analysis.retry import RetryPolicy, _expressions
+from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog import retries as cat
+from reslint.cstutil import add_keyword_arg
+from reslint.diagnostics import Applicability
+from reslint.rules.base import FixPlan
+from reslint.rules.fixes import spell
 from reslint.rules.retry_base import PolicyRule, retries
 
 WHY = "bugs and client errors (4xx, bad input, auth) fail the same way on every attempt, so retrying only adds load " \
@@ -16,6 +21,7 @@ WHY = "bugs and client errors (4xx, bad input, auth) fail the same way on every 
 
 class RetryOnAnyError(PolicyRule):
     code = "RES204"
+    fix_applicability = Applicability.UNSAFE
 
     def check(self, policy: RetryPolicy) -> None:
         if not retries(policy):
@@ -26,7 +32,7 @@ class RetryOnAnyError(PolicyRule):
         problem = self.problem(policy)
         if problem:
             self.report(policy.node, f"{policy.library} retry {problem}: {WHY}; retry only transient errors "
-                                     f"(connection errors, timeouts, 429, 5xx)")
+                                     f"(connection errors, timeouts, 429, 5xx)", fix=self._narrow(policy))
 
     def problem(self, policy: RetryPolicy) -> Optional[str]:
         """Why what the policy retries is too broad, or ``None``."""
@@ -55,6 +61,52 @@ class RetryOnAnyError(PolicyRule):
             return f"retries `{broad[0]}` while `raise_for_status()` turns every 4xx into one"
         return None
 
+    def _transient(self, policy: RetryPolicy):
+        """(``(requests.ConnectionError, requests.Timeout)``, imports) for the one HTTP library the
+        retried code calls, or None. A guess at what is transient, hence an unsafe fix."""
+        scope = self.ctx.retried.scope_of(policy)
+        if scope is None:
+            return None
+        libraries = set()
+        for node in _expressions(scope.node):
+            if isinstance(node, cst.Call):
+                reading = read_call_timeout(node, self.ctx)
+                if reading is not None:
+                    libraries.add(reading.spec.qualname.split(".")[0])
+        known = libraries & set(cat.TRANSIENT_ERRORS)
+        if len(known) != 1 or libraries - known:
+            return None
+        names, imports = [], ()
+        for dotted in cat.TRANSIENT_ERRORS[known.pop()]:
+            spelled, needed = spell(self.ctx, dotted)
+            if spelled is None:
+                return None
+            names.append(spelled)
+            imports += tuple(i for i in needed if i not in imports)
+        text = names[0] if len(names) == 1 else f"({', '.join(names)})"
+        return text, imports
+
+    def _narrow(self, policy: RetryPolicy):
+        transient = self._transient(policy)
+        if transient is None or policy.call is None:
+            return None
+        text, imports = transient
+        call, retried = policy.call, policy.retried
+        if policy.library == "tenacity" and retried.default:
+            predicate, more = spell(self.ctx, "tenacity.retry_if_exception_type")
+            if predicate is None:
+                return None
+            value = cst.parse_expression(f"{predicate}({text})")
+            return FixPlan(f"Retry only `{text}`", Applicability.UNSAFE,
+                           ((call, add_keyword_arg(call, "retry", value)),), imports + more)
+        node = retried.node
+        if policy.library == "tenacity" and isinstance(node, cst.Call) and len(node.args) == 1:
+            node = node.args[0].value
+        if isinstance(node, (cst.Name, cst.Attribute)) and set(retried.types) & cat.CATCH_ALL:
+            return FixPlan(f"Retry only `{text}`", Applicability.UNSAFE, ((node, cst.parse_expression(text)),),
+                           imports)
+        return None
+
     def _raises_for_status(self, policy: RetryPolicy) -> bool:
         scope = self.ctx.retried.scope_of(policy)
         body = scope.node if scope is not None else None
@@ -72,7 +124,13 @@ class RetryOnAnyError(PolicyRule):
             types = self.ctx.retries.exception_types(handler.type) or ()
             broad = [t for t in types if t in cat.CATCH_ALL]
             if broad:
-                self.report(handler, f"retry loop catches `{broad[0]}`: {WHY}; catch the transient errors only")
+                fix = None
+                transient = self._transient(policy)
+                if transient is not None and isinstance(handler.type, (cst.Name, cst.Attribute)):
+                    fix = FixPlan(f"Catch only `{transient[0]}`", Applicability.UNSAFE,
+                                  ((handler.type, cst.parse_expression(transient[0])),), transient[1])
+                self.report(handler, f"retry loop catches `{broad[0]}`: {WHY}; catch the transient errors only",
+                            fix=fix)
                 continue
             fatal = [t for t in types if t in cat.NON_TRANSIENT_ERRORS]
             if fatal:

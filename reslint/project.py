@@ -1,0 +1,53 @@
+"""Facts about the project being linted that some rules need: pinned dependency versions.
+
+Read once per project root from ``pyproject.toml`` (``[project] dependencies``
+and optional dependencies) and ``requirements*.txt``. Only simple upper bounds
+are understood (``urllib3<2``, ``urllib3==1.26.18``, ``urllib3~=1.26``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+from pathlib import Path
+from typing import List
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+def _requirement_lines(root: Path) -> List[str]:
+    lines: List[str] = []
+    try:
+        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+        project = data.get("project", {})
+        lines.extend(project.get("dependencies", []) or [])
+        for extra in (project.get("optional-dependencies", {}) or {}).values():
+            lines.extend(extra or [])
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AttributeError):
+        pass
+    for path in sorted(root.glob("requirements*.txt")):
+        try:
+            lines.extend(path.read_text(encoding="utf-8", errors="replace").splitlines())
+        except OSError:
+            continue
+    return [line for line in lines if isinstance(line, str)]
+
+
+@functools.lru_cache(maxsize=32)
+def pinned_below(root: Path, package: str, major: int) -> bool:
+    """Whether the project pins ``package`` to a version below ``major`` (e.g. urllib3 < 2)."""
+    name = re.escape(package)
+    for line in _requirement_lines(root):
+        match = re.match(rf"\s*{name}\s*(?:\[[^\]]*\])?\s*(.*)", line, re.IGNORECASE)
+        if not match:
+            continue
+        spec = match.group(1).split(";")[0]
+        for op, version in re.findall(r"(<=|<|==|~=)\s*([0-9][0-9.*]*)", spec):
+            first = int(version.split(".")[0])
+            if (op == "<" and first <= major) or (op in ("<=", "==", "~=") and first < major):
+                return True
+    return False

@@ -1,0 +1,211 @@
+"""Retry policy rules (RES104, RES201-RES206): verdicts on small programs, and every fix:
+the fixed code is clean for that rule and a second --fix run changes nothing."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from reslint.config import Settings
+from reslint.engine import Linter
+from reslint.fixer import fix_text
+
+HEAD = """\
+import random
+import time
+
+import backoff
+import requests
+import stamina
+from requests.adapters import HTTPAdapter
+from tenacity import Retrying, retry, retry_if_exception_type, stop_after_attempt, stop_after_delay, wait_exponential, wait_fixed, wait_random, wait_random_exponential
+from urllib3.util.retry import Retry
+
+T = (requests.ConnectionError, requests.Timeout)
+session = requests.Session()
+"""
+
+
+@pytest.fixture()
+def linter(tmp_path):
+    return Linter(Settings(root=tmp_path))
+
+
+def findings(linter, body):
+    text = HEAD + textwrap.dedent(body)
+    found, errors = linter.lint_text(text, "m.py")
+    assert errors == []
+    offset = HEAD.count("\n")
+    return sorted((f.location.row - offset, f.code) for f in found)
+
+
+@pytest.mark.parametrize("body, expected", [
+    # tenacity: caps, waits, predicates
+    ("@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(4) | stop_after_delay(30), "
+     "wait=wait_random_exponential(max=5))\ndef f():\n    return session.get('u', timeout=(2, 5))\n", []),
+    ("@retry\ndef f():\n    return session.get('u', timeout=(2, 5))\n", [(1, "RES203"), (1, "RES204"), (1, "RES205")]),
+    ("@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(4) & stop_after_delay(30), "
+     "wait=wait_random_exponential(max=5))\ndef f():\n    return session.get('u', timeout=(2, 5))\n", [(1, "RES203")]),
+    ("@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(4) | stop_after_delay(30), "
+     "wait=wait_exponential(max=5))\ndef f():\n    return session.get('u', timeout=(2, 5))\n", [(1, "RES201")]),
+    ("@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(10), wait=wait_random_exponential(max=30))\n"
+     "def f():\n    return session.get('u', timeout=(2, 5))\n", [(1, "RES202")]),
+    # a retry proven short needs no time cap: 3 x 7 s + 1.5 s
+    ("@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(3), wait=wait_random_exponential(0.5, 5))\n"
+     "def f():\n    return session.get('u', timeout=(2, 5))\n", []),
+    # RES104: a per-attempt timeout longer than the time cap (requests: connect + read)
+    ("@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(4) | stop_after_delay(10), "
+     "wait=wait_random_exponential(max=5))\ndef f():\n    return session.get('u', timeout=30)\n", [(3, "RES104")]),
+    # backoff
+    ("@backoff.on_exception(backoff.expo, T)\ndef f():\n    return session.get('u', timeout=(2, 5))\n",
+     [(1, "RES203")]),
+    ("@backoff.on_exception(backoff.expo, T, max_tries=4, max_time=30, jitter=None)\n"
+     "def f():\n    return session.get('u', timeout=(2, 5))\n", [(1, "RES201")]),
+    # stamina defaults are safe; overrides are not
+    ("@stamina.retry(on=T)\ndef f():\n    return session.get('u', timeout=(2, 5))\n", []),
+    ("@stamina.retry(on=Exception)\ndef f():\n    return session.get('u', timeout=(2, 5))\n", [(1, "RES204")]),
+    # urllib3
+    ("p = Retry(total=3, status_forcelist=[500, 502])\n", [(1, "RES205")]),
+    ("p = Retry(total=3, backoff_factor=0.5, status_forcelist=[500, 502])\n", [(1, "RES201")]),
+    ("p = Retry(total=3, backoff_factor=0.5, backoff_jitter=0.5, status_forcelist=[404, 500])\n", [(1, "RES204")]),
+    ("p = Retry(total=3, backoff_factor=0.5, backoff_jitter=0.5, status_forcelist=[429], "
+     "respect_retry_after_header=False)\n", [(1, "RES206")]),
+    ("session.mount('https://', HTTPAdapter(max_retries=3))\n", []),
+    # hand-rolled loops: anchors are the loop, the sleep and the except line
+    ("def f():\n    while True:\n        try:\n            return session.get('u', timeout=(2, 5))\n"
+     "        except T:\n            time.sleep(random.uniform(0, 2))\n", [(2, "RES203")]),
+    ("def f():\n    for attempt in range(4):\n        try:\n            return session.get('u', timeout=(2, 5))\n"
+     "        except T:\n            time.sleep(2 ** attempt)\n", [(6, "RES201")]),
+    ("def f():\n    for attempt in range(3):\n        try:\n            return session.get('u', timeout=(2, 5))\n"
+     "        except Exception:\n            time.sleep(random.uniform(0, 2 ** attempt))\n", [(5, "RES204")]),
+    ("def f():\n    for attempt in range(3):\n        try:\n            return session.get('u', timeout=(2, 5))\n"
+     "        except T:\n            continue\n", [(2, "RES205")]),
+    # not retries: a loop over items, a poll with no failure handling, a search catching KeyError
+    ("def f(items):\n    for item in items:\n        try:\n            session.get(item, timeout=(2, 5))\n"
+     "        except T:\n            continue\n", []),
+    ("def f(cache, keys):\n    for _ in range(100):\n        try:\n            return cache[keys.pop()]\n"
+     "        except KeyError:\n            continue\n", []),
+    ("def f(delay):\n    for attempt in range(3):\n        try:\n            return session.get('u', timeout=(2, 5))\n"
+     "        except T:\n            time.sleep(delay)\n", []),
+    # Retry-After in loops
+    ("def f():\n    for attempt in range(3):\n        r = session.get('u', timeout=(2, 5))\n"
+     "        if r.status_code != 429:\n            return r\n        time.sleep(5 + random.uniform(0, 1))\n",
+     [(6, "RES206")]),
+    ("def f():\n    for attempt in range(3):\n        r = session.get('u', timeout=(2, 5))\n"
+     "        if r.status_code != 429:\n            return r\n"
+     "        time.sleep(min(float(r.headers['Retry-After']), 20) + random.uniform(0, 1))\n", []),
+])
+def test_verdicts(linter, body, expected):
+    assert findings(linter, body) == expected
+
+
+def fixed(linter, body, unsafe=False):
+    text = HEAD + textwrap.dedent(body)
+    outcome = fix_text(linter, text, "m.py", unsafe=unsafe)
+    assert outcome.error is None
+    assert outcome.text is not None, "a fix was expected"
+    cst.parse_module(outcome.text)
+    assert fix_text(linter, outcome.text, "m.py", unsafe=unsafe).text is None, "a second run must change nothing"
+    return outcome.text[len(HEAD):]
+
+
+GOOD = "retry=retry_if_exception_type(T), stop=stop_after_attempt(4) | stop_after_delay(30)"
+
+
+@pytest.mark.parametrize("body, after", [
+    (f"@retry({GOOD}, wait=wait_exponential(multiplier=0.5, max=8))\ndef f():\n    return session.get('u', timeout=5)\n",
+     f"@retry({GOOD}, wait=wait_random_exponential(multiplier=0.5, max=8))\ndef f():\n    return session.get('u', timeout=5)\n"),
+    (f"@retry({GOOD}, wait=wait_fixed(2))\ndef f():\n    return session.get('u', timeout=5)\n",
+     f"@retry({GOOD}, wait=wait_fixed(2) + wait_random(0, 2))\ndef f():\n    return session.get('u', timeout=5)\n"),
+    ("@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(10), wait=wait_random_exponential(max=30))\n"
+     "def f():\n    return session.get('u', timeout=5)\n",
+     "@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(10) | stop_after_delay(60), "
+     "wait=wait_random_exponential(max=30))\ndef f():\n    return session.get('u', timeout=5)\n"),
+    ("@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(5) & stop_after_delay(20), "
+     "wait=wait_random_exponential(max=5))\ndef f():\n    return session.get('u', timeout=5)\n",
+     "@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(5) | stop_after_delay(20), "
+     "wait=wait_random_exponential(max=5))\ndef f():\n    return session.get('u', timeout=5)\n"),
+    ("@retry(retry=retry_if_exception_type(T), wait=wait_random_exponential(max=5))\n"
+     "def f():\n    return session.get('u', timeout=5)\n",
+     "@retry(retry=retry_if_exception_type(T), wait=wait_random_exponential(max=5), "
+     "stop=stop_after_attempt(5) | stop_after_delay(60))\ndef f():\n    return session.get('u', timeout=5)\n"),
+    ("@backoff.on_exception(backoff.expo, T, max_tries=4, max_time=30, jitter=None)\n"
+     "def f():\n    return session.get('u', timeout=5)\n",
+     "@backoff.on_exception(backoff.expo, T, max_tries=4, max_time=30)\n"
+     "def f():\n    return session.get('u', timeout=5)\n"),
+    ("@backoff.on_exception(backoff.expo, T, max_tries=8)\ndef f():\n    return session.get('u', timeout=5)\n",
+     "@backoff.on_exception(backoff.expo, T, max_tries=8, max_time=60)\ndef f():\n    return session.get('u', timeout=5)\n"),
+    ("p = Retry(total=3, backoff_factor=0.5, status_forcelist=[500])\n",
+     "p = Retry(total=3, backoff_factor=0.5, status_forcelist=[500], backoff_jitter=0.5)\n"),
+    ("p = Retry(total=3, status_forcelist=[500])\n",
+     "p = Retry(total=3, status_forcelist=[500], backoff_factor=0.5, backoff_jitter=0.5)\n"),
+    ("p = Retry(total=3, backoff_factor=0.5, backoff_jitter=0.5, status_forcelist=[429], "
+     "respect_retry_after_header=False)\n",
+     "p = Retry(total=3, backoff_factor=0.5, backoff_jitter=0.5, status_forcelist=[429])\n"),
+    (f"@retry({GOOD})\ndef f():\n    return session.get('u', timeout=5)\n",
+     f"@retry({GOOD}, wait=wait_random_exponential(multiplier=0.5, max=10))\ndef f():\n    return session.get('u', timeout=5)\n"),
+    ("@stamina.retry(on=T, attempts=20, timeout=None)\ndef f():\n    return session.get('u', timeout=5)\n",
+     "@stamina.retry(on=T, attempts=20, timeout=60)\ndef f():\n    return session.get('u', timeout=5)\n"),
+])
+def test_safe_fixes(linter, body, after):
+    assert fixed(linter, body) == after
+
+
+def test_loop_jitter_fix_imports_random_once(tmp_path):
+    linter = Linter(Settings(root=tmp_path))
+    text = textwrap.dedent("""\
+        import time
+
+        import requests
+
+        T = (requests.ConnectionError, requests.Timeout)
+
+
+        def f(session):
+            for attempt in range(4):
+                try:
+                    return session.get("u", timeout=5)
+                except T:
+                    time.sleep(2 ** attempt)
+            for attempt in range(4):
+                try:
+                    return session.get("v", timeout=5)
+                except T:
+                    time.sleep(0.5 * 2 ** attempt)
+        """)
+    outcome = fix_text(linter, text, "m.py", unsafe=False)
+    assert outcome.text.count("import random\n") == 1
+    assert "time.sleep(random.uniform(0, 2 ** attempt))" in outcome.text
+    assert "time.sleep(random.uniform(0, 0.5 * 2 ** attempt))" in outcome.text
+    assert fix_text(linter, outcome.text, "m.py", unsafe=False).text is None
+
+
+def test_narrowing_is_unsafe_and_uses_the_library_of_the_calls(linter):
+    body = ("@retry(stop=stop_after_attempt(3) | stop_after_delay(20), wait=wait_random_exponential(max=5))\n"
+            "def f():\n    return session.get('u', timeout=5)\n")
+    assert fix_text(linter, HEAD + body, "m.py", unsafe=False).text is None
+    assert fixed(linter, body, unsafe=True) == body.replace(
+        "wait_random_exponential(max=5))",
+        "wait_random_exponential(max=5), retry=retry_if_exception_type((requests.ConnectionError, requests.Timeout)))")
+
+
+def test_urllib3_jitter_fix_not_offered_when_pinned_below_2(tmp_path):
+    (tmp_path / "requirements.txt").write_text("requests\nurllib3<2\n", encoding="utf-8")
+    linter = Linter(Settings(root=tmp_path))
+    found, _ = linter.lint_text(HEAD + "p = Retry(total=3, backoff_factor=0.5, status_forcelist=[500])\n", "m.py")
+    assert [(f.code, f.fix) for f in found] == [("RES201", None)]
+
+
+def test_messages_carry_the_numbers(linter):
+    text = HEAD + textwrap.dedent("""\
+        def f():
+            for attempt in range(6):
+                try:
+                    return session.get('u', timeout=(3.05, 10))
+                except T:
+                    time.sleep(random.uniform(0, min(8, 2 ** attempt)))
+        """)
+    (finding,) = [f for f in linter.lint_text(text, "m.py")[0] if f.code == "RES202"]
+    assert "6 attempts × 13.05 s + up to 23 s of waits = 101.3 s > max-retry-time (60 s)" in finding.message
