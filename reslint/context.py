@@ -123,8 +123,9 @@ class SemanticModel:
     Raises nothing on odd code: anything it does not understand is "other".
     """
 
-    def __init__(self, module: cst.Module, module_name: str = "__main__"):
+    def __init__(self, module: cst.Module, module_name: str = "__main__", is_package: bool = False):
         self.module_name = module_name
+        self.is_package = is_package
         self.module_scope = Scope("module", module, None, module_name)
         #: id(body node) -> scope, for FunctionDef/ClassDef bodies and Lambda bodies
         self.scopes: Dict[int, Scope] = {id(module): self.module_scope}
@@ -185,18 +186,32 @@ class SemanticModel:
             if isinstance(small.names, cst.ImportStar):
                 self.star_imports.append(base)
                 return
+            base = self._absolute(base)
             for alias in small.names:
                 imported = _dotted(alias.name) or ""
                 name = imported
                 if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                     name = alias.asname.name.value
-                qual = f"{base}.{imported}" if not base.endswith(".") else f"{base}{imported}"
+                qual = f"{base}.{imported}" if base and not base.endswith(".") else f"{base}{imported}"
                 self._target_scope(name, scope).bind(name, Binding("import", qualname=qual, node=stmt))
         elif isinstance(small, cst.Global):
             scope.global_names.update(n.name.value for n in small.names)
         elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             self.expression_calls.append((small.value, scope))
             self._record_mount(small.value, scope)
+
+    def _absolute(self, module: str) -> str:
+        """``.http_layer`` in package ``shop`` → ``shop.http_layer`` (unchanged if absolute)."""
+        dots = len(module) - len(module.lstrip("."))
+        if not dots:
+            return module
+        package = self.module_name if self.is_package else self.module_name.rpartition(".")[0]
+        parts = package.split(".") if package else []
+        if dots - 1 > len(parts):
+            return module  # beyond the top-level package: leave it relative (unresolvable)
+        base = parts[:len(parts) - (dots - 1)] if dots > 1 else parts
+        rest = module[dots:]
+        return ".".join(p for p in (".".join(base), rest) if p)
 
     def _record_mount(self, call: cst.Call, scope: Scope) -> None:
         func = call.func
@@ -397,7 +412,7 @@ class Context:
             for b in found:
                 if b.kind == "import":
                     quals.add(b.qualname)
-                elif b.kind == "class":
+                elif b.kind in ("class", "def"):
                     quals.add(self._local_class_name(b))
                 elif b.kind == "assign" and len(found) == 1 and isinstance(b.value, (cst.Name, cst.Attribute)):
                     quals.add(self.qualname(b.value, b.scope, depth + 1))
@@ -408,6 +423,11 @@ class Context:
             qual = quals.pop()
             return canonical(qual) if qual else None
         if isinstance(expr, cst.Attribute):
+            if isinstance(expr.value, cst.Name):
+                cls = self._self_class(expr.value.value, scope)
+                found = cls.bindings.get(expr.attr.value) if cls is not None else None
+                if found and all(b.kind == "def" for b in found):
+                    return f"{cls.name}.{expr.attr.value}"  # self.method() of this class
             base = self.qualname(expr.value, scope, depth + 1)
             if base is None:
                 base = self.type_of(expr.value, scope, depth + 1)

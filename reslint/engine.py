@@ -45,6 +45,8 @@ from reslint.suppression import parse_suppressions
 from reslint.walk import walk
 
 SYNTAX = BY_CODE["RES000"]
+#: rules decided by the project pass over module summaries, not by a per-file visitor
+PROJECT_RULES = frozenset({"RES301"})
 #: LibCST visits recursively; long implicit string concatenations nest deeply.
 RECURSION_LIMIT = 20000
 
@@ -89,6 +91,7 @@ class FileResult:
     findings: List[Finding] = field(default_factory=list)
     internal_errors: List[str] = field(default_factory=list)
     source: Optional[Source] = None
+    summary: Optional[object] = None  # ModuleSummary, when a project rule is enabled
 
 
 def decode(data: bytes) -> Source:
@@ -153,8 +156,13 @@ class Linter:
             (pathspec.GitIgnoreSpec.from_lines([glob]), settings.codes(codes))
             for glob, codes in settings.per_file_ignores
         ]
+        self._module: Optional[Tuple[str, bool]] = None  # the module name of the file being linted
         self.trigger = _trigger(self.rule_classes)
-        self.needs_retries = any(rule.needs_retries for rule in self.rule_classes)
+        #: project rules (RES301) need a module summary of every file, so no prefilter then
+        self.needs_summary = bool(self.enabled & PROJECT_RULES)
+        self.needs_retries = self.needs_summary or any(rule.needs_retries for rule in self.rule_classes)
+        if self.needs_summary:
+            self.trigger = None
         self.safe_codes = settings.codes(settings.extend_safe_fixes)
         self.unsafe_codes = settings.codes(settings.extend_unsafe_fixes)
 
@@ -174,7 +182,11 @@ class Linter:
             result.findings = self._syntax(display, f"cannot read file: {exc.strerror or exc}", Location(1, 1),
                                            self._ignored_codes(display))
             return result
-        return self.lint_bytes(data, display, result)
+        self._module = module_name(str(path))
+        try:
+            return self.lint_bytes(data, display, result)
+        finally:
+            self._module = None
 
     def lint_bytes(self, data: bytes, display: str, result: Optional[FileResult] = None) -> FileResult:
         result = result or FileResult(display, display)
@@ -186,8 +198,7 @@ class Linter:
                                            self._ignored_codes(display))
             return result
         result.source = source
-        findings, errors = self.lint_text(source.text, display)
-        result.findings, result.internal_errors = findings, errors
+        result.findings, result.internal_errors, result.summary = self.lint_text_with_summary(source.text, display)
         return result
 
     def lint_text(self, text: str, display: str) -> Tuple[List[Finding], List[str]]:
@@ -198,10 +209,15 @@ class Linter:
         imports). Files that import nothing any enabled rule looks for (the
         prefilter) are not parsed with LibCST at all.
         """
+        findings, errors, _ = self.lint_text_with_summary(text, display)
+        return findings, errors
+
+    def lint_text_with_summary(self, text: str, display: str):
+        """As :meth:`lint_text`, plus the module summary (or ``None``) for the project pass."""
         ignored = self._ignored_codes(display)
         syntax = self._check_syntax(text, display, ignored) if SYNTAX.code in self.enabled else []
         if syntax or (self.trigger is not None and not self.trigger.search(text)):
-            return syntax, []
+            return syntax, [], None
         gc_was_enabled = gc.isenabled()
         gc.disable()
         limit = sys.getrecursionlimit()
@@ -213,18 +229,25 @@ class Linter:
                 message = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
                 return self._syntax(display, f"cannot parse: {message} (Python accepts this file, but LibCST "
                                     f"cannot parse it: new syntax or very deep nesting)",
-                                    Location(exc.raw_line, exc.raw_column + 1), ignored), []
+                                    Location(exc.raw_line, exc.raw_column + 1), ignored), [], None
             except RecursionError:
-                return self._syntax(display, "cannot parse: too deeply nested", Location(1, 1), ignored), []
+                return self._syntax(display, "cannot parse: too deeply nested", Location(1, 1), ignored), [], None
             except Exception as exc:  # noqa: BLE001 - the native parser raises assorted errors
-                return self._syntax(display, f"cannot parse: {type(exc).__name__}: {exc}", Location(1, 1), ignored), []
-            reports, errors, wrapper = self._visit(module, display)
-            if not reports:
-                return [], errors
+                return self._syntax(display, f"cannot parse: {type(exc).__name__}: {exc}", Location(1, 1),
+                                    ignored), [], None
+            reports, errors, wrapper, collector = self._visit(module, display)
             try:
-                return self._findings(module, wrapper, text, display, reports, ignored), errors
+                positions = wrapper.resolve(PositionProvider) if reports or (
+                    collector is not None and collector.needs_positions) else None
+                suppressions = parse_suppressions(text) if positions is not None else None
+                summary = collector.summary(display, positions, suppressions) if collector is not None else None
+                if not reports:
+                    return [], errors, summary
+                return self._findings(module, positions, suppressions, text, display, reports, ignored), errors, \
+                    summary
             except RecursionError:
-                return self._syntax(display, "cannot analyse: too deeply nested", Location(1, 1), ignored), errors
+                return self._syntax(display, "cannot analyse: too deeply nested", Location(1, 1), ignored), errors, \
+                    None
         finally:
             sys.setrecursionlimit(limit)
             if gc_was_enabled:
@@ -254,11 +277,18 @@ class Linter:
         return [Finding(SYNTAX.code, SYNTAX.name, SYNTAX.severity, message, display, at, at, noqa_row=at.row)]
 
     def _visit(self, module: cst.Module, display: str):
-        model = SemanticModel(module, _module_name(display))
+        name, is_package = self._module or module_name(os.path.join(str(self.settings.root), display))
+        model = SemanticModel(module, name, is_package)
         ctx = self._context(model)
         reports: List[Report] = []
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         rules = [rule_class(ctx, reports) for rule_class in self.rule_classes]
+        collector = None
+        if self.needs_summary:
+            from reslint.analysis.summary import SummaryCollector
+
+            collector = SummaryCollector(ctx)
+            rules.append(collector)
         errors: List[str] = []
         try:
             walk(module, rules, ctx.enter, ctx.leave)
@@ -274,7 +304,8 @@ class Linter:
                                   f"{type(exc).__name__}: {exc}; please report this bug to the reslint project")
                     continue
                 reports.extend(mine)
-        return reports, errors, wrapper
+            collector = None  # a summary from a failed walk would be wrong
+        return reports, errors, wrapper, collector
 
     def _context(self, model: SemanticModel) -> Context:
         ctx = Context(model, self.settings)
@@ -286,9 +317,7 @@ class Linter:
             ctx.retried = RetriedScopes(ctx, ctx.retries)
         return ctx
 
-    def _findings(self, module, wrapper, text, display, reports: List[Report], ignored) -> List[Finding]:
-        positions = wrapper.resolve(PositionProvider)
-        suppressions = parse_suppressions(text)
+    def _findings(self, module, positions, suppressions, text, display, reports: List[Report], ignored):
         allow_blanket = self.settings.allow_blanket_noqa
         starts: Optional[List[int]] = None
         findings = []
@@ -402,12 +431,20 @@ def _import_edit(module: cst.Module, positions, starts: List[int], name: str) ->
     return Edit(offset, offset, text, location, location)
 
 
-def _module_name(display: str) -> str:
-    path = display[:-3] if display.endswith(".py") else display[:-4] if display.endswith(".pyi") else display
-    parts = [p for p in path.split("/") if p and p not in (".", "..")]
-    if parts and parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts) or "__main__"
+def module_name(path: str, root: Optional[str] = None) -> Tuple[str, bool]:
+    """(dotted module name, is package) of a file: its directory chain of packages
+    (directories with ``__init__.py``) up to the first that is not one."""
+    absolute = os.path.abspath(path)
+    directory, filename = os.path.split(absolute)
+    stem = filename.rsplit(".", 1)[0]
+    is_package = stem == "__init__"
+    parts = [] if is_package else [stem]
+    while os.path.isfile(os.path.join(directory, "__init__.py")):
+        directory, package = os.path.split(directory)
+        parts.insert(0, package)
+        if not package:
+            break
+    return ".".join(p for p in parts if p) or "__main__", is_package
 
 
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:

@@ -24,6 +24,8 @@ from reslint.context import UNKNOWN, Context
 from reslint.walk import children
 
 _EXITS = (cst.Return, cst.Break)
+#: header names whose value is a server-directed wait (Retry-After, rate-limit resets)
+_SERVER_WAIT_HEADERS = ("retry-after", "ratelimit-reset", "rate-limit-reset", "x-rate-limit-reset")
 _ATTEMPT_WORDS = ("attempt", "retr", "tries", "try")
 #: builtin errors no I/O retry catches: a loop that only handles these searches items
 _LOCAL_ERRORS = frozenset({
@@ -87,32 +89,81 @@ class LoopAnalyzer:
         if not exits:
             return None
         sleeps = [n for n in nodes if isinstance(n, cst.Call) and self.ctx.qualname(n.func, scope) in cat.SLEEPS]
-        tries = [n for n in nodes if isinstance(n, cst.Try)]
+        helper_sleeps = [n for n in nodes if isinstance(n, cst.Call) and n not in sleeps and self._sleeps_inside(n, scope)]
+        tries = self._tries(loop.body)
         handlers = [h for t in tries for h in t.handlers if not _always_leaves(h.body)]
         if handlers and all(self._local_errors_only(h, scope) for h in handlers):
             return None  # IndexError, KeyError…: a search over items, not a retry of I/O
-        status_checks = any(isinstance(n, cst.Comparison) and _mentions_status_code(n) for n in nodes)
-        if not handlers and not (sleeps and status_checks):
+        status_checks = any(isinstance(n, cst.Comparison) and _compares_http_status(n, self.ctx, scope) for n in nodes)
+        if not handlers and not ((sleeps or helper_sleeps) and status_checks):
             return None  # a poll or a scheduler loop, not a retry after a failure
-        if isinstance(loop, cst.While) and not sleeps:
+        if isinstance(loop, cst.While) and not (sleeps or helper_sleeps):
             return None  # readiness and generator loops: a `while` retry waits between attempts
+        capped, cap = self._time_cap(loop, nodes, scope)
+        if sleeps and not helper_sleeps and self._constant(sleeps, scope) and (
+                capped or (_num(attempts) and attempts > 10)):
+            return None  # sleeping a constant interval until a deadline, or many times: a wait for readiness
         policy = RetryPolicy("loop", "loop", loop)
         policy.attempts = attempts
         if attempts is None or attempts is UNKNOWN:
             guarded = self._guard(nodes, scope, handlers)
             if guarded is not None:
                 policy.attempts = guarded
-        capped, cap = self._time_cap(loop, nodes, scope)
         if deadline_s is not None:
             capped, cap = True, deadline_s
         policy.max_delay_s = cap if capped else None
         policy.extra["time_capped"] = capped
         policy.wait = self._wait(sleeps, var, start, scope, while_loop=isinstance(loop, cst.While))
+        if helper_sleeps:
+            policy.wait = Wait.unknown(helper_sleeps[0])  # a helper sleeps: how long is unknown here
         policy.retried, aimed = self._retried(handlers, nodes, scope)
+        in_handlers = {id(n) for h in handlers for n in _own_nodes(h.body)}
         policy.extra.update(sleeps=sleeps, handlers=handlers, aimed_at_rate_limit=aimed,
+                            sleeps_in_handlers=frozenset(id(s) for s in sleeps if id(s) in in_handlers),
                             raise_for_status=any(_is_raise_for_status(n) for t in tries for n in _own_nodes(t.body)))
         policy.respects_retry_after = policy.wait.reads_retry_after
         return policy
+
+    def _tries(self, body) -> List[cst.Try]:
+        """``try`` statements of the loop body, not those nested in a handler (cleanup)."""
+        out, stack = [], list(children(body))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.For, cst.While, cst.ExceptHandler,
+                                 cst.Finally)):
+                continue
+            if isinstance(node, cst.Try):
+                out.append(node)
+            stack.extend(children(node))
+        return out
+
+    def _sleeps_inside(self, call: cst.Call, scope) -> bool:
+        """A call to a function or method of this module whose body sleeps (``self._jitter_sleep(i)``)."""
+        qual = self.ctx.qualname(call.func, scope)
+        if qual is None or qual in cat.SLEEPS:
+            return False
+        func = None
+        if isinstance(call.func, cst.Name):
+            found = self.ctx.lookup(call.func.value, scope)
+            func = found[0].node if found and len(found) == 1 and found[0].kind == "def" else None
+        elif isinstance(call.func, cst.Attribute):
+            for name, (node, cscope) in self.ctx.model.classes.items():
+                if qual.startswith(name + "."):
+                    found = cscope.bindings.get(call.func.attr.value)
+                    func = found[0].node if found and found[0].kind == "def" else None
+        if not isinstance(func, cst.FunctionDef):
+            return False
+        inner = self.ctx.model.scopes.get(id(func.body), scope)
+        return any(isinstance(n, cst.Call) and self.ctx.qualname(n.func, inner) in cat.SLEEPS
+                   for n in _own_nodes(func.body))
+
+    def _constant(self, sleeps, scope) -> bool:
+        """Every sleep is a known constant (no loop variable, no random draw)."""
+        for sleep in sleeps:
+            arg = sleep.args[0].value if sleep.args and not sleep.args[0].star else None
+            if arg is None or not _num(self.ctx.value_of(arg, scope)):
+                return False
+        return True
 
     # -- bounds ----------------------------------------------------------------------
     def _counted(self, loop, scope) -> Optional[Tuple[object, Optional[str], int]]:
@@ -260,27 +311,40 @@ class LoopAnalyzer:
         return False
 
     def _reads_retry_after(self, expr, scope, depth: int = 0) -> bool:
+        """Whether a wait comes from the server: ``Retry-After`` or a rate-limit reset header,
+        read directly or through a local assigned from one (on any branch)."""
         for node in _expressions(expr):
-            if isinstance(node, cst.SimpleString) and "retry-after" in node.value.lower():
+            if isinstance(node, cst.SimpleString) and any(h in node.value.lower() for h in _SERVER_WAIT_HEADERS):
+                return True
+            if isinstance(node, cst.Attribute) and node.attr.value in ("retry_after", "reset", "reset_time"):
                 return True
             if isinstance(node, cst.Name) and depth < 4:
-                inner, inner_scope = self._inline(node, scope)
-                if inner is not node and self._reads_retry_after(inner, inner_scope, depth + 1):
-                    return True
+                for binding in self.ctx.lookup(node.value, scope) or ():
+                    if binding.value is not None and binding.kind == "assign" and \
+                            self._reads_retry_after(binding.value, binding.scope, depth + 1):
+                        return True
         return False
 
     def retry_after_capped(self, expr, scope, depth: int = 0) -> bool:
-        """Whether a sleep that reads Retry-After bounds it (``min(value, CAP)``)."""
-        expr, scope = self._inline(expr, scope)
+        """Whether a sleep that reads Retry-After bounds it (``min(value, CAP)``), on every
+        binding of the names it goes through."""
         for node in _expressions(expr):
             if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "min":
-                if any(_num(self.ctx.value_of(a.value, scope)) for a in node.args):
+                if any(_num(self.ctx.value_of(a.value, scope)) or self._is_name_constant(a.value, scope)
+                       for a in node.args):
                     return True
-            if isinstance(node, cst.Name) and depth < 4 and node is not expr:
-                inner, inner_scope = self._inline(node, scope)
-                if inner is not node and self.retry_after_capped(inner, inner_scope, depth + 1):
-                    return True
+        if isinstance(expr, cst.Name) and depth < 4:
+            reading = [b for b in self.ctx.lookup(expr.value, scope) or ()
+                       if b.value is not None and self._reads_retry_after(b.value, b.scope)]
+            return bool(reading) and all(self.retry_after_capped(b.value, b.scope, depth + 1) for b in reading)
+        for node in _expressions(expr):
+            if isinstance(node, cst.Name) and node is not expr and depth < 4 and \
+                    self._reads_retry_after(node, scope) and self.retry_after_capped(node, scope, depth + 1):
+                return True
         return False
+
+    def _is_name_constant(self, expr, scope) -> bool:
+        return isinstance(expr, cst.Name) and expr.value.isupper()
 
     def _max_value(self, expr, scope, var, k, depth: int = 0):
         """Largest value of a sleep expression when the loop variable is ``k`` (seconds)."""
@@ -358,7 +422,7 @@ class LoopAnalyzer:
             any_error = any_error or any(t in cat.CATCH_ALL for t in found)
         statuses = set()
         for node in nodes:
-            if isinstance(node, cst.Comparison) and _mentions_status_code(node):
+            if isinstance(node, cst.Comparison) and _compares_http_status(node, self.ctx, scope):
                 for target in node.comparisons:
                     value = self.ctx.value_of(target.comparator, scope)
                     if _num(value):
@@ -382,6 +446,24 @@ def _handler_types(ctx: Context, expr, scope) -> Optional[List[str]]:
 
 def _mentions_status_code(node) -> bool:
     return any(isinstance(n, cst.Attribute) and n.attr.value in ("status_code", "status") for n in _expressions(node))
+
+
+def _compares_http_status(node: cst.Comparison, ctx, scope) -> bool:
+    """``resp.status_code != 429``, ``r.status in (500, 503)``: an HTTP status (a number 100-599),
+    not a job state such as ``job.status != "RUNNING"``."""
+    if not _mentions_status_code(node):
+        return False
+    for target in node.comparisons:
+        value = ctx.value_of(target.comparator, scope)
+        values = value if isinstance(value, tuple) else (value,)
+        if any(_num(v) and 100 <= v <= 599 for v in values):
+            return True
+        if isinstance(target.comparator, (cst.Set, cst.Tuple, cst.List, cst.Name)):
+            expr, inner_scope = ctx.resolve(target.comparator, scope)
+            if isinstance(expr, (cst.Set, cst.Tuple, cst.List)) and any(
+                    _num(ctx.value_of(e.value, inner_scope)) for e in expr.elements if isinstance(e, cst.Element)):
+                return True
+    return False
 
 
 def _is_raise_for_status(node) -> bool:

@@ -20,15 +20,35 @@ class RetryWithoutJitter(PolicyRule):
 
     def check(self, policy: RetryPolicy) -> None:
         wait = policy.wait
-        if wait.jitter != "no" or wait.zero or not retries(policy):
-            return
         if policy.kind == "loop":
-            for sleep in policy.extra.get("sleeps", ()):
-                self.report(sleep, f"hand-rolled retry sleeps a deterministic time: {WHY}; draw the sleep at random, "
-                                   f"e.g. `random.uniform(0, delay)` (full jitter)", fix=self._loop_fix(sleep))
+            if retries(policy):
+                self._loop(policy)
+            return
+        if wait.jitter != "no" or wait.zero or not retries(policy):
             return
         self.report(policy.node, f"{policy.library} retry waits a deterministic time ({wait.kind}): {WHY}; "
                                  f"{_advice(policy)}", fix=self._fix(policy))
+
+    def _loop(self, policy: RetryPolicy) -> None:
+        """Each sleep on its own: deterministic, fully known and not server-directed."""
+        loops = self.ctx.retried.loops
+        for sleep in policy.extra.get("sleeps", ()):
+            arg = sleep.args[0].value if sleep.args and not sleep.args[0].star else None
+            if arg is None or loops._jittered(arg, self.ctx.scope) or loops._reads_retry_after(arg, self.ctx.scope):
+                continue
+            value = loops._max_value(arg, self.ctx.scope, None, 1)
+            if not isinstance(value, (int, float)) and not self._depends_on_loop(arg, policy):
+                continue  # a delay from a parameter or call may already be random
+            if value == 0:
+                continue  # no wait at all is RES205's business
+            self.report(sleep, f"hand-rolled retry sleeps a deterministic time: {WHY}; draw the sleep at random, "
+                               f"e.g. `random.uniform(0, delay)` (full jitter)", fix=self._loop_fix(sleep))
+
+    def _depends_on_loop(self, arg, policy: RetryPolicy) -> bool:
+        loop = policy.node
+        var = loop.target.value if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) else None
+        loops = self.ctx.retried.loops
+        return var is not None and isinstance(loops._max_value(arg, self.ctx.scope, var, 1), (int, float))
 
     def _fix(self, policy: RetryPolicy):
         wait = policy.wait

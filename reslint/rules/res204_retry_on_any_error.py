@@ -117,6 +117,8 @@ class RetryOnAnyError(PolicyRule):
     def _loop(self, policy: RetryPolicy) -> None:
         checks_status = policy.retried.checks_status
         for handler in policy.extra.get("handlers", ()):
+            if _filters(handler):
+                continue  # catches broadly, then re-raises what it does not retry: a filter
             if handler.type is None:
                 self.report(handler, f"retry loop catches everything with a bare `except:` (KeyboardInterrupt and "
                                      f"SystemExit too): {WHY}; catch the transient errors only")
@@ -140,3 +142,17 @@ class RetryOnAnyError(PolicyRule):
             if status and not checks_status and policy.extra.get("raise_for_status"):
                 self.report(handler, f"retry loop retries `{status[0]}` while `raise_for_status()` turns every 4xx "
                                      f"into one: {WHY}; check the status code before retrying")
+
+
+def _filters(handler: cst.ExceptHandler) -> bool:
+    """``except Exception as exc: if should_retry(exc): ... else: raise``: the handler tests the
+    caught exception and re-raises the rest, so it does not retry everything."""
+    if handler.name is None or not isinstance(handler.name.name, cst.Name):
+        return False
+    name = handler.name.name.value
+    for node in _expressions(handler.body):
+        if isinstance(node, cst.If) and any(isinstance(n, cst.Name) and n.value == name
+                                            for n in _expressions(node.test)):
+            if any(isinstance(n, cst.Raise) for n in _expressions(node)):
+                return True
+    return False

@@ -52,6 +52,6 @@ class RetryAfterIgnored(PolicyRule):
                 self.report(sleep, "retry loop sleeps a server-sent `Retry-After` with no upper bound: a server (or "
                                    "a proxy) can say 3600 and hold this caller for an hour; wrap it in "
                                    "`min(value, MAX_WAIT_S)` and give up past your deadline")
-            elif aimed and not reads:
+            elif aimed and not reads and id(sleep) not in policy.extra.get("sleeps_in_handlers", ()):
                 self.report(sleep, f"retry loop handles 429 but sleeps its own delay, ignoring `Retry-After`: {WHY}; "
                                    f"sleep `min(Retry-After, cap)` plus jitter")

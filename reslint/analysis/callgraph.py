@@ -1,0 +1,155 @@
+"""The project pass: a call graph over module summaries, and nested retry layers (RES301).
+
+Runs in the parent process over :class:`~reslint.analysis.summary.ModuleSummary`
+objects only (never reparsing). Callees are resolved across modules through each
+module's import table (absolute and relative imports, ``__init__`` re-exports,
+``from x import *``); unresolved calls are unknown and never lead to a finding.
+From every call site inside a retried scope, a memoised search finds the chain of
+retry layers it reaches; attempts multiply only when the outer layer catches what
+the inner one raises when it gives up (DESIGN section 2, "Retry-layer arithmetic").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Optional, Tuple
+
+from reslint.analysis.summary import ANY, UNKNOWN_TYPES, CallSite, Layer, ModuleSummary
+from reslint.catalog.clients import EXCEPTION_BASES
+
+MAX_DEPTH = 12
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One retry layer on a chain, with the module it is in."""
+
+    path: str
+    layer: Layer
+
+
+@dataclass(frozen=True)
+class Nesting:
+    """A call site in a retried scope and the chain of layers it multiplies (outermost first)."""
+
+    summary: ModuleSummary
+    site: CallSite
+    chain: Tuple[Hop, ...]
+
+    @property
+    def product(self) -> int:
+        total = 1
+        for hop in self.chain:
+            total *= hop.layer.attempts
+        return total
+
+
+def _product(chain: Iterable[Hop]) -> int:
+    total = 1
+    for hop in chain:
+        total *= max(hop.layer.attempts, 1)
+    return total
+
+
+def catches(outer: Layer, inner: Layer) -> bool:
+    """Whether ``outer`` retries what ``inner`` raises once it gives up (unknown: assume yes)."""
+    if outer.catches in (ANY, UNKNOWN_TYPES) or inner.raises in (ANY, UNKNOWN_TYPES):
+        return True
+    caught = set(outer.catches)
+    for raised in inner.raises:
+        if raised in caught or caught & set(EXCEPTION_BASES.get(raised, ())):
+            return True
+    return False
+
+
+class CallGraph:
+    """Functions and call sites of the project, keyed by absolute qualified name."""
+
+    def __init__(self, summaries: Iterable[ModuleSummary]):
+        self.summaries = list(summaries)
+        self.modules: Dict[str, ModuleSummary] = {s.module: s for s in self.summaries}
+        self.functions: Dict[str, Tuple[ModuleSummary, object]] = {}
+        self.sites: Dict[str, List[CallSite]] = {}
+        for summary in self.summaries:
+            for function in summary.functions:
+                self.functions[function.qualname] = (summary, function)
+            for site in summary.calls:
+                owner = f"{summary.module}.{site.function}" if site.function else summary.module
+                self.sites.setdefault(owner, []).append(site)
+        self._reach: Dict[str, Tuple[Hop, ...]] = {}
+
+    def resolve(self, name: Optional[str], depth: int = 0) -> Optional[str]:
+        """The qualified name of the function ``name`` refers to, following re-exports."""
+        if name is None or depth > MAX_DEPTH:
+            return None
+        if name in self.functions:
+            return name
+        parts = name.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            summary = self.modules.get(".".join(parts[:cut]))
+            if summary is None:
+                continue
+            first, rest = parts[cut], parts[cut + 1:]
+            imports = dict(summary.imports)
+            if first in imports and imports[first] != name:
+                return self.resolve(".".join([imports[first], *rest]), depth + 1)
+            for star in summary.star_imports:
+                found = self.resolve(".".join([star, first, *rest]), depth + 1)
+                if found:
+                    return found
+            return None
+        return None
+
+    def _site_chain(self, summary: ModuleSummary, site: CallSite, depth: int) -> Tuple[Hop, ...]:
+        """Layers a call site reaches beyond the layers around it."""
+        if site.client_layer is not None:
+            return (Hop(summary.path, summary.layers[site.client_layer]),)
+        target = self.resolve(site.callee)
+        return self.reach(target, depth + 1) if target is not None else ()
+
+    def reach(self, function: str, depth: int = 0) -> Tuple[Hop, ...]:
+        """The chain of retry layers a call to ``function`` goes through (largest product)."""
+        if function in self._reach:
+            return self._reach[function]
+        if depth > MAX_DEPTH:
+            return ()
+        self._reach[function] = ()  # cycle guard
+        summary, info = self.functions[function]
+        best: Tuple[Hop, ...] = ()
+        for site in self.sites.get(function, ()):
+            inner = self._site_chain(summary, site, depth)
+            if not inner:
+                continue
+            local = tuple(Hop(summary.path, summary.layers[i]) for i in site.retried_by if i != info.layer)
+            chain = _multiplying(local + inner)
+            if _product(chain) > _product(best):
+                best = chain
+        if info.layer is not None:
+            own = Hop(summary.path, summary.layers[info.layer])
+            best = _multiplying((own,) + best) if best else (own,)
+        self._reach[function] = best
+        return best
+
+    def nestings(self) -> List[Nesting]:
+        """Every call site inside a retried scope that reaches another retry layer."""
+        out = []
+        for summary in self.summaries:
+            for site in summary.calls:
+                if not site.retried_by:
+                    continue
+                inner = self._site_chain(summary, site, 0)
+                if not inner:
+                    continue
+                outer = tuple(Hop(summary.path, summary.layers[i]) for i in site.retried_by)
+                chain = _multiplying(outer + inner)
+                if len(chain) > len(outer) and all(h.layer.attempts > 1 for h in chain):
+                    out.append(Nesting(summary, site, chain))
+        return out
+
+
+def _multiplying(chain: Tuple[Hop, ...]) -> Tuple[Hop, ...]:
+    """Cut the chain where an outer layer does not catch what the next one raises."""
+    for index in range(len(chain) - 1):
+        if not catches(chain[index].layer, chain[index + 1].layer):
+            return chain[:index + 1]
+    return chain

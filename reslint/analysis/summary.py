@@ -1,0 +1,319 @@
+"""Module summaries: the plain, picklable facts the project pass needs from each file.
+
+Made during the per-file walk by :class:`SummaryCollector` (an engine visitor that
+runs beside the rules) and cached with the file's findings, so a project-wide
+pass (RES301) never reparses: functions with their retry layer, retry layers
+(decorators, loops, clients that retry inside) and call sites with their
+resolved callee, the local layers around them and the client layer they enter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from reslint.analysis.retry import RetryPolicy, _num
+from reslint.catalog import canonical, retries as retry_catalog
+from reslint.catalog.clients import ADAPTER_RAISES, BOTOCORE_MODE_ATTEMPTS, GIVE_UP_ERRORS, RETRYING_CLIENTS
+from reslint.context import UNKNOWN, Context
+
+ANY = ("*",)  # catches or raises any exception
+UNKNOWN_TYPES = ("?",)
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A retry layer: ``attempts`` (-1 unknown, 0 unbounded), what it ``catches`` and what it
+    ``raises`` after giving up (exception qualified names, ``("*",)`` any, ``("?",)`` unknown)."""
+
+    id: int
+    label: str
+    library: str
+    attempts: int
+    catches: Tuple[str, ...]
+    raises: Tuple[str, ...]
+    row: int = 0
+    column: int = 0
+    off: str = ""
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """A call: resolved ``callee`` (absolute dotted name or None), the ids of the module's layers
+    around it (outermost first), the client layer it enters (if any), and where it is."""
+
+    callee: Optional[str]
+    function: str
+    retried_by: Tuple[int, ...] = ()
+    client_layer: Optional[int] = None
+    row: int = 0
+    column: int = 0
+    end_row: int = 0
+    end_column: int = 0
+
+
+@dataclass(frozen=True)
+class Function:
+    qualname: str
+    layer: Optional[int]
+    row: int = 0
+
+
+@dataclass(frozen=True)
+class ModuleSummary:
+    """Everything the project pass knows about one module (plain data)."""
+
+    module: str
+    path: str
+    is_package: bool
+    imports: Tuple[Tuple[str, str], ...]
+    star_imports: Tuple[str, ...]
+    functions: Tuple[Function, ...]
+    layers: Tuple[Layer, ...]
+    calls: Tuple[CallSite, ...]
+    suppressions: Tuple[Tuple[int, Optional[Tuple[str, ...]], bool], ...] = ()
+    file_codes: Tuple[str, ...] = ()
+    file_all: bool = False
+
+
+@dataclass
+class _PendingCall:
+    node: cst.Call
+    callee: Optional[str]
+    function: str
+    retried_by: Tuple[int, ...]
+    client_layer: Optional[int]
+
+
+class SummaryCollector:
+    """Collects a :class:`ModuleSummary` during the walk (needs the retried scopes)."""
+
+    code = ""
+    triggers = None
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self._layers: List[dict] = []
+        self._layer_ids: Dict[int, int] = {}
+        self._calls: List[_PendingCall] = []
+
+    # -- layers ----------------------------------------------------------------------
+    def layer_of(self, policy: RetryPolicy) -> int:
+        key = id(policy)
+        if key not in self._layer_ids:
+            catches = _catches(policy)
+            raises = catches
+            if policy.library in GIVE_UP_ERRORS and not policy.reraise:
+                raises = (GIVE_UP_ERRORS[policy.library],)
+            attempts = policy.attempts
+            self._layer_ids[key] = self._add_layer(
+                label=_policy_label(policy, self.ctx), library=policy.library,
+                attempts=int(attempts) if _num(attempts) else (0 if attempts is None else -1),
+                catches=catches, raises=raises, node=policy.node)
+        return self._layer_ids[key]
+
+    def _add_layer(self, **fields) -> int:
+        fields["id"] = len(self._layers)
+        self._layers.append(fields)
+        return fields["id"]
+
+    # -- the walk --------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        ctx = self.ctx
+        callee = ctx.qualname(node.func)
+        client = self._client_layer(node)
+        if callee is None and client is None:
+            return
+        retried_by = tuple(self.layer_of(scope.policy) for scope in ctx.retry_scopes)
+        self._calls.append(_PendingCall(node, callee, _function_name(ctx), retried_by, client))
+
+    def _client_layer(self, node: cst.Call) -> Optional[int]:
+        """The layer of a client that retries inside, when ``node`` is a call on one."""
+        func = node.func
+        if not isinstance(func, cst.Attribute):
+            return None
+        base = func.value
+        while isinstance(base, (cst.Attribute, cst.Call)):
+            if isinstance(base, cst.Call):
+                if isinstance(base.func, cst.Attribute) and base.func.attr.value == "with_options" and any(
+                        a.keyword is not None and a.keyword.value == "max_retries" for a in base.args):
+                    return None  # per-call override (usually max_retries=0)
+                base = base.func
+            base = base.value if isinstance(base, cst.Attribute) else base
+        constructor = self.ctx.constructor_of(base)
+        if constructor is None:
+            return None
+        qual = self.ctx.qualname(constructor.func)
+        qual = canonical(qual) if qual else None
+        if qual == "requests.Session" or self.ctx.type_of(base) == "requests.Session":
+            if func.attr.value not in ("get", "post", "put", "patch", "delete", "head", "options", "request", "send"):
+                return None
+            return self._adapter_layer(base)
+        client = RETRYING_CLIENTS.get(qual or "")
+        if client is None or func.attr.value in ("mount", "close", "with_options", "copy"):
+            return None
+        attempts = self._client_attempts(client, constructor)
+        if not _num(attempts) or attempts <= 1:
+            return None
+        key = id(constructor)
+        if key not in self._layer_ids:
+            self._layer_ids[key] = self._add_layer(
+                label=f"{qual.split('.')[0]} client", library=qual, attempts=int(attempts), catches=ANY,
+                raises=client.raises, node=constructor, off=client.off)
+        return self._layer_ids[key]
+
+    def _client_attempts(self, client, constructor: cst.Call):
+        arg = next((a for a in constructor.args if a.keyword is not None and a.keyword.value == client.param), None)
+        if any(a.star == "**" for a in constructor.args) and arg is None:
+            return UNKNOWN
+        if client.counts == "botocore":
+            return self._botocore_attempts(arg)
+        if arg is None:
+            return client.default_attempts
+        if client.counts == "urllib3":
+            return self._urllib3_attempts(arg.value)
+        value = self.ctx.value_of(arg.value)
+        return int(value) + 1 if _num(value) else UNKNOWN
+
+    def _urllib3_attempts(self, expr):
+        value = self.ctx.value_of(expr)
+        if value is False:
+            return 1
+        if _num(value):
+            return int(value) + 1
+        target = self.ctx.constructor_of(expr)
+        policy = self.ctx.retries.for_call(target) if target is not None else None
+        return policy.attempts if policy is not None else UNKNOWN
+
+    def _botocore_attempts(self, arg):
+        if arg is None:
+            return BOTOCORE_MODE_ATTEMPTS["legacy"]
+        config = self.ctx.constructor_of(arg.value)
+        if config is None:
+            return UNKNOWN
+        retries = next((a.value for a in config.args if a.keyword is not None and a.keyword.value == "retries"), None)
+        if retries is None:
+            return BOTOCORE_MODE_ATTEMPTS["legacy"]
+        retries, scope = self.ctx.resolve(retries)
+        if not isinstance(retries, cst.Dict):
+            return UNKNOWN
+        options = {}
+        for element in retries.elements:
+            if isinstance(element, cst.DictElement):
+                key = self.ctx.value_of(element.key, scope)
+                options[key] = self.ctx.value_of(element.value, scope)
+        if "total_max_attempts" in options:
+            value = options["total_max_attempts"]
+            return int(value) if _num(value) else UNKNOWN
+        if "max_attempts" in options:  # Config counts retries here (botocore/args.py)
+            value = options["max_attempts"]
+            return int(value) + 1 if _num(value) else UNKNOWN
+        return BOTOCORE_MODE_ATTEMPTS.get(options.get("mode", "legacy"), UNKNOWN)
+
+    def _adapter_layer(self, session) -> Optional[int]:
+        best = None
+        for adapter in self.ctx.mounts_of(session) or ():
+            adapter_call = self.ctx.constructor_of(adapter)
+            if adapter_call is None:
+                continue
+            arg = next((a for a in adapter_call.args if a.keyword is not None and a.keyword.value == "max_retries"),
+                       None)
+            if arg is None:
+                continue
+            attempts = self._urllib3_attempts(arg.value)
+            if not _num(attempts) or attempts <= 1:
+                continue
+            key = id(adapter_call)
+            if key not in self._layer_ids:
+                self._layer_ids[key] = self._add_layer(
+                    label=f"Session Retry(total={attempts - 1})", library="requests", attempts=int(attempts),
+                    catches=ANY, raises=ADAPTER_RAISES, node=adapter_call, off="no max_retries on the adapter")
+            best = self._layer_ids[key]
+        return best
+
+    # -- the result -------------------------------------------------------------------
+    def summary(self, display: str, positions, suppressions) -> ModuleSummary:
+        """Build the summary; ``positions`` (node -> CodeRange) is needed only when a call
+        is retried or a layer exists, so clean files pay nothing for it."""
+        model = self.ctx.model
+        functions = []
+        for qual, layer in self._functions():
+            functions.append(Function(qual, layer))
+        layers = []
+        for fields in self._layers:
+            node = fields.pop("node")
+            span = positions.get(node) if positions is not None else None
+            layers.append(Layer(row=span.start.line if span else 0, column=span.start.column + 1 if span else 0,
+                                **fields))
+        calls = []
+        for call in self._calls:
+            span = positions.get(call.node) if positions is not None and call.retried_by else None
+            calls.append(CallSite(call.callee, call.function, call.retried_by, call.client_layer,
+                                  span.start.line if span else 0, span.start.column + 1 if span else 0,
+                                  span.end.line if span else 0, span.end.column + 1 if span else 0))
+        imports = tuple((name, b[0].qualname) for name, b in model.module_scope.bindings.items()
+                        if len(b) == 1 and b[0].kind == "import" and b[0].qualname)
+        lines, file_codes, file_all = (), (), False
+        if suppressions is not None:
+            lines = tuple((row, tuple(sorted(d.codes)) if d.codes is not None else None, d.own_line)
+                          for row, d in sorted(suppressions.lines.items()))
+            file_codes, file_all = tuple(sorted(suppressions.file_codes)), suppressions.file_all
+        return ModuleSummary(model.module_name, display, model.is_package, imports, tuple(model.star_imports),
+                             tuple(functions), tuple(layers), tuple(calls), lines, file_codes, file_all)
+
+    @property
+    def needs_positions(self) -> bool:
+        return bool(self._layers) or any(c.retried_by for c in self._calls)
+
+    def _functions(self):
+        """(qualified name, decorator layer id) of every function and method."""
+        retried = self.ctx.retried
+        out = []
+        stack = [(self.ctx.model.module_scope.node.body, self.ctx.model.module_name)]
+        while stack:
+            body, prefix = stack.pop()
+            for stmt in body:
+                if isinstance(stmt, cst.FunctionDef):
+                    layer = None
+                    for entry in retried.opened.get(id(stmt.body), ()) if retried is not None else ():
+                        if getattr(entry, "function", None) is stmt:
+                            layer = self.layer_of(entry.policy)
+                            break
+                    out.append((f"{prefix}.{stmt.name.value}", layer))
+                elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
+                    stack.append((stmt.body.body, f"{prefix}.{stmt.name.value}"))
+        return out
+
+
+def _function_name(ctx: Context) -> str:
+    scope = ctx.scope
+    while scope is not None and scope.kind in ("lambda", "comprehension"):
+        scope = scope.parent
+    if scope is None or scope.kind != "function":
+        return ""
+    parent = scope.parent
+    return f"{parent.name}.{scope.name}" if parent is not None and parent.kind in ("module", "class") else scope.name
+
+
+def _catches(policy: RetryPolicy) -> Tuple[str, ...]:
+    retried = policy.retried
+    if retried.kind == "any":
+        return ANY
+    if retried.kind in ("types", "function") and retried.types:
+        if set(retried.types) & retry_catalog.CATCH_ALL:
+            return ANY
+        return tuple(retried.types)
+    if retried.kind == "status":
+        return ANY  # status retries raise the client's errors after giving up
+    return UNKNOWN_TYPES
+
+
+def _policy_label(policy: RetryPolicy, ctx: Context) -> str:
+    scope = ctx.retried.scope_of(policy) if ctx.retried is not None else None
+    if scope is not None and scope.function is not None:
+        return scope.function.name.value
+    if policy.kind == "loop":
+        return "retry loop"
+    return f"{policy.library} retry"

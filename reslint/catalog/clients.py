@@ -1,0 +1,109 @@
+"""Clients that retry inside: each call on them is already a retry layer (RES301).
+
+Facts from ``research/retry-semantics.md`` section 2 ("Clients that retry
+internally by default"), with the library sources named there. Attempts count
+the first call. Where a default changed between versions, the least safe one
+(more attempts) is assumed, as DESIGN section 2 decides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Optional, Tuple
+
+
+@dataclass(frozen=True)
+class RetryingClient:
+    """A client constructor whose calls retry.
+
+    - ``param``: the constructor parameter that sets retries (``max_retries``);
+      ``counts``: ``"retries"`` (attempts = value + 1) or ``"attempts"``.
+    - ``default_attempts``: attempts when the parameter is absent.
+    - ``raises``: what a call raises once the client gives up (what an outer
+      retry would have to catch for attempts to multiply).
+    - ``off``: how users turn the client's retries off (for messages).
+    """
+
+    qualname: str
+    param: Optional[str]
+    counts: str
+    default_attempts: int
+    raises: Tuple[str, ...]
+    off: str
+    source: str
+
+
+_OPENAI_RAISES = ("openai.APIConnectionError", "openai.APITimeoutError", "openai.RateLimitError",
+                  "openai.InternalServerError", "openai.APIStatusError", "openai.APIError")
+_ANTHROPIC_RAISES = ("anthropic.APIConnectionError", "anthropic.APITimeoutError", "anthropic.RateLimitError",
+                     "anthropic.InternalServerError", "anthropic.APIStatusError", "anthropic.APIError")
+_BOTO_RAISES = ("botocore.exceptions.ClientError", "botocore.exceptions.EndpointConnectionError",
+                "botocore.exceptions.ConnectTimeoutError", "botocore.exceptions.ReadTimeoutError",
+                "botocore.exceptions.ConnectionError", "botocore.exceptions.BotoCoreError")
+_REQUESTS_RAISES = ("requests.ConnectionError", "requests.ConnectTimeout", "requests.exceptions.RetryError",
+                    "requests.RequestException", "requests.exceptions.ConnectionError", "requests.Timeout")
+_URLLIB3_RAISES = ("urllib3.exceptions.MaxRetryError", "urllib3.exceptions.HTTPError")
+
+RETRYING_CLIENTS: Dict[str, RetryingClient] = {c.qualname: c for c in (
+    RetryingClient("openai.OpenAI", "max_retries", "retries", 3, _OPENAI_RAISES, "max_retries=0",
+                   "openai/_constants.py DEFAULT_MAX_RETRIES = 2 (openai 1.x-3.57.0)"),
+    RetryingClient("openai.AsyncOpenAI", "max_retries", "retries", 3, _OPENAI_RAISES, "max_retries=0",
+                   "openai/_constants.py DEFAULT_MAX_RETRIES = 2"),
+    RetryingClient("openai.AzureOpenAI", "max_retries", "retries", 3, _OPENAI_RAISES, "max_retries=0",
+                   "openai/_constants.py DEFAULT_MAX_RETRIES = 2"),
+    RetryingClient("openai.AsyncAzureOpenAI", "max_retries", "retries", 3, _OPENAI_RAISES, "max_retries=0",
+                   "openai/_constants.py DEFAULT_MAX_RETRIES = 2"),
+    RetryingClient("anthropic.Anthropic", "max_retries", "retries", 3, _ANTHROPIC_RAISES, "max_retries=0",
+                   "anthropic/_constants.py DEFAULT_MAX_RETRIES = 2 (2.14.0)"),
+    RetryingClient("anthropic.AsyncAnthropic", "max_retries", "retries", 3, _ANTHROPIC_RAISES, "max_retries=0",
+                   "anthropic/_constants.py DEFAULT_MAX_RETRIES = 2"),
+    # botocore: legacy mode (5 attempts, the default before 1.44) is assumed unless a mode is set
+    RetryingClient("boto3.client", "config", "botocore", 5, _BOTO_RAISES,
+                   "Config(retries={'total_max_attempts': 1})",
+                   "botocore/data/_retry.json (legacy max_attempts 5), botocore/retries/standard.py (3), "
+                   "botocore/args.py _compute_retry_max_attempts (max_attempts counts retries)"),
+    RetryingClient("boto3.resource", "config", "botocore", 5, _BOTO_RAISES,
+                   "Config(retries={'total_max_attempts': 1})", "as boto3.client"),
+    RetryingClient("boto3.Session.client", "config", "botocore", 5, _BOTO_RAISES,
+                   "Config(retries={'total_max_attempts': 1})", "as boto3.client"),
+    RetryingClient("boto3.Session.resource", "config", "botocore", 5, _BOTO_RAISES,
+                   "Config(retries={'total_max_attempts': 1})", "as boto3.client"),
+    RetryingClient("urllib3.PoolManager", "retries", "urllib3", 4, _URLLIB3_RAISES, "retries=False",
+                   "urllib3/util/retry.py Retry.DEFAULT = Retry(3) (2.8.0)"),
+    RetryingClient("stripe.StripeClient", "max_network_retries", "retries", 1,
+                   ("stripe.APIConnectionError", "stripe.APIError", "stripe.StripeError"), "max_network_retries=0",
+                   "stripe/_stripe_client.py: no retries unless max_network_retries is passed (16.1.0)"),
+    RetryingClient("httpx.HTTPTransport", "retries", "retries", 1, ("httpx.ConnectError", "httpx.ConnectTimeout"),
+                   "retries=0", "httpx/_transports/default.py retries=0; connect errors only"),
+)}
+
+#: requests sessions retry through mounted adapters: HTTPAdapter(max_retries=N or Retry(total=N)).
+ADAPTER_RAISES = _REQUESTS_RAISES
+#: botocore attempts by retry mode when ``max_attempts`` is not set (DynamoDB differs; not modelled).
+BOTOCORE_MODE_ATTEMPTS = {"legacy": 5, "standard": 3, "adaptive": 3}
+
+#: What a retry library raises when it gives up: tenacity raises RetryError unless reraise=True.
+GIVE_UP_ERRORS = {"tenacity": "tenacity.RetryError", "google": "google.api_core.exceptions.RetryError"}
+
+#: Known exception bases, so an outer retry on a base catches what an inner layer raises.
+EXCEPTION_BASES = {
+    "requests.ConnectTimeout": ("requests.ConnectionError", "requests.Timeout", "requests.RequestException"),
+    "requests.ConnectionError": ("requests.RequestException", "OSError"),
+    "requests.Timeout": ("requests.RequestException",),
+    "requests.exceptions.RetryError": ("requests.RequestException",),
+    "openai.APIConnectionError": ("openai.APIError",),
+    "openai.APITimeoutError": ("openai.APIConnectionError", "openai.APIError"),
+    "openai.RateLimitError": ("openai.APIStatusError", "openai.APIError"),
+    "openai.InternalServerError": ("openai.APIStatusError", "openai.APIError"),
+    "anthropic.APIConnectionError": ("anthropic.APIError",),
+    "anthropic.APITimeoutError": ("anthropic.APIConnectionError", "anthropic.APIError"),
+    "botocore.exceptions.EndpointConnectionError": ("botocore.exceptions.ConnectionError",
+                                                    "botocore.exceptions.BotoCoreError"),
+    "botocore.exceptions.ConnectTimeoutError": ("botocore.exceptions.ConnectionError",
+                                                "botocore.exceptions.BotoCoreError"),
+    "botocore.exceptions.ReadTimeoutError": ("botocore.exceptions.BotoCoreError",),
+    "httpx.ConnectError": ("httpx.TransportError", "httpx.HTTPError"),
+    "httpx.ConnectTimeout": ("httpx.TimeoutException", "httpx.TransportError", "httpx.HTTPError"),
+    "httpx.ReadTimeout": ("httpx.TimeoutException", "httpx.TransportError", "httpx.HTTPError"),
+    "tenacity.RetryError": (),
+}
