@@ -18,8 +18,7 @@ from typing import List, Optional, Tuple
 import click
 
 from reslint import __version__, registry
-
-FORMATS = ("full", "concise", "json", "github")
+from reslint.output import FORMATS  # one list of formats; reslint.output does not import LibCST
 
 
 class DefaultGroup(click.Group):
@@ -57,6 +56,9 @@ def _validate_selectors(option: str, selectors: Tuple[str, ...]) -> None:
 
 
 def _use_color(choice: str) -> bool:
+    """Whether the human formats are coloured: ``--color always|never`` wins; with ``auto``
+    a non-empty ``NO_COLOR`` turns colour off (https://no-color.org), else a non-empty
+    ``FORCE_COLOR`` turns it on (https://force-color.org), else stdout being a terminal does."""
     if choice == "always":
         return True
     if choice == "never":
@@ -86,11 +88,14 @@ def _use_color(choice: str) -> bool:
 @click.option("--stdin-filename", help="The path to report for source read from stdin (`-`).")
 @click.option("--color", type=click.Choice(("auto", "always", "never")), default="auto", show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
+@click.option("--no-cache", is_flag=True, help="Read and write no cache.")
+@click.option("--cache-dir", type=click.Path(path_type=Path), envvar="RESLINT_CACHE_DIR",
+              help="Cache directory (default: .reslint_cache in the project root).")
 def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fixes, output_format, output_file,
-          statistics, exit_zero, config_file, isolated, stdin_filename, color, quiet):
+          statistics, exit_zero, config_file, isolated, stdin_filename, color, quiet, no_cache, cache_dir):
     """Check PATHS (files or directories; default `.`) for resilience anti-patterns."""
     from reslint.config import ConfigError, load_settings, with_overrides
-    from reslint.discovery import DiscoveryError, Walker
+    from reslint.discovery import DiscoveryError
 
     select, extend_select, ignore = _split(select), _split(extend_select), _split(ignore)
     for option, selectors in (("--select", select), ("--extend-select", extend_select), ("--ignore", ignore)):
@@ -107,20 +112,19 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
         ignore=(settings.ignore + ignore) if ignore else None,
     )
 
-    from reslint.engine import Linter
+    from reslint.runner import Runner
 
-    linter = Linter(settings)
+    runner = Runner(settings, use_cache=not no_cache, cache_dir=cache_dir)
+    linter = runner.linter
     stdin_mode = list(paths) == [Path("-")]
     if stdin_mode:
         results = [_lint_stdin(linter, stdin_filename)]
     else:
-        walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore)
         try:
-            files = walker.expand(list(paths) or [Path(".")])
+            results = runner.run(list(paths)).results
         except DiscoveryError as exc:
             click.echo(f"reslint: error: {exc}", err=True)
             sys.exit(2)
-        results = [linter.lint_path(path) for path in files]
 
     internal = [message for result in results for message in result.internal_errors]
     fixed_findings = []
@@ -154,7 +158,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
     findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key())
     if not (stdin_mode and fix) and not diff:
         _emit(findings, results, output_format, output_file, statistics, color, unsafe_fixes, len(fixed_findings),
-              quiet)
+              quiet, settings.root)
     if show_fixes and fixed_findings:
         _show_fixes(fixed_findings)
     for message in internal:
@@ -174,9 +178,11 @@ def _lint_stdin(linter, stdin_filename: Optional[str]):
     return linter.lint_bytes(data, display, FileResult(display, display))
 
 
-def _emit(findings, results, output_format, output_file, statistics, color, unsafe_fixes, fixed, quiet) -> None:
+def _emit(findings, results, output_format, output_file, statistics, color, unsafe_fixes, fixed, quiet,
+          root) -> None:
     from reslint.output import Report, renderer
 
+    use_color = False
     if statistics:
         counts = Counter((f.code, f.name) for f in findings)
         text = "".join(f"{n}\t{code}\t{name}\n" for (code, name), n in sorted(counts.items()))

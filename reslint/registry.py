@@ -33,7 +33,7 @@ RULES: Tuple[RuleInfo, ...] = (
     RuleInfo("RES204", "retry-on-any-error", "warning", "A retry on every exception or on non-transient errors", True),
     RuleInfo("RES205", "retry-without-backoff", "warning", "Attempts with no wait between them", True),
     RuleInfo("RES206", "retry-after-ignored", "warning", "A 429/503 retry that ignores Retry-After", True),
-    RuleInfo("RES301", "nested-retry", "error", "A retried scope that reaches another retry layer", False),
+    RuleInfo("RES301", "nested-retry", "error", "A retried scope that reaches another retry layer", True),
     RuleInfo("RES401", "idempotency-key-in-retry", "error", "An idempotency key generated inside the retried scope",
              False),
     RuleInfo("RES402", "non-idempotent-retry", "error", "A non-idempotent operation retried with no stable key", False),

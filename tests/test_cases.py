@@ -15,7 +15,7 @@ import pytest
 
 from reslint import registry
 from reslint.config import Settings
-from reslint.engine import Linter
+from reslint.runner import Runner
 
 CASES = Path(__file__).resolve().parent / "fixtures" / "cases"
 MARK = re.compile(r"#\s*expect:\s*([A-Za-z0-9_,\s]+?)\s*(?:#|$)")
@@ -39,12 +39,11 @@ def _expected(path: Path, rel: str):
 def test_case(case):
     entry = CASES / case
     files = [entry] if entry.is_file() else sorted(entry.rglob("*.py"))
-    linter = Linter(Settings(root=CASES))
-    expected, got = set(), set()
+    root = CASES if entry.is_file() else entry  # a folder is one project
+    expected = set()
     for path in files:
-        rel = path.relative_to(CASES).as_posix()
-        expected |= _expected(path, rel)
-        result = linter.lint_path(path)
-        assert result.internal_errors == []
-        got |= {(f.filename, f.location.row, f.code) for f in result.findings}
+        expected |= _expected(path, path.relative_to(root).as_posix())
+    run = Runner(Settings(root=root), use_cache=False).run([entry])
+    assert run.errors == []
+    got = {(f.filename, f.location.row, f.code) for result in run.results for f in result.findings}
     assert got == expected

@@ -51,12 +51,13 @@ def _product(chain: Iterable[Hop]) -> int:
     return total
 
 
-def catches(outer: Layer, inner: Layer) -> bool:
-    """Whether ``outer`` retries what ``inner`` raises once it gives up (unknown: assume yes)."""
+def catches(outer: Layer, inner: Layer, expand=lambda types: types) -> bool:
+    """Whether ``outer`` retries what ``inner`` raises once it gives up (unknown: assume yes).
+    ``expand`` replaces names of exception tuples defined in other modules by their members."""
     if outer.catches in (ANY, UNKNOWN_TYPES) or inner.raises in (ANY, UNKNOWN_TYPES):
         return True
-    caught = set(outer.catches)
-    for raised in inner.raises:
+    caught = set(expand(outer.catches))
+    for raised in expand(inner.raises):
         if raised in caught or caught & set(EXCEPTION_BASES.get(raised, ())):
             return True
     return False
@@ -74,9 +75,37 @@ class CallGraph:
             for function in summary.functions:
                 self.functions[function.qualname] = (summary, function)
             for site in summary.calls:
-                owner = f"{summary.module}.{site.function}" if site.function else summary.module
+                owner = site.function or summary.module  # function names are already qualified
                 self.sites.setdefault(owner, []).append(site)
         self._reach: Dict[str, Tuple[Hop, ...]] = {}
+        self.exception_names: Dict[str, Tuple[str, ...]] = {
+            f"{s.module}.{name}": types for s in self.summaries for name, types in s.exception_names}
+
+    def expand(self, types: Tuple[str, ...], depth: int = 0) -> Tuple[str, ...]:
+        """Exception names with project constants (``shop.http_layer.TRANSIENT``) replaced by members."""
+        out = []
+        for name in types:
+            target = self._constant(name)
+            if target is not None and depth < MAX_DEPTH:
+                out.extend(self.expand(self.exception_names[target], depth + 1))
+            else:
+                out.append(name)
+        return tuple(out)
+
+    def _constant(self, name: str, depth: int = 0) -> Optional[str]:
+        if name in self.exception_names:
+            return name
+        parts = name.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            summary = self.modules.get(".".join(parts[:cut]))
+            if summary is None:
+                continue
+            imports = dict(summary.imports)
+            first = parts[cut]
+            if first in imports and depth < MAX_DEPTH and imports[first] != name:
+                return self._constant(".".join([imports[first], *parts[cut + 1:]]), depth + 1)
+            return None
+        return None
 
     def resolve(self, name: Optional[str], depth: int = 0) -> Optional[str]:
         """The qualified name of the function ``name`` refers to, following re-exports."""
@@ -121,12 +150,12 @@ class CallGraph:
             if not inner:
                 continue
             local = tuple(Hop(summary.path, summary.layers[i]) for i in site.retried_by if i != info.layer)
-            chain = _multiplying(local + inner)
+            chain = _multiplying(local + inner, self.expand)
             if _product(chain) > _product(best):
                 best = chain
         if info.layer is not None:
             own = Hop(summary.path, summary.layers[info.layer])
-            best = _multiplying((own,) + best) if best else (own,)
+            best = _multiplying((own,) + best, self.expand) if best else (own,)
         self._reach[function] = best
         return best
 
@@ -141,15 +170,15 @@ class CallGraph:
                 if not inner:
                     continue
                 outer = tuple(Hop(summary.path, summary.layers[i]) for i in site.retried_by)
-                chain = _multiplying(outer + inner)
+                chain = _multiplying(outer + inner, self.expand)
                 if len(chain) > len(outer) and all(h.layer.attempts > 1 for h in chain):
                     out.append(Nesting(summary, site, chain))
         return out
 
 
-def _multiplying(chain: Tuple[Hop, ...]) -> Tuple[Hop, ...]:
+def _multiplying(chain: Tuple[Hop, ...], expand) -> Tuple[Hop, ...]:
     """Cut the chain where an outer layer does not catch what the next one raises."""
     for index in range(len(chain) - 1):
-        if not catches(chain[index].layer, chain[index + 1].layer):
+        if not catches(chain[index].layer, chain[index + 1].layer, expand):
             return chain[:index + 1]
     return chain

@@ -55,6 +55,7 @@ class RetriedScopes:
         self.policies: List[RetryPolicy] = []
         self.loop_policies: Dict[int, RetryPolicy] = {}
         self._by_policy: Dict[int, RetryScope] = {}
+        self._function = ""  # the function being walked (for loop labels)
         self._walk(ctx.model.module_scope.node.body, ctx.model.module_scope, None)
 
     def _open(self, node, entry) -> None:
@@ -89,12 +90,15 @@ class RetriedScopes:
                 if policy is not None:
                     self.policies.append(policy)
                     self._open(stmt.body, RetryScope(policy, stmt.body, stmt))
+            outer, self._function = self._function, stmt.name.value
             self._block(stmt.body, inner, None)
+            self._function = outer
         elif isinstance(stmt, cst.ClassDef):
             self._block(stmt.body, model.scopes.get(id(stmt.body), scope), None)
         elif isinstance(stmt, (cst.For, cst.While)):
             policy = self._loop_policy(stmt, scope, deadline)
             if policy is not None:
+                policy.extra.setdefault("function", self._function)
                 self.policies.append(policy)
                 self.loop_policies[id(stmt)] = policy
                 self._open(stmt.body, RetryScope(policy, stmt.body))

@@ -76,6 +76,8 @@ class ModuleSummary:
     suppressions: Tuple[Tuple[int, Optional[Tuple[str, ...]], bool], ...] = ()
     file_codes: Tuple[str, ...] = ()
     file_all: bool = False
+    #: module-level names bound once to exception classes or tuples of them (``TRANSIENT``)
+    exception_names: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
 
 
 @dataclass
@@ -261,7 +263,19 @@ class SummaryCollector:
                           for row, d in sorted(suppressions.lines.items()))
             file_codes, file_all = tuple(sorted(suppressions.file_codes)), suppressions.file_all
         return ModuleSummary(model.module_name, display, model.is_package, imports, tuple(model.star_imports),
-                             tuple(functions), tuple(layers), tuple(calls), lines, file_codes, file_all)
+                             tuple(functions), tuple(layers), tuple(calls), lines, file_codes, file_all,
+                             self._exception_names())
+
+    def _exception_names(self):
+        out = []
+        scope = self.ctx.model.module_scope
+        for name, bindings in scope.bindings.items():
+            if len(bindings) == 1 and bindings[0].kind == "assign" and isinstance(
+                    bindings[0].value, (cst.Tuple, cst.Name, cst.Attribute)):
+                types = self.ctx.retries.exception_types(bindings[0].value, scope)
+                if types:
+                    out.append((name, tuple(types)))
+        return tuple(out)
 
     @property
     def needs_positions(self) -> bool:
@@ -314,6 +328,6 @@ def _policy_label(policy: RetryPolicy, ctx: Context) -> str:
     scope = ctx.retried.scope_of(policy) if ctx.retried is not None else None
     if scope is not None and scope.function is not None:
         return scope.function.name.value
-    if policy.kind == "loop":
-        return "retry loop"
-    return f"{policy.library} retry"
+    function = policy.extra.get("function")
+    kind = "retry loop" if policy.kind == "loop" else f"{policy.library} retry"
+    return f"{function} {kind}" if function else kind

@@ -1,0 +1,90 @@
+"""The per-file cache: findings and module summaries keyed by file content.
+
+Layout (as Ruff's): ``<cache dir>/CACHEDIR.TAG``, a ``.gitignore`` of ``*``, and
+``<reslint version>-<settings hash>/<2 hex>/<key>.pickle`` per file, where the key
+hashes the file's project-relative path and bytes (content, not mtime: a CI
+checkout gives every file a new mtime). Entries are written to a temporary file
+and renamed, so concurrent runs never see half an entry; an entry that cannot be
+read (truncated, corrupted, from another version) is ignored and rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+from reslint import __version__
+
+CACHE_DIR_NAME = ".reslint_cache"
+TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by reslint.\n"
+FORMAT = 1  # bump when the pickled types change shape
+
+
+def settings_fingerprint(settings) -> str:
+    """A short hash of everything in the settings that can change a result."""
+    fields = {k: v for k, v in vars(settings).items() if k not in ("root", "config_file")}
+    text = repr(sorted((k, repr(v)) for k, v in fields.items()))
+    return hashlib.blake2b(f"{__version__}:{FORMAT}:{text}".encode(), digest_size=8).hexdigest()
+
+
+def file_key(display: str, data: bytes) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(display.encode("utf-8", "surrogatepass"))
+    digest.update(b"\0")
+    digest.update(data)
+    return digest.hexdigest()
+
+
+class Cache:
+    """One run's view of the cache directory (``directory`` need not exist yet)."""
+
+    def __init__(self, directory: Path, settings):
+        self.root = Path(directory)
+        self.directory = self.root / f"{__version__}-{settings_fingerprint(settings)}"
+        self._ready = False
+
+    def _prepare(self) -> None:
+        if self._ready:
+            return
+        self.directory.mkdir(parents=True, exist_ok=True)
+        for name, text in (("CACHEDIR.TAG", TAG), (".gitignore", "*\n")):
+            path = self.root / name
+            if not path.exists():
+                try:
+                    path.write_text(text, encoding="utf-8")
+                except OSError:
+                    pass
+        self._ready = True
+
+    def _path(self, key: str) -> Path:
+        return self.directory / key[:2] / f"{key}.pickle"
+
+    def load(self, key: str) -> Optional[object]:
+        """The stored value, or ``None`` when absent or unreadable."""
+        try:
+            with open(self._path(key), "rb") as handle:
+                stored = pickle.load(handle)
+        except FileNotFoundError:
+            return None
+        except Exception:  # noqa: BLE001 - truncated, corrupted or foreign entries are rebuilt
+            return None
+        if not (isinstance(stored, tuple) and len(stored) == 2 and stored[0] == (FORMAT, __version__)):
+            return None
+        return stored[1]
+
+    def store(self, key: str, value: object) -> None:
+        """Write atomically; a cache that cannot be written is silently skipped."""
+        try:
+            self._prepare()
+            path = self._path(key)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(((FORMAT, __version__), value), handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        except OSError:
+            pass

@@ -1,0 +1,127 @@
+"""A whole run: discover, lint each file (through the cache), then the project pass.
+
+The project pass (RES301) needs every module of the project, also when only some
+files are given (pre-commit passes the changed files): the others' summaries come
+from the cache, or are computed for the project root's files when no cache exists
+yet. Findings are reported only for the files that were given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+from reslint.cache import CACHE_DIR_NAME, Cache, file_key
+from reslint.config import Settings
+from reslint.diagnostics import Finding, Location, Related
+from reslint.discovery import Walker
+from reslint.engine import FileResult, Linter, decode
+from reslint.registry import BY_CODE
+from reslint.suppression import Directive, Suppressions
+
+NESTED = BY_CODE["RES301"]
+
+
+@dataclass
+class RunResult:
+    """The per-file results of the files that were given, and internal error messages."""
+
+    results: List[FileResult]
+    errors: List[str] = field(default_factory=list)
+    parsed: List[str] = field(default_factory=list)  # display paths linted (not from the cache)
+
+
+class Runner:
+    """Runs one configuration over paths. ``cache_dir=None`` uses ``<root>/.reslint_cache``."""
+
+    def __init__(self, settings: Settings, use_cache: bool = True, cache_dir: Optional[Path] = None):
+        self.settings = settings
+        self.linter = Linter(settings)
+        self.walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore)
+        directory = cache_dir if cache_dir is not None else settings.root / CACHE_DIR_NAME
+        self.cache = Cache(directory, settings) if use_cache else None
+        self.parsed: List[str] = []
+
+    def run(self, paths: Sequence[Path]) -> RunResult:
+        """Raises :class:`reslint.discovery.DiscoveryError` for a missing path."""
+        files = self.walker.expand(list(paths) or [Path(".")])
+        results = [self.lint(path) for path in files]
+        if self.linter.needs_summary:
+            self._project_pass(results)
+        return RunResult(results, [m for r in results for m in r.internal_errors], self.parsed)
+
+    def lint(self, path: Path) -> FileResult:
+        """Lint one file, from the cache when its content is unchanged."""
+        linter = self.linter
+        display = linter.display_path(path)
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            return linter.lint_path(path)
+        key = file_key(display, data) if self.cache is not None else None
+        stored = self.cache.load(key) if key is not None else None
+        if stored is not None:
+            findings, errors, summary = stored
+            result = FileResult(str(path), display, list(findings), list(errors), summary=summary)
+            if findings:
+                try:
+                    result.source = decode(data)
+                except (SyntaxError, UnicodeDecodeError, LookupError):
+                    pass
+            return result
+        result = linter.lint_path(path)
+        self.parsed.append(display)
+        if key is not None and not result.internal_errors:
+            self.cache.store(key, (tuple(result.findings), tuple(result.internal_errors), result.summary))
+        return result
+
+    # -- the project pass ----------------------------------------------------------------
+    def _project_pass(self, results: List[FileResult]) -> None:
+        from reslint.analysis.callgraph import CallGraph
+
+        given: Dict[str, FileResult] = {r.display: r for r in results}
+        summaries = [r.summary for r in results if r.summary is not None]
+        for path in self.walker.expand([self.settings.root]):
+            if self.linter.display_path(path) not in given:
+                other = self.lint(path)
+                if other.summary is not None:
+                    summaries.append(other.summary)
+        graph = CallGraph(summaries)
+        for nesting in graph.nestings():
+            result = given.get(nesting.summary.path)
+            if result is None or len(nesting.chain) <= self.settings.max_retry_layers:
+                continue
+            finding = _nested_finding(nesting)
+            if NESTED.code in self.linter._ignored_codes(result.display):
+                continue
+            if _suppressed(nesting.summary, finding, self.settings.allow_blanket_noqa):
+                continue
+            result.findings.append(finding)
+            result.findings.sort(key=Finding.sort_key)
+
+
+def _nested_finding(nesting) -> Finding:
+    site, chain = nesting.site, nesting.chain
+    hops = " → ".join(f"{hop.layer.label} ({hop.layer.attempts})" for hop in chain)
+    outer = chain[0].layer.label
+    inner = chain[-1].layer
+    off = f" (turn it off with `{inner.off}`)" if inner.off else ""
+    message = (f"retry layers multiply: {hops}: up to {nesting.product} calls per {outer} call, so one failing "
+               f"dependency gets {nesting.product} times the load; keep one retry layer: remove the outer retry or "
+               f"the inner one{off}")
+    related = tuple(Related(hop.path, Location(hop.layer.row, hop.layer.column),
+                            f"{hop.layer.label}: {hop.layer.attempts} attempts ({hop.layer.library})")
+                    for hop in chain)
+    start = Location(site.row, site.column)
+    end = Location(site.end_row, site.end_column)
+    return Finding(NESTED.code, NESTED.name, NESTED.severity, message, nesting.summary.path, start, end,
+                   noqa_row=site.row, related=related)
+
+
+def _suppressed(summary, finding: Finding, allow_blanket: bool) -> bool:
+    suppressions = Suppressions(
+        lines={row: Directive(frozenset(codes) if codes is not None else None, own) for row, codes, own in
+               summary.suppressions},
+        file_codes=set(summary.file_codes), file_all=summary.file_all)
+    return suppressions.suppresses(finding.location.row, finding.code, allow_blanket)
