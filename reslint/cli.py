@@ -227,3 +227,34 @@ def rule(code: Optional[str], show_all: bool) -> None:
         click.echo(f"# {info.name} ({info.code})\n\n{info.summary}.\n\n(This rule has no page yet.)")
         return
     click.echo(text, nl=not text.endswith("\n"))
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "graph_format", type=click.Choice(("mermaid", "dot")), default="mermaid",
+              show_default=True)
+@click.option("--config", "config_file", type=click.Path(path_type=Path), help="Configuration file to use.")
+@click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
+@click.option("--no-cache", is_flag=True, help="Read and write no cache.")
+def graph(paths, graph_format, config_file, isolated, no_cache):
+    """Print the retry layers of PATHS and the call chains between them (Mermaid or DOT)."""
+    from reslint import graph as render
+    from reslint.analysis.callgraph import CallGraph
+    from reslint.config import ConfigError, load_settings, with_overrides
+    from reslint.discovery import DiscoveryError
+    from reslint.runner import Runner
+
+    try:
+        settings = with_overrides(load_settings(Path.cwd(), config_file, isolated), select=("RES301",))
+    except ConfigError as exc:
+        click.echo(f"reslint: error: {exc}", err=True)
+        sys.exit(2)
+    runner = Runner(settings, use_cache=not no_cache)
+    try:
+        run = runner.run(list(paths))
+    except DiscoveryError as exc:
+        click.echo(f"reslint: error: {exc}", err=True)
+        sys.exit(2)
+    summaries = [r.summary for r in run.results if r.summary is not None]
+    text = (render.mermaid if graph_format == "mermaid" else render.dot)(CallGraph(summaries))
+    click.echo(text, nl=False)

@@ -37,6 +37,7 @@ class Layer:
     row: int = 0
     column: int = 0
     off: str = ""
+    cap: str = ""  # "20 s time cap", "no time cap" or "" (unknown), for messages and graphs
 
 
 @dataclass(frozen=True)
@@ -110,10 +111,12 @@ class SummaryCollector:
             if policy.library in GIVE_UP_ERRORS and not policy.reraise:
                 raises = (GIVE_UP_ERRORS[policy.library],)
             attempts = policy.attempts
+            delay = policy.max_delay_s
+            cap = f"{delay:g} s time cap" if _num(delay) else ("no time cap" if delay is None else "")
             self._layer_ids[key] = self._add_layer(
                 label=_policy_label(policy, self.ctx), library=policy.library,
                 attempts=int(attempts) if _num(attempts) else (0 if attempts is None else -1),
-                catches=catches, raises=raises, node=policy.node)
+                catches=catches, raises=raises, node=policy.node, cap=cap)
         return self._layer_ids[key]
 
     def _add_layer(self, **fields) -> int:

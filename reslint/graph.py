@@ -1,0 +1,76 @@
+"""``reslint graph``: the retry layers of a project and the call chains between them.
+
+Renders the project pass's view as Mermaid (GitHub renders it in Markdown) or
+Graphviz DOT: one node per retry layer, labelled with its attempts and time cap;
+an edge from an outer layer to each inner layer it reaches, labelled with the
+multiplied attempts; amplified paths (nested layers) drawn in red.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Tuple
+
+from reslint.analysis.callgraph import CallGraph, Hop
+
+
+def _layers(graph: CallGraph) -> Dict[Tuple[str, int], Hop]:
+    nodes = {}
+    for summary in graph.summaries:
+        for layer in summary.layers:
+            nodes[(summary.path, layer.id)] = Hop(summary.path, layer)
+    return nodes
+
+
+def _edges(graph: CallGraph) -> List[Tuple[Hop, Hop, int]]:
+    edges = {}
+    for nesting in graph.nestings():
+        chain = nesting.chain
+        for index in range(len(chain) - 1):
+            outer, inner = chain[index], chain[index + 1]
+            product = 1
+            for hop in chain[:index + 2]:
+                product *= max(hop.layer.attempts, 1)
+            key = ((outer.path, outer.layer.id), (inner.path, inner.layer.id))
+            edges[key] = max(edges.get(key, (outer, inner, 0)), (outer, inner, product), key=lambda e: e[2])
+    return sorted(edges.values(), key=lambda e: (e[0].path, e[0].layer.row, e[1].path, e[1].layer.row))
+
+
+def _label(hop: Hop) -> str:
+    layer = hop.layer
+    attempts = "unbounded" if layer.attempts == 0 else "? attempts" if layer.attempts < 0 else \
+        f"{layer.attempts} attempts"
+    parts = [layer.label, f"{hop.path}:{layer.row}", attempts + (f", {layer.cap}" if layer.cap else "")]
+    return parts
+
+
+def _ids(nodes) -> Dict[Tuple[str, int], str]:
+    return {key: f"L{index}" for index, key in enumerate(sorted(nodes, key=lambda k: (k[0], nodes[k].layer.row)))}
+
+
+def mermaid(graph: CallGraph) -> str:
+    nodes = _layers(graph)
+    ids = _ids(nodes)
+    lines = ["flowchart LR"]
+    for key, node_id in ids.items():
+        text = "<br/>".join(_label(nodes[key])).replace('"', "'")
+        lines.append(f'  {node_id}["{text}"]')
+    edges = _edges(graph)
+    for outer, inner, product in edges:
+        lines.append(f"  {ids[(outer.path, outer.layer.id)]} -->|x{product}| {ids[(inner.path, inner.layer.id)]}")
+    for index in range(len(edges)):
+        lines.append(f"  linkStyle {index} stroke:#d00,stroke-width:2px")
+    return "\n".join(lines) + "\n"
+
+
+def dot(graph: CallGraph) -> str:
+    nodes = _layers(graph)
+    ids = _ids(nodes)
+    lines = ["digraph retry_layers {", "  rankdir=LR;", "  node [shape=box, fontname=Helvetica];"]
+    for key, node_id in ids.items():
+        text = "\\n".join(_label(nodes[key])).replace('"', "'")
+        lines.append(f'  {node_id} [label="{text}"];')
+    for outer, inner, product in _edges(graph):
+        lines.append(f'  {ids[(outer.path, outer.layer.id)]} -> {ids[(inner.path, inner.layer.id)]} '
+                     f'[label="x{product}", color=red, penwidth=2];')
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,141 @@
+"""The project pass (RES301), the cache, partial runs as pre-commit makes them, and `reslint graph`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reslint.cache import CACHE_DIR_NAME
+from reslint.cli import main
+from reslint.config import Settings, load_settings
+from reslint.runner import Runner
+
+CASES = Path(__file__).resolve().parent / "fixtures" / "cases"
+
+
+@pytest.fixture()
+def shop(tmp_path):
+    """The shared multi-module case as a project with a pyproject.toml."""
+    shutil.copytree(CASES / "nested_cross_module" / "shop", tmp_path / "shop")
+    (tmp_path / "pyproject.toml").write_text("[tool.reslint]\nselect = [\"RES301\"]\n", encoding="utf-8")
+    return tmp_path
+
+
+def nested(run):
+    return sorted((f.filename, f.location.row) for r in run.results for f in r.findings if f.code == "RES301")
+
+
+def test_cross_module_chain_and_message(shop):
+    run = Runner(load_settings(shop)).run([shop])
+    assert nested(run) == [("shop/inventory.py", 11), ("shop/reports.py", 19)]
+    finding = next(f for r in run.results for f in r.findings if f.filename == "shop/inventory.py")
+    assert finding.message.startswith("retry layers multiply: stock_level (4) → fetch_json (3): up to 12 calls")
+    assert [(h.filename, h.location.row) for h in finding.related] == [("shop/inventory.py", 9),
+                                                                       ("shop/http_layer.py", 12)]
+
+
+def test_partial_run_reuses_the_cache_and_parses_only_the_changed_file(shop):
+    settings = load_settings(shop)
+    first = Runner(settings).run([shop])
+    assert sorted(first.parsed) == ["shop/__init__.py", "shop/http_layer.py", "shop/inventory.py", "shop/reports.py"]
+    assert (shop / CACHE_DIR_NAME / "CACHEDIR.TAG").is_file()
+    inventory = shop / "shop" / "inventory.py"
+    inventory.write_text(inventory.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    second = Runner(settings).run([inventory])
+    assert second.parsed == ["shop/inventory.py"]
+    assert nested(second) == [("shop/inventory.py", 11)]
+
+
+def test_partial_run_without_a_cache_still_sees_the_whole_project(shop):
+    run = Runner(load_settings(shop), use_cache=False).run([shop / "shop" / "reports.py"])
+    assert nested(run) == [("shop/reports.py", 19)]
+    assert not (shop / CACHE_DIR_NAME).exists()
+
+
+def test_corrupted_or_foreign_cache_entries_are_rebuilt(shop):
+    settings = load_settings(shop)
+    Runner(settings).run([shop])
+    entries = list((shop / CACHE_DIR_NAME).rglob("*.pickle"))
+    assert entries
+    entries[0].write_bytes(b"\x80\x04garbage")
+    for entry in entries[1:]:
+        entry.write_bytes(entry.read_bytes()[:10])  # truncated
+    run = Runner(settings).run([shop])
+    assert len(run.parsed) == 4
+    assert nested(run) == [("shop/inventory.py", 11), ("shop/reports.py", 19)]
+
+
+def test_max_retry_layers(shop):
+    (shop / "pyproject.toml").write_text("[tool.reslint]\nselect = [\"RES301\"]\nmax-retry-layers = 2\n",
+                                         encoding="utf-8")
+    assert nested(Runner(load_settings(shop), use_cache=False).run([shop])) == []
+
+
+def write(root: Path, name: str, text: str) -> Path:
+    path = root / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def test_attempts_do_not_multiply_when_the_outer_retry_cannot_catch_what_the_inner_raises(tmp_path):
+    # tenacity with reraise=False gives up with RetryError, which a ConnectionError-only retry does not catch
+    write(tmp_path, "app.py", """\
+        import requests
+        from tenacity import retry, retry_if_exception_type, stop_after_attempt, stop_after_delay, wait_random_exponential
+
+        T = (requests.ConnectionError, requests.Timeout)
+        session = requests.Session()
+
+
+        @retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(3) | stop_after_delay(20), wait=wait_random_exponential(max=4))
+        def inner(url):
+            return session.get(url, timeout=5).json()
+
+
+        @retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(3) | stop_after_delay(20), wait=wait_random_exponential(max=4), reraise=True)
+        def outer(url):
+            return inner(url)
+
+
+        @retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(3) | stop_after_delay(20), wait=wait_random_exponential(max=4), reraise=True)
+        def inner_reraising(url):
+            return session.get(url, timeout=5).json()
+
+
+        @retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(3) | stop_after_delay(20), wait=wait_random_exponential(max=4), reraise=True)
+        def outer2(url):
+            return inner_reraising(url)
+        """)
+    run = Runner(Settings(root=tmp_path, select=("RES301",)), use_cache=False).run([tmp_path])
+    assert nested(run) == [("app.py", 25)]
+
+
+def test_suppression_and_per_file_ignores_apply_to_project_findings(shop):
+    inventory = shop / "shop" / "inventory.py"
+    text = inventory.read_text(encoding="utf-8").replace("# expect: RES301", "# noqa: RES301")
+    inventory.write_text(text, encoding="utf-8")
+    (shop / "pyproject.toml").write_text(
+        '[tool.reslint]\nselect = ["RES301"]\nper-file-ignores = {"shop/reports.py" = ["RES301"]}\n', encoding="utf-8")
+    assert nested(Runner(load_settings(shop), use_cache=False).run([shop])) == []
+
+
+def test_graph_command(shop):
+    old = os.getcwd()
+    os.chdir(shop)
+    try:
+        mermaid = CliRunner().invoke(main, ["graph", "--no-cache", "."])
+        dot = CliRunner().invoke(main, ["graph", "--no-cache", "--format", "dot", "."])
+    finally:
+        os.chdir(old)
+    assert mermaid.exit_code == 0
+    lines = mermaid.output.splitlines()
+    assert lines[0] == "flowchart LR"
+    assert '  L0["fetch_json<br/>shop/http_layer.py:12<br/>3 attempts, 20 s time cap"]' in lines
+    assert "  L1 -->|x12| L0" in lines and "  L2 -->|x9| L0" in lines
+    assert dot.output.startswith("digraph retry_layers {")
+    assert 'L1 -> L0 [label="x12", color=red, penwidth=2];' in dot.output
