@@ -190,14 +190,14 @@ def _emit(findings, results, output_format, output_file, statistics, color, unsa
     else:
         sources = {r.display: r.source.text for r in results if r.findings and r.source is not None}
         use_color = _use_color(color) and output_file is None and output_format in ("full", "concise")
-        text = renderer(output_format)(findings, Report(sources, use_color, unsafe_fixes, fixed))
-        if quiet and output_format in ("full", "concise"):
-            text = renderer(output_format)(findings, Report(sources, use_color, unsafe_fixes, fixed, summary=False))
+        summary = not (quiet and output_format in ("full", "concise"))
+        text = renderer(output_format)(findings, Report(sources, use_color, unsafe_fixes, fixed, summary, root))
     if output_file is not None:
         output_file.parent.mkdir(parents=True, exist_ok=True)
         output_file.write_text(text, encoding="utf-8")
     else:
-        click.echo(text, nl=False)
+        # click strips ANSI styles when stdout is not a terminal unless told otherwise
+        click.echo(text, nl=False, color=True if use_color else None)
 
 
 def _show_fixes(fixed) -> None:

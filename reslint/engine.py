@@ -352,7 +352,13 @@ class Linter:
                 if edit is not None:
                     edits.append(edit)
             for name in plan.imports:
-                edits.append(_import_edit(module, positions, starts, name))
+                if name.startswith("from "):
+                    edit = _from_import_edit(module, text, starts, positions, name)
+                    if edit is None:
+                        return None
+                    edits.append(edit)
+                else:
+                    edits.append(_import_edit(module, positions, starts, name))
         except Exception:  # noqa: BLE001 - a fix that cannot be built is simply not offered
             return None
         if not edits:
@@ -406,6 +412,18 @@ def _is_import(stmt) -> bool:
 def _is_docstring(stmt) -> bool:
     return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
             and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+
+
+def _from_import_edit(module: cst.Module, text: str, starts, positions, spec: str) -> Optional[Edit]:
+    """Add a name to the existing ``from m import ...`` (``spec`` is ``from m import name``)."""
+    from reslint.rules.fixes import add_import_name, find_from_import
+
+    _, dotted, _, name = spec.split(" ", 3)
+    found = find_from_import(module, dotted)
+    if found is None:
+        return None
+    line, node = found
+    return _replacement_edit(module, text, starts, positions, line, node, add_import_name(node, name))
 
 
 def _import_edit(module: cst.Module, positions, starts: List[int], name: str) -> Edit:

@@ -12,6 +12,7 @@ from reslint.config import settings_from_table
 from reslint.engine import Linter
 from reslint.fixer import fix_text
 from reslint.rulebook import pages
+from reslint.runner import Runner
 from tests.rulebook import SECTIONS, examples, sections
 
 try:
@@ -31,12 +32,14 @@ def _linter(example, tmp_path: Path) -> Linter:
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda ex: ex.id)
 def test_example_reports_exactly_its_annotations(example, tmp_path):
-    linter = _linter(example, tmp_path)
-    got = set()
+    # written out as a project, so that multi-file examples go through the project pass (RES301)
     for name, text in example.files.items():
-        findings, errors = linter.lint_text(text, name)
-        assert errors == []
-        got.update((name, f.location.row, f.code) for f in findings)
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    settings = _linter(example, tmp_path).settings
+    run = Runner(settings, use_cache=False).run([tmp_path / name for name in example.files])
+    assert run.errors == []
+    got = {(f.filename, f.location.row, f.code) for result in run.results for f in result.findings}
     assert got == example.expected()
 
 

@@ -676,7 +676,7 @@ class Extractor:
         jitter = self.number(args, "backoff_jitter", d["backoff_jitter"], scope=scope)
         jitter_kind = "unknown" if not _num(jitter) else ("no" if jitter == 0 else "partial")
         policy.wait = Wait("urllib3", jitter_kind,
-                           lambda k: 0.0 if k == 1 else _add(_clamp(_mul(factor, _pow(2.0, k - 1)), None, cap), jitter),
+                           lambda k: 0.0 if k == 1 else _clamp(_add(_mul(factor, _pow(2.0, k - 1)), jitter), None, cap),
                            args.arg("backoff_factor"), zero=(factor == 0))
         forcelist = self.value(args.expr("status_forcelist"), scope) if "status_forcelist" in args else ()
         statuses = frozenset(int(v) for v in forcelist if _num(v)) if isinstance(forcelist, tuple) else frozenset()

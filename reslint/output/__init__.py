@@ -1,10 +1,16 @@
 """Output formats, one module each. Every renderer takes the sorted findings and a
-:class:`Report` and returns the text for stdout. Machine formats print nothing else."""
+:class:`Report` and returns the text for stdout. Machine formats print nothing else.
+
+This package must not import LibCST (``reslint --help`` imports :data:`FORMATS`);
+renderers are imported lazily by :func:`renderer`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Mapping
+from importlib import import_module
+from pathlib import Path
+from typing import Callable, List, Mapping, Optional
 
 from reslint.diagnostics import Finding
 
@@ -18,24 +24,30 @@ class Report:
     unsafe_fixes: bool = False
     fixed: int = 0
     summary: bool = True  # the closing count and fix hints (human formats); off with -q
+    root: Optional[Path] = None  # the project root display paths are relative to (default: the cwd)
 
 
 Renderer = Callable[[List[Finding], Report], str]
 
+#: Format name -> module in this package that defines ``render(findings, report)``.
+_MODULES = {
+    "full": "full",
+    "concise": "concise",
+    "json": "json_format",
+    "json-lines": "json_lines",
+    "github": "github",
+    "gitlab": "gitlab",
+    "junit": "junit",
+    "sarif": "sarif",
+}
+
+#: Every output format name, in the order ``--help`` lists them.
+FORMATS = tuple(_MODULES)
+
 
 def renderer(name: str) -> Renderer:
-    """The renderer for a format name (imported lazily)."""
-    if name == "full":
-        from reslint.output.full import render
-    elif name == "concise":
-        from reslint.output.concise import render
-    elif name == "json":
-        from reslint.output.json_format import render
-    elif name == "github":
-        from reslint.output.github import render
-    else:
+    """The renderer for a format name (imported lazily). Raises ``ValueError`` for an unknown name."""
+    module = _MODULES.get(name)
+    if module is None:
         raise ValueError(f"unknown output format {name!r}")
-    return render
-
-
-FORMATS = ("full", "concise", "json", "github")
+    return import_module(f"reslint.output.{module}").render

@@ -23,6 +23,8 @@ def spell(ctx, dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:
                 return name, ()
             if qual == module and module:
                 return f"{name}.{attr}", ()
+    if attr not in scope.bindings and _has_from_import(ctx, module):
+        return attr, (f"from {module} import {attr}",)  # join the existing `from module import ...`
     top = module.split(".")[0]
     found = scope.bindings.get(top)
     if found and not all(b.kind == "import" and (b.qualname or "").split(".")[0] == top for b in found):
@@ -30,6 +32,37 @@ def spell(ctx, dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:
     if module in ctx.model.imported_modules or (found and module == top):
         return dotted, ()
     return dotted, (module,)
+
+
+def _has_from_import(ctx, module: str) -> bool:
+    return find_from_import(ctx.model.module_scope.node, module) is not None
+
+
+def find_from_import(tree: cst.Module, module: str):
+    """The first module-level ``from module import a, b`` statement (its line and node)."""
+    for stmt in tree.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None and \
+                        not isinstance(small.names, cst.ImportStar) and \
+                        cst.Module([]).code_for_node(small.module) == module:
+                    return stmt, small
+    return None
+
+
+def add_import_name(node: cst.ImportFrom, name: str) -> cst.ImportFrom:
+    """``from m import a, b`` → ``from m import a, b, name`` (keeping a parenthesised layout)."""
+    names = list(node.names)
+    new = cst.ImportAlias(name=cst.Name(name))
+    last = names[-1]
+    if isinstance(last.comma, cst.Comma):
+        previous = names[-2].comma if len(names) > 1 and isinstance(names[-2].comma, cst.Comma) else \
+            cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        names[-1] = last.with_changes(comma=previous)
+        new = new.with_changes(comma=last.comma)
+    else:
+        names[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return node.with_changes(names=[*names, new])
 
 
 def remove_arg(call: cst.Call, name: str) -> cst.Call:

@@ -12,8 +12,10 @@ from reslint.catalog import trigger_modules
 from reslint.rules.base import Rule
 from reslint.rules.retry_base import RETRY_TRIGGERS
 
-WHY = "one slow attempt spends the whole budget, so the outer cap never gets to act and the caller sees a bare " \
-      "cancellation instead of a timeout"
+WHY_RETRY = "one slow attempt spends the whole budget, so the time cap never gets to act and there is no time " \
+            "left for a second attempt"
+WHY_DEADLINE = "the deadline always fires first, so the call's own timeout is dead configuration and the caller " \
+               "sees a bare cancellation instead of a timeout error"
 
 
 class TimeoutExceedsDeadline(Rule):
@@ -33,15 +35,16 @@ class TimeoutExceedsDeadline(Rule):
             policy = scope.policy
             if _num(policy.max_delay_s):
                 name = "hand-rolled retry" if policy.kind == "loop" else f"{policy.library} retry"
-                budgets.append((policy.max_delay_s, f"the {fmt(policy.max_delay_s)} time cap of the {name} around it"))
+                budgets.append((policy.max_delay_s, f"the {fmt(policy.max_delay_s)} time cap of the {name} around it",
+                                WHY_RETRY))
         for deadline in self.ctx.deadlines:
             if _num(deadline.seconds):
-                budgets.append((deadline.seconds, f"the enclosing `{deadline.what}` deadline"))
+                budgets.append((deadline.seconds, f"the enclosing `{deadline.what}` deadline", WHY_DEADLINE))
         if not budgets:
             return
-        budget, what = min(budgets, key=lambda b: b[0])
+        budget, what, why = min(budgets, key=lambda b: b[0])
         if seconds > budget:
-            self._report(node, seconds, what)
+            self._report(node, seconds, what, why)
 
     def _wait_for(self, node: cst.Call) -> None:
         inner = node.args[0].value if node.args and not node.args[0].keyword else None
@@ -55,10 +58,10 @@ class TimeoutExceedsDeadline(Rule):
                 budget = self.ctx.value_of(arg.value)
         seconds = call_time(inner, self.ctx)
         if _num(budget) and _num(seconds) and seconds > budget:
-            self._report(inner, seconds, f"the `asyncio.wait_for(..., timeout={budget:g})` around it")
+            self._report(inner, seconds, f"the `asyncio.wait_for(..., timeout={budget:g})` around it", WHY_DEADLINE)
 
-    def _report(self, node: cst.Call, seconds: float, what: str) -> None:
+    def _report(self, node: cst.Call, seconds: float, what: str, why: str) -> None:
         reading = read_call_timeout(node, self.ctx)
-        name = reading.spec.qualname if reading is not None else "call"
+        name = reading.spec.qualname if reading is not None else (self.ctx.qualname(node.func) or "the call")
         self.report(node, f"`{name}` can take up to {fmt(seconds)} per attempt (its timeout phases added up), longer "
-                          f"than {what}: {WHY}; make the call's timeout shorter than the budget")
+                          f"than {what}: {why}; make the call's timeout shorter than the budget")

@@ -8,7 +8,7 @@ from reslint.analysis.retry import RetryPolicy
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
 from reslint.rules.fixes import remove_arg, spell, with_callee
-from reslint.rules.retry_base import PolicyRule, retries
+from reslint.rules.retry_base import PolicyRule, library_name, retries
 
 WHY = ("without jitter every client that failed together retries together, hitting the recovering service in "
        "synchronised waves")
@@ -26,7 +26,7 @@ class RetryWithoutJitter(PolicyRule):
             return
         if wait.jitter != "no" or wait.zero or not retries(policy):
             return
-        self.report(policy.node, f"{policy.library} retry waits a deterministic time ({wait.kind}): {WHY}; "
+        self.report(policy.node, f"{library_name(policy)} waits a deterministic time ({wait.kind}): {WHY}; "
                                  f"{_advice(policy)}", fix=self._fix(policy))
 
     def _loop(self, policy: RetryPolicy) -> None:

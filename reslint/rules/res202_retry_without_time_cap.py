@@ -14,7 +14,7 @@ from reslint.cstutil import add_keyword_arg, format_seconds
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
 from reslint.rules.fixes import spell
-from reslint.rules.retry_base import PolicyRule, retries
+from reslint.rules.retry_base import PolicyRule, library_name, retries
 
 
 class RetryWithoutTimeCap(PolicyRule):
@@ -71,6 +71,10 @@ class RetryWithoutTimeCap(PolicyRule):
             if scope is not None:  # one attempt runs the whole retried body
                 per_attempt = known_body_time(scope.node, self.ctx, self.ctx.model.scopes.get(id(scope.node)))
             total = worst_case(policy, per_attempt)
+            if not _num(per_attempt) and total is not None:
+                waits_only = worst_case(policy, 0.0)  # the waits alone are a lower bound
+                if _num(waits_only) and waits_only > limit:
+                    total = waits_only
             if total is not None and not (_num(total) and total > limit):
                 continue  # shown short, or not shown long: an unknown value is never the fault
             verdict = f"> max-retry-time ({limit:g} s)" if _num(total) else "(unbounded)"
@@ -106,7 +110,7 @@ class RetryWithoutTimeCap(PolicyRule):
 
 
 def _name(policy: RetryPolicy) -> str:
-    return "hand-rolled retry loop" if policy.kind == "loop" else f"{policy.library} retry"
+    return "hand-rolled retry loop" if policy.kind == "loop" else library_name(policy)
 
 
 def _advice(policy: RetryPolicy, limit: float) -> str:

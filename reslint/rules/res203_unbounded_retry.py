@@ -9,7 +9,7 @@ from reslint.cstutil import add_keyword_arg, format_seconds
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
 from reslint.rules.fixes import spell
-from reslint.rules.retry_base import PolicyRule
+from reslint.rules.retry_base import PolicyRule, library_name
 
 WHY = "when the dependency stays down it retries forever, holding the caller and adding load to the outage"
 
@@ -25,7 +25,7 @@ class UnboundedRetry(PolicyRule):
             self.report(policy.node, f"{policy.library} `stop=a & b` stops only when both conditions hold, so "
                                      f"neither caps the retry: {WHY}; combine stops with `|`", fix=self._and_fix(policy))
             return
-        what = "hand-rolled retry loop" if policy.kind == "loop" else f"{policy.library} retry"
+        what = "hand-rolled retry loop" if policy.kind == "loop" else library_name(policy)
         self.report(policy.node, f"{what} has neither an attempt cap nor a time cap: {WHY}; {_advice(policy)}",
                     fix=self._fix(policy))
 

@@ -13,7 +13,7 @@ from reslint.cstutil import add_keyword_arg
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
 from reslint.rules.fixes import spell
-from reslint.rules.retry_base import PolicyRule, retries
+from reslint.rules.retry_base import PolicyRule, library_name, retries
 
 WHY = "bugs and client errors (4xx, bad input, auth) fail the same way on every attempt, so retrying only adds load " \
       "and delays the real error"
@@ -31,7 +31,7 @@ class RetryOnAnyError(PolicyRule):
             return
         problem = self.problem(policy)
         if problem:
-            self.report(policy.node, f"{policy.library} retry {problem}: {WHY}; retry only transient errors "
+            self.report(policy.node, f"{library_name(policy)} {problem}: {WHY}; retry only transient errors "
                                      f"(connection errors, timeouts, 429, 5xx)", fix=self._narrow(policy))
 
     def problem(self, policy: RetryPolicy) -> Optional[str]:

@@ -9,7 +9,7 @@ from reslint.cstutil import add_keyword_arg
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
 from reslint.rules.fixes import spell
-from reslint.rules.retry_base import PolicyRule, retries
+from reslint.rules.retry_base import PolicyRule, library_name, retries
 
 WHY = "immediate retries hit a struggling service again at once and multiply its load exactly when it is " \
       "overloaded"
@@ -28,7 +28,7 @@ class RetryWithoutBackoff(PolicyRule):
             self.report(policy.node, f"hand-rolled retry loop retries with no sleep between attempts: {WHY}; sleep a "
                                      f"jittered, growing delay before the next attempt")
             return
-        self.report(policy.node, f"{policy.library} retry has no wait between attempts: {WHY}; "
+        self.report(policy.node, f"{library_name(policy)} has no wait between attempts: {WHY}; "
                                  f"{_advice(policy.library)}", fix=self._fix(policy))
 
     def _fix(self, policy: RetryPolicy):
@@ -45,8 +45,12 @@ class RetryWithoutBackoff(PolicyRule):
                            ((call, add_keyword_arg(call, "wait", value)),), imports)
         if policy.library == "urllib3" and not any(a.keyword is not None and a.keyword.value == "backoff_factor"
                                                    for a in call.args):
-            new = add_keyword_arg(add_keyword_arg(call, "backoff_factor", cst.Float("0.5")), "backoff_jitter",
-                                  cst.Float("0.5"))
+            from reslint.project import pinned_below
+
+            new = add_keyword_arg(call, "backoff_factor", cst.Float("0.5"))
+            if pinned_below(self.settings.root, "urllib3", 2):  # backoff_jitter exists from urllib3 2.0 on
+                return FixPlan("Add `backoff_factor=0.5`", Applicability.SAFE, ((call, new),))
+            new = add_keyword_arg(new, "backoff_jitter", cst.Float("0.5"))
             return FixPlan("Add `backoff_factor=0.5, backoff_jitter=0.5` (urllib3 >= 2.0)", Applicability.SAFE,
                            ((call, new),))
         return None

@@ -9,7 +9,7 @@ from reslint.catalog import retries as cat
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
 from reslint.rules.fixes import remove_arg
-from reslint.rules.retry_base import PolicyRule, retries
+from reslint.rules.retry_base import PolicyRule, library_name, retries
 
 WHY = "a rate-limited or overloaded server says when to come back; retrying earlier is refused again and keeps " \
       "the overload going"
@@ -37,7 +37,7 @@ class RetryAfterIgnored(PolicyRule):
             return
         aimed = 429 in retried.statuses or bool(set(retried.types) & cat.RATE_LIMIT_ERRORS)
         if aimed and policy.wait.reads_retry_after is False:
-            self.report(policy.node, f"{policy.library} retry is aimed at rate limiting (429) but its wait never "
+            self.report(policy.node, f"{library_name(policy)} is aimed at rate limiting (429) but its wait never "
                                      f"reads `Retry-After`: {WHY}; wait for the server's Retry-After (capped), with "
                                      f"jitter")
 

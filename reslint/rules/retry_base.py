@@ -50,3 +50,12 @@ class PolicyRule(Rule):
 def retries(policy: RetryPolicy) -> bool:
     """Whether the policy can make more than one attempt."""
     return not (isinstance(policy.attempts, int) and policy.attempts <= 1)
+
+
+def library_name(policy: RetryPolicy) -> str:
+    """``tenacity retry``, ``the retry package's retry``, ``hand-rolled retry loop`` (for messages)."""
+    if policy.kind == "loop":
+        return "hand-rolled retry loop"
+    if policy.library == "retry":
+        return "the `retry` package's retry"
+    return f"{policy.library} retry"

@@ -1,0 +1,1119 @@
+"""The catalog against the real libraries: a library rename fails these tests, not our users.
+
+``reslint/catalog/`` holds what reslint knows about third-party APIs as data. This
+file imports the installed libraries and checks that data with
+:func:`inspect.signature` and :func:`getattr`:
+
+- every ``TIMEOUT_CALLS`` entry resolves (through ``names.ALIASES`` for canonical
+  spellings such as ``botocore.Config``), each ``TimeoutParam`` is a parameter (or
+  reaches ``**kwargs``, which is then followed to where it lands) at the declared
+  position, and the ``dsn``/``connects_with``/``url`` arguments exist;
+- ``socket_default`` is checked end to end against a silent loopback server;
+- ``TIMEOUT_OBJECTS`` parameters and phases, and the defaults the catalog states;
+- ``names.ALIASES`` name the same object, ``FACTORIES`` resolve;
+- the retry catalog: decorators, iterators, callers and policy objects resolve,
+  tenacity strategies exist with the parameters and defaults the catalog lists, the
+  keyword and positional parameters the extractors in ``reslint/analysis/retry.py``
+  read exist, and ``STAMINA/URLLIB3/CELERY/OPNIEUW/REDO/GOOGLE_DEFAULTS`` hold.
+
+A library that is not installed is skipped with its name (``pip install -e '.[test]'``
+installs them all). A catalog entry found wrong against the real library is marked
+``xfail(strict=True)`` with the reason in :data:`CATALOG_MISTAKES`: fixing the catalog
+turns it into an XPASS failure, so the mark is removed with the fix.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import importlib
+import importlib.metadata
+import inspect
+import re
+import socket
+import sys
+import threading
+import warnings
+from dataclasses import dataclass
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
+
+import pytest
+
+from reslint.catalog import names, retries
+from reslint.catalog.model import INHERITED, TimeoutSpec
+from reslint.catalog.timeouts import (
+    NO_OP_ATTRIBUTES,
+    OBJECT_KEYWORDS,
+    ONCE_DONE_METHODS,
+    TIMEOUT_CALLS,
+    TIMEOUT_INJECTION_HOOKS,
+    TIMEOUT_OBJECTS,
+)
+
+P = inspect.Parameter
+POSITIONAL_KINDS = (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)
+
+# -- catalog entries found wrong against the real library ------------------------------------
+#: ``"check:entry"`` -> why the catalog is wrong. Each case is ``xfail(strict=True)``.
+CATALOG_MISTAKES: Dict[str, str] = {
+    "dsn:redis.Redis": (
+        "redis.Redis has no `url` parameter: positional 0 is `host` (redis/client.py Redis.__init__; a URL "
+        "goes to Redis.from_url/redis.from_url). dsn=('url', 0, ...) reads the host as a URL and a `url=` "
+        "keyword that Redis() rejects with TypeError"
+    ),
+    "socket_default:imaplib.IMAP4": (
+        "imaplib.IMAP4._create_socket calls socket.create_connection(address) without a timeout when none "
+        "is given, so socket.setdefaulttimeout() bounds it: the entry lacks socket_default=True"
+    ),
+    "socket_default:imaplib.IMAP4_SSL": (
+        "IMAP4_SSL connects through IMAP4._create_socket (no timeout passed when none is given), so "
+        "socket.setdefaulttimeout() bounds it: the entry lacks socket_default=True"
+    ),
+    "socket_default:urllib3.PoolManager": (
+        "urllib3's default timeout is Timeout.DEFAULT_TIMEOUT, which keeps the socket's global default "
+        "(urllib3/util/connection.py calls settimeout only for other values), so "
+        "socket.setdefaulttimeout() bounds it: the entry lacks socket_default=True"
+    ),
+    "socket_default:urllib3.HTTPConnectionPool": (
+        "the pool's default timeout is Timeout.DEFAULT_TIMEOUT (the socket's global default), so "
+        "socket.setdefaulttimeout() bounds it: the entry lacks socket_default=True"
+    ),
+    "socket_default:urllib3.HTTPSConnectionPool": (
+        "the pool's default timeout is Timeout.DEFAULT_TIMEOUT (the socket's global default), so "
+        "socket.setdefaulttimeout() bounds it: the entry lacks socket_default=True"
+    ),
+    "keywords:redo.retriable_async": (
+        "redo.retriable_async(retry_exceptions=Exception, sleeptime_kwargs=None) takes none of attempts, "
+        "sleeptime, max_sleeptime, sleepscale, jitter: it always makes retry_async's 5 attempts with "
+        "calculate_sleep_time(delay_factor=5.0, randomization_factor=0.5, max_delay=120), so the redo "
+        "extractor's names, positions and REDO_DEFAULTS do not apply to it"
+    ),
+    "positional:redo.retriable_async": (
+        "redo.retriable_async's positional parameters are (retry_exceptions, sleeptime_kwargs), not "
+        "(attempts, sleeptime, max_sleeptime, sleepscale, jitter) as the redo extractor reads them"
+    ),
+}
+#: Declared keyword-only (``position=None``, model.py: "None when the parameter is keyword-only")
+#: but positional in the library: a positional use is missed (read as "no timeout").
+for _name, _pos in {
+    "boto3.client": 9, "boto3.resource": 9, "boto3.Session.client": 9, "boto3.Session.resource": 9,
+    "botocore.session.Session.create_client": 9,
+    "urllib3.HTTPConnectionPool.urlopen": 7, "urllib3.HTTPSConnectionPool.urlopen": 7,
+}.items():
+    _param = TIMEOUT_CALLS[_name].params[0].name
+    CATALOG_MISTAKES[f"keyword_only:{_name}"] = (
+        f"{_name}: `{_param}` is declared keyword-only (position=None) but is positional argument {_pos} "
+        f"(self excluded), so a positional `{_param}` is not seen"
+    )
+
+#: Aliases whose target is another class with the same parameters, in the library versions where
+#: that is so (a condition, so an older library that still re-exports httpx's class does not XPASS).
+HTTPX2_ALIASES = {"openai.Timeout": "openai", "anthropic.Timeout": "anthropic"}
+
+
+def _uses_httpx2(package: str) -> bool:
+    try:
+        module = _quiet_import(package)
+    except ImportError:
+        return False
+    return "httpx2" in sys.modules and module.Timeout is sys.modules["httpx2"].Timeout
+
+
+_HTTPX2_REASON = (
+    "openai 3.57 / anthropic 2.14 re-export httpx2.Timeout, a different class from httpx.Timeout (same "
+    "parameters: see test_httpx2_timeout_aliases_have_httpx_timeout_parameters)"
+)
+
+def _case(check: str, key: str, *values, condition: Optional[str] = None, id: Optional[str] = None):
+    """A ``pytest.param`` with id ``key``, marked xfail(strict) when the catalog is known wrong there."""
+    reason = CATALOG_MISTAKES.get(f"{check}:{key}")
+    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    if condition is not None:
+        marks = [pytest.mark.xfail(condition, strict=True, reason=f"{key}: " + _HTTPX2_REASON)]
+    return pytest.param(*values, id=id or key, marks=marks)
+
+
+# -- resolving dotted names ----------------------------------------------------------------------
+#: The module to try importing for a top-level name, where the name alone does not tell.
+IMPORT_FOR = {"google": "google.api_core"}
+#: Major versions the catalog describes, where an older one differs (pip installs urllib3 1.26 next
+#: to botocore on Python < 3.10): its checks are skipped there, with the differences named.
+MIN_MAJOR = {
+    "urllib3": (2, "the catalog describes urllib3 2.x; 1.26 has HTTPConnectionPool(host, port, strict, timeout), "
+                   "no urllib3.request(), no Retry(backoff_max=, backoff_jitter=), and a different DEFAULT_TIMEOUT"),
+}
+#: Pseudo names in the catalog that stand for a real object.
+PSEUDO = {"loop.time": "asyncio.AbstractEventLoop.time"}
+
+
+def _quiet_import(module: str):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # telnetlib and nntplib warn on import (PEP 594)
+        return importlib.import_module(module)
+
+
+def require(qualname: str) -> None:
+    """Skip the test when the package of ``qualname`` is not installed."""
+    qualname = PSEUDO.get(qualname, qualname)
+    if "." not in qualname and hasattr(builtins, qualname):
+        return  # ValueError, Exception...
+    top = qualname.split(".")[0]
+    module = IMPORT_FOR.get(top, top)
+    try:
+        _quiet_import(module)
+    except ImportError as exc:
+        pytest.skip(f"{module} is not installed ({exc}); `pip install -e '.[test]'` installs the catalog's libraries")
+    if top in MIN_MAJOR:
+        major, reason = MIN_MAJOR[top]
+        version = importlib.metadata.version(top)
+        if int(version.split(".")[0]) < major:
+            pytest.skip(f"{top} {version} is installed: {reason}")
+
+
+def _walk_attributes(dotted: str):
+    """``from a.b import c`` semantics: an attribute first, else a submodule (``tenacity.retry`` is the
+    decorator, though ``tenacity/retry.py`` exists)."""
+    parts = dotted.split(".")
+    obj, owner, attr = _quiet_import(parts[0]), None, parts[0]
+    for part in parts[1:]:
+        owner, attr = obj, part
+        if hasattr(obj, part):
+            obj = getattr(obj, part)
+        elif inspect.ismodule(obj):
+            obj = _quiet_import(f"{obj.__name__}.{part}")
+        else:
+            raise AttributeError(f"{owner!r} has no attribute {part!r}")
+    return obj, owner, attr
+
+
+def _walk(dotted: str):
+    """(object, owner, attribute) of a dotted name: attribute semantics, else the longest importable
+    module prefix and getattr the rest (``tenacity.retry.retry_if_result``)."""
+    if "." not in dotted:
+        return getattr(builtins, dotted), builtins, dotted
+    try:
+        return _walk_attributes(dotted)
+    except (AttributeError, ModuleNotFoundError):
+        pass
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        module_name = ".".join(parts[:cut])
+        try:
+            obj = _quiet_import(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name and (module_name == exc.name or module_name.startswith(exc.name + ".")):
+                continue
+            raise
+        owner, attr = None, parts[cut - 1]
+        for attr in parts[cut:]:
+            owner, obj = obj, getattr(obj, attr)
+        return obj, owner, attr
+    raise ModuleNotFoundError(dotted)
+
+
+def _spellings(qualname: str) -> Iterable[str]:
+    """The canonical name first, then the import paths ``ALIASES`` maps onto it."""
+    yield qualname
+    for alias, target in names.ALIASES.items():
+        if qualname == target:
+            yield alias
+        elif qualname.startswith(target + "."):
+            yield alias + qualname[len(target):]
+
+
+def resolve(qualname: str):
+    """(object, owner, attribute) of a catalog name; skip if its package is missing, fail if no spelling resolves."""
+    qualname = PSEUDO.get(qualname, qualname)
+    require(qualname)
+    errors = []
+    for spelling in _spellings(qualname):
+        try:
+            return _walk(spelling)
+        except (AttributeError, ModuleNotFoundError) as exc:
+            errors.append(f"{spelling}: {exc!r}")
+    pytest.fail(f"catalog name {qualname} does not resolve in the installed library: {'; '.join(errors)}")
+
+
+def _same(a, b) -> bool:
+    """Identity, also for bound methods rebuilt on each attribute access (classmethods)."""
+    if a is b:
+        return True
+    return inspect.ismethod(a) and inspect.ismethod(b) and a.__func__ is b.__func__ and a.__self__ is b.__self__
+
+
+# -- signatures ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Params:
+    """The parameters of a callable, ``self``/``cls`` excluded."""
+
+    qualname: str
+    parameters: Tuple[inspect.Parameter, ...]
+    from_docstring: bool = False
+
+    @property
+    def positional(self) -> List[inspect.Parameter]:
+        return [p for p in self.parameters if p.kind in POSITIONAL_KINDS]
+
+    @property
+    def var_keyword(self) -> bool:
+        return any(p.kind is P.VAR_KEYWORD for p in self.parameters)
+
+    def get(self, name: str) -> Optional[inspect.Parameter]:
+        for p in self.parameters:
+            if p.name == name and p.kind not in (P.VAR_POSITIONAL, P.VAR_KEYWORD):
+                return p
+        return None
+
+    def __str__(self) -> str:
+        return f"{self.qualname}({', '.join(str(p.replace(annotation=P.empty)) for p in self.parameters)})"
+
+
+def _docstring_parameters(obj) -> List[inspect.Parameter]:
+    """C functions without a text signature (``settimeout(timeout)``): positional-only, from the docstring."""
+    first = (obj.__doc__ or "").strip().splitlines()[0] if obj.__doc__ else ""
+    match = re.match(r"\w+\((.*)\)", first)
+    if match is None:
+        raise AssertionError(f"{obj!r} has neither a signature nor a docstring signature")
+    return [P(n, P.POSITIONAL_ONLY) for n in re.findall(r"\w+", match.group(1))]
+
+
+def params_of(qualname: str) -> Params:
+    obj, owner, attr = resolve(qualname)
+    try:
+        parameters = list(inspect.signature(obj).parameters.values())
+        from_doc = False
+    except (TypeError, ValueError):
+        parameters, from_doc = _docstring_parameters(obj), True
+    if not from_doc and inspect.isclass(owner) and not inspect.isclass(obj):
+        static = inspect.getattr_static(owner, attr)
+        if not isinstance(static, (staticmethod, classmethod)) and parameters and \
+                parameters[0].kind in POSITIONAL_KINDS:
+            parameters = parameters[1:]  # self
+    return Params(qualname, tuple(parameters), from_doc)
+
+
+#: Constructors whose timeout became keyword-only in Python 3.12 (key_file/keyfile... removed).
+KEYWORD_ONLY_SINCE_312 = frozenset({
+    "http.client.HTTPSConnection", "smtplib.SMTP_SSL", "ftplib.FTP_TLS", "imaplib.IMAP4_SSL", "poplib.POP3_SSL",
+})
+
+
+def check_param(params: Params, name: str, position: Optional[int]) -> str:
+    """Assert that ``name`` is accepted at ``position``; return how it is accepted."""
+    allowed = {position}
+    if params.qualname in KEYWORD_ONLY_SINCE_312 and sys.version_info >= (3, 12):
+        allowed.add(None)
+    where = f"{params.qualname}: parameter {name!r}"
+    param = params.get(name)
+    if param is None and position is not None and position < len(params.positional) and \
+            params.positional[position].kind is P.POSITIONAL_ONLY:
+        return f"positional-only argument {position} (the library names it {params.positional[position].name!r})"
+    if param is None:
+        assert params.var_keyword, f"{where} does not exist and there is no **kwargs: {params}"
+        assert position is None, f"{where} only reaches **kwargs, so it cannot be positional {position}: {params}"
+        return "**kwargs"
+    if param.kind is P.KEYWORD_ONLY:
+        assert None in allowed, f"{where} is keyword-only, the catalog declares position {position}: {params}"
+        return "keyword-only"
+    actual = params.positional.index(param)
+    if position is not None:
+        assert actual in allowed, f"{where} is positional argument {actual}, the catalog declares {position}: {params}"
+    return f"positional {actual}"
+
+
+# -- where **kwargs land -------------------------------------------------------------------------
+def _libpq_keyword(package: str):
+    """A check that libpq (through psycopg2 or psycopg) knows a connection keyword."""
+    def check(name: str) -> None:
+        if package == "psycopg2":
+            parse = _quiet_import("psycopg2.extensions").parse_dsn
+            build = lambda key: parse(f"{key}=5")  # noqa: E731
+        else:
+            make = _quiet_import("psycopg.conninfo").make_conninfo
+            build = lambda key: make("", **{key: 5})  # noqa: E731
+        try:
+            build(name)
+        except Exception as exc:  # ProgrammingError: invalid connection option
+            pytest.fail(f"libpq ({package}) does not take {name!r}: {exc}")
+        with pytest.raises(Exception, match="invalid"):
+            build(f"{name}_not_an_option")  # the check can fail
+    return check
+
+
+def _pymongo_option(name: str) -> None:
+    common = _quiet_import("pymongo.common")
+    assert name.lower() in common.VALIDATORS, f"pymongo has no client option {name!r}"
+    assert name.lower() in common.URI_OPTIONS_VALIDATOR_MAP, f"pymongo has no URI option {name!r}"
+
+
+def _redis_url_query(name: str) -> None:
+    assert name in _quiet_import("redis.connection").URL_QUERY_ARGUMENT_PARSERS, \
+        f"redis-py does not read {name!r} from a URL query"
+
+
+#: For entries whose parameter reaches ``**kwargs``: the callable that receives it (its parameter
+#: is then checked as explicit), or a function that checks the keyword where the library reads it.
+FORWARDS: Dict[str, object] = {}
+for _verb in ("get", "options", "head", "post", "put", "patch", "delete", "request"):
+    FORWARDS[f"requests.{_verb}"] = "requests.Session.request"  # requests/api.py -> Session.request
+    FORWARDS[f"requests.Session.{_verb}"] = "requests.Session.request"
+    FORWARDS[f"aiohttp.ClientSession.{_verb}"] = "aiohttp.ClientSession._request"  # aiohttp/client.py
+for _pool in ("urllib3.PoolManager", "urllib3.HTTPConnectionPool", "urllib3.HTTPSConnectionPool"):
+    for _method in ("request", "urlopen", "request_encode_url", "request_encode_body"):
+        FORWARDS[f"{_pool}.{_method}"] = "urllib3.HTTPConnectionPool.urlopen"  # urllib3/_request_methods.py
+FORWARDS.update({
+    "urllib3.PoolManager": "urllib3.HTTPConnectionPool",  # connection_pool_kw -> the pool class
+    "subprocess.check_call": "subprocess.call",
+    "psycopg2.connect": _libpq_keyword("psycopg2"),  # psycopg2/__init__.py connect -> make_dsn
+    "psycopg.connect": _libpq_keyword("psycopg"),
+    "psycopg.AsyncConnection.connect": _libpq_keyword("psycopg"),
+    "asyncpg.create_pool": "asyncpg.connect",  # asyncpg/pool.py connect_kwargs -> connection.connect
+    "redis.Redis.from_url": "redis.Redis",  # redis/client.py from_url -> cls(connection_pool=...(**kwargs))
+    "redis.from_url": "redis.Redis",
+    "pymongo.MongoClient": _pymongo_option,  # pymongo/common.py option validators
+    "boto3.client": "boto3.Session.client",  # boto3/__init__.py -> _get_default_session().client
+    "boto3.resource": "boto3.Session.resource",
+})
+
+
+# -- TIMEOUT_CALLS: names, parameters and positions ------------------------------------------------
+def _timeout_cases(check: str = "params"):
+    return [_case(check, q, q, spec) for q, spec in TIMEOUT_CALLS.items()]
+
+
+@pytest.mark.parametrize(("qualname", "spec"), _timeout_cases())
+def test_timeout_call_parameters_exist_at_their_positions(qualname: str, spec: TimeoutSpec, record_property):
+    params = params_of(qualname)
+    for param in spec.params:
+        how = check_param(params, param.name, param.position)
+        record_property(param.name, how)
+        if param is spec.params[0] and how.startswith("positional-only"):
+            assert "{param}=" not in (spec.fix or ""), f"{qualname}: the fix passes a positional-only parameter by name"
+        if how == "**kwargs":
+            follow_kwargs(qualname, param.name, record_property)
+
+
+def follow_kwargs(qualname: str, name: str, record_property) -> None:
+    """A parameter that only reaches ``**kwargs`` is accepted and recorded; where FORWARDS says where it
+    lands, it must be a real parameter (or option) there."""
+    target = FORWARDS.get(qualname)
+    if target is None:
+        record_property("via_kwargs_not_followed", name)
+        return
+    if callable(target):
+        target(name)
+        record_property("via_kwargs_checked_by", target.__qualname__)
+    else:
+        how = check_param(params_of(target), name, None)
+        assert how != "**kwargs", f"{qualname} -> {target}: {name!r} still only reaches **kwargs"
+        record_property("via_kwargs_lands_in", f"{target} ({how})")
+
+
+def test_forwards_rows_are_catalog_entries_taking_kwargs():
+    assert set(FORWARDS) <= set(TIMEOUT_CALLS), sorted(set(FORWARDS) - set(TIMEOUT_CALLS))
+
+
+def _argument_refs():
+    out = []
+    for q, spec in TIMEOUT_CALLS.items():
+        for field_name in ("dsn", "connects_with", "url"):
+            ref = getattr(spec, field_name)
+            if ref is not None:
+                out.append(_case(field_name, q, q, field_name, ref[0], ref[1], id=f"{q}:{field_name}"))
+    return out
+
+
+@pytest.mark.parametrize(("qualname", "field_name", "name", "position"), _argument_refs())
+def test_timeout_call_dsn_host_and_url_arguments_exist(qualname, field_name, name, position):
+    """``dsn``, ``connects_with`` and ``url`` name a real argument at its position."""
+    assert check_param(params_of(qualname), name, position) != "**kwargs", \
+        f"{qualname}.{field_name}: {name!r} is not an explicit parameter"
+
+
+@pytest.mark.parametrize(("qualname", "spec"), _timeout_cases("keyword_only"))
+def test_timeout_params_declared_keyword_only_are_not_positional(qualname: str, spec: TimeoutSpec):
+    """``position=None`` means keyword-only (model.py): a parameter that is positional must say where."""
+    params = params_of(qualname)
+    for param in spec.params:
+        if param.position is not None:
+            continue
+        real, where = params.get(param.name), params
+        if real is None and isinstance(FORWARDS.get(qualname), str) and \
+                any(p.kind is P.VAR_POSITIONAL for p in params.parameters) and not params.positional:
+            where = params_of(FORWARDS[qualname])  # f(*args, **kwargs) passing both on (boto3.client)
+            real = where.get(param.name)
+        if real is not None and real.kind in POSITIONAL_KINDS:
+            actual = where.positional.index(real)
+            pytest.fail(f"{qualname}: {param.name!r} is positional argument {actual}, declared keyword-only")
+
+
+def test_dsn_keys_are_read_by_the_library():
+    """The keys looked for in a DSN or URL are the library's own option names."""
+    checkers = {"psycopg2.connect": _libpq_keyword("psycopg2"), "psycopg.connect": _libpq_keyword("psycopg"),
+                "psycopg.AsyncConnection.connect": _libpq_keyword("psycopg"), "redis.Redis": _redis_url_query,
+                "redis.Redis.from_url": _redis_url_query, "redis.from_url": _redis_url_query,
+                "pymongo.MongoClient": _pymongo_option}
+    with_dsn = {q for q, spec in TIMEOUT_CALLS.items() if spec.dsn is not None}
+    assert with_dsn == set(checkers), "a new dsn entry needs a key checker here"
+    checked = 0
+    for qualname, check in checkers.items():
+        top = qualname.split(".")[0]
+        try:
+            _quiet_import(top)
+        except ImportError:
+            continue
+        for key in TIMEOUT_CALLS[qualname].dsn[2]:
+            check(key)
+            checked += 1
+    if not checked:
+        pytest.skip("none of psycopg2, psycopg, redis, pymongo is installed")
+
+
+# -- socket_default, end to end ----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def silent_server():
+    """A loopback port whose kernel completes the TCP handshake (listen backlog) but that never answers."""
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.bind(("127.0.0.1", 0))
+    server.listen(64)
+    yield server.getsockname()
+    server.close()  # resets the connections still waiting in the backlog
+
+
+def _http_connection(module_name: str):
+    def trigger(host: str, port: int):
+        conn = getattr(_quiet_import("http.client"), module_name)(host, port)
+        if module_name == "HTTPSConnection":
+            conn.connect()  # the TLS handshake waits for the server
+        else:
+            conn.request("GET", "/")
+            conn.getresponse()
+    return trigger
+
+
+def _mod(dotted: str):
+    module, _, attr = dotted.rpartition(".")
+    return getattr(_quiet_import(module), attr)
+
+
+#: How to make each client do its first blocking read without passing a timeout.
+SOCKET_TRIGGERS: Dict[str, Callable[[str, int], object]] = {
+    "urllib.request.urlopen": lambda h, p: _mod("urllib.request.urlopen")(f"http://{h}:{p}/"),
+    "http.client.HTTPConnection": _http_connection("HTTPConnection"),
+    "http.client.HTTPSConnection": _http_connection("HTTPSConnection"),
+    "socket.create_connection": lambda h, p: socket.create_connection((h, p)).recv(1),
+    "telnetlib.Telnet": lambda h, p: _mod("telnetlib.Telnet")(h, p).read_some(),
+    "nntplib.NNTP": lambda h, p: _mod("nntplib.NNTP")(h, p),
+    "smtplib.SMTP": lambda h, p: _mod("smtplib.SMTP")(h, p),
+    "smtplib.SMTP_SSL": lambda h, p: _mod("smtplib.SMTP_SSL")(h, p),
+    "smtplib.LMTP": lambda h, p: _mod("smtplib.LMTP")(h, p),
+    "ftplib.FTP": lambda h, p: _mod("ftplib.FTP")().connect(h, p),  # FTP(host) has no port argument
+    "ftplib.FTP_TLS": lambda h, p: _mod("ftplib.FTP_TLS")().connect(h, p),
+    "imaplib.IMAP4": lambda h, p: _mod("imaplib.IMAP4")(h, p),
+    "imaplib.IMAP4_SSL": lambda h, p: _mod("imaplib.IMAP4_SSL")(h, p),
+    "poplib.POP3": lambda h, p: _mod("poplib.POP3")(h, p),
+    "poplib.POP3_SSL": lambda h, p: _mod("poplib.POP3_SSL")(h, p),
+    "urllib3.PoolManager": lambda h, p: _mod("urllib3.PoolManager")().request("GET", f"http://{h}:{p}/", retries=False),
+    "urllib3.HTTPConnectionPool": lambda h, p: _mod("urllib3.HTTPConnectionPool")(h, p).request("GET", "/", retries=False),
+    "urllib3.HTTPSConnectionPool": lambda h, p: _mod("urllib3.HTTPSConnectionPool")(h, p).request("GET", "/", retries=False),
+    # The contrast: requests passes an explicit None read timeout, so the socket default does not apply.
+    "requests.get": lambda h, p: _mod("requests.get")(f"http://{h}:{p}/"),
+}
+
+
+def _is_timeout(exc: Optional[BaseException]) -> bool:
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, (TimeoutError, socket.timeout)) or "timed out" in str(exc):
+            return True
+        exc = getattr(exc, "reason", None) if isinstance(getattr(exc, "reason", None), BaseException) \
+            else (exc.__cause__ or exc.__context__)
+    return False
+
+
+def test_socket_triggers_cover_every_socket_default_entry():
+    claimed = {q for q, spec in TIMEOUT_CALLS.items() if spec.socket_default}
+    assert claimed <= set(SOCKET_TRIGGERS), f"no trigger for {sorted(claimed - set(SOCKET_TRIGGERS))}"
+
+
+@pytest.mark.parametrize("qualname", [_case("socket_default", q, q) for q in SOCKET_TRIGGERS])
+def test_socket_default_claim_matches_the_library(qualname: str, silent_server, monkeypatch):
+    """``socket_default=True`` iff ``socket.setdefaulttimeout()`` bounds a call that passes no timeout."""
+    require(qualname)  # skips telnetlib and nntplib where removed (3.13)
+    monkeypatch.setenv("no_proxy", "*")  # urlopen must not go through a proxy from the environment
+    monkeypatch.setenv("NO_PROXY", "*")
+    host, port = silent_server
+    outcome: Dict[str, Optional[BaseException]] = {}
+
+    def run():
+        try:
+            SOCKET_TRIGGERS[qualname](host, port)
+            outcome["exc"] = None
+        except BaseException as exc:  # noqa: BLE001 - the outcome is inspected below
+            outcome["exc"] = exc
+
+    spec = TIMEOUT_CALLS[qualname]
+    # A call the catalog says is bounded gets 60x the socket default before it counts as hanging; one it
+    # says is unbounded (the requests contrast) has to hang for 10x, which is all this test waits.
+    guard = 3.0 if spec.socket_default else 0.5
+    previous = socket.getdefaulttimeout()
+    socket.setdefaulttimeout(0.05)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            thread = threading.Thread(target=run, daemon=True)
+            thread.start()
+            thread.join(guard)
+    finally:
+        socket.setdefaulttimeout(previous)
+    if "exc" in outcome:
+        assert outcome["exc"] is not None, f"{qualname}: the trigger returned without waiting on the server"
+        assert _is_timeout(outcome["exc"]), f"{qualname}: failed for another reason: {outcome['exc']!r}"
+    bounded = "exc" in outcome
+    assert bounded == spec.socket_default, (
+        f"{qualname}: socket.setdefaulttimeout() {'bounds' if bounded else 'does not bound'} a call without "
+        f"timeout, the catalog says socket_default={spec.socket_default}"
+    )
+
+
+@pytest.mark.parametrize("qualname", sorted(q for q, s in TIMEOUT_CALLS.items() if s.connects_with))
+def test_clients_with_connects_with_do_no_io_without_a_host(qualname: str, monkeypatch):
+    """``connects_with``: built without a host, the client opens no connection."""
+    cls, _, _ = resolve(qualname)
+
+    def no_connection(*args, **kwargs):
+        raise AssertionError(f"{qualname}() connected without a host")
+
+    monkeypatch.setattr(socket, "create_connection", no_connection)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        client = cls()
+    assert getattr(client, "sock", None) is None
+
+
+# -- defaults the timeout catalog states ------------------------------------------------------------
+def _phases(timeout) -> Tuple[float, ...]:
+    return tuple(getattr(timeout, phase) for phase in ("connect", "read", "write", "pool"))
+
+
+def test_httpx_defaults_to_5_seconds_per_phase():
+    require("httpx")
+    config = _quiet_import("httpx._config").DEFAULT_TIMEOUT_CONFIG
+    assert _phases(config) == (5.0, 5.0, 5.0, 5.0)
+    for qualname, spec in TIMEOUT_CALLS.items():
+        if not qualname.startswith("httpx."):
+            continue
+        if spec.default_s == INHERITED:
+            continue
+        assert spec.default_s == 5.0 and spec.number_phases == 4, qualname
+        assert spec.default_per_attempt_s == sum(_phases(config)), qualname
+        default = params_of(qualname).get("timeout").default
+        assert default == config or default is config or _quiet_import("httpx").Timeout(default) == config, qualname
+
+
+def test_urllib3_request_defaults_to_3_seconds():
+    assert params_of("urllib3.request").get("timeout").default == TIMEOUT_CALLS["urllib3.request"].default_s == 3
+
+
+def test_aiohttp_session_default_total_is_300_seconds():
+    require("aiohttp")
+    default = _quiet_import("aiohttp.client").DEFAULT_TIMEOUT
+    assert default.total == TIMEOUT_CALLS["aiohttp.ClientSession"].default_s == 300
+
+
+def test_psycopg3_default_connect_timeout_is_130_seconds():
+    require("psycopg")
+    assert _quiet_import("psycopg.conninfo")._DEFAULT_CONNECT_TIMEOUT == TIMEOUT_CALLS["psycopg.connect"].default_s
+    assert TIMEOUT_CALLS["psycopg.AsyncConnection.connect"].default_s == 130
+
+
+def test_botocore_defaults_to_60_plus_60_seconds():
+    require("botocore")
+    defaults = _quiet_import("botocore.config").Config.OPTION_DEFAULTS
+    obj = TIMEOUT_OBJECTS["botocore.Config"]
+    for keyword, phase in OBJECT_KEYWORDS["botocore.Config"].items():
+        assert defaults[keyword] == obj.defaults_s[phase]
+    for qualname in ("boto3.client", "boto3.resource", "boto3.Session.client", "boto3.Session.resource",
+                     "botocore.session.Session.create_client"):
+        assert TIMEOUT_CALLS[qualname].default_s == defaults["connect_timeout"] + defaults["read_timeout"]
+
+
+@pytest.mark.parametrize("package", ["openai", "anthropic"])
+def test_llm_client_default_timeout(package: str):
+    require(package)
+    default = _quiet_import(f"{package}._constants").DEFAULT_TIMEOUT
+    for qualname, spec in TIMEOUT_CALLS.items():
+        if qualname.startswith(package + "."):
+            assert default.read == spec.default_s, qualname
+            assert sum(_phases(default)) == spec.default_per_attempt_s, qualname
+            assert spec.number_phases == 4
+
+
+def test_redis_socket_timeout_default_is_one_the_catalog_names():
+    """The catalog assumes the least safe default (None, before 8.0); 8.0+ uses 5 s."""
+    default = params_of("redis.Redis").get("socket_timeout").default
+    assert default in (None, 5), default
+    assert TIMEOUT_CALLS["redis.Redis"].default_s is None
+
+
+@pytest.mark.parametrize(("qualname", "spec"), [pytest.param(q, s, id=q) for q, s in TIMEOUT_CALLS.items()
+                                                if s.default_s is None])
+def test_no_default_timeout_claims(qualname: str, spec: TimeoutSpec):
+    """``default_s=None``: an explicit parameter defaults to None or to the socket's global default."""
+    if qualname == "redis.Redis":
+        pytest.skip("the least safe default by design: test_redis_socket_timeout_default_is_one_the_catalog_names")
+    params = params_of(qualname)
+    real = params.get(spec.params[0].name)
+    if real is None or params.from_docstring:
+        pytest.skip("the parameter reaches **kwargs or has no signature: no default to read here")
+    # Sentinels meaning "the socket's global default" (None unless setdefaulttimeout() is called).
+    sentinels = [socket._GLOBAL_DEFAULT_TIMEOUT]  # type: ignore[attr-defined]
+    if qualname.startswith("urllib3."):
+        sentinels.append(_quiet_import("urllib3").Timeout.DEFAULT_TIMEOUT)
+    socket_default = any(real.default is s for s in sentinels)
+    if spec.socket_default:
+        assert socket_default, f"{qualname}: {real} does not default to the socket's global default"
+    else:
+        assert real.default is None or socket_default, f"{qualname}: {real} is a finite default"
+
+
+# -- TIMEOUT_OBJECTS ------------------------------------------------------------------------------
+@pytest.mark.parametrize("qualname", sorted(TIMEOUT_OBJECTS))
+def test_timeout_object_parameters(qualname: str):
+    spec = TIMEOUT_OBJECTS[qualname]
+    params = params_of(qualname)
+    if qualname == "botocore.Config":
+        # Config(*args, **kwargs): options are the keys of OPTION_DEFAULTS.
+        options = resolve(qualname)[0].OPTION_DEFAULTS
+        assert params.var_keyword
+        for keyword in OBJECT_KEYWORDS[qualname]:
+            assert keyword in options, f"botocore Config has no option {keyword!r}"
+        assert set(OBJECT_KEYWORDS[qualname].values()) == set(spec.phases)
+        assert spec.positional == ()
+        return
+    assert [p.name for p in params.positional[:len(spec.positional)]] == list(spec.positional), str(params)
+    for phase in spec.phases + spec.essential:
+        assert params.get(phase) is not None, f"{qualname} has no parameter {phase!r}: {params}"
+    for name in (spec.all_phases_param, spec.total_param):
+        if name is not None:
+            assert params.get(name) is not None, f"{qualname} has no parameter {name!r}"
+    for phase, default in spec.defaults_s.items():
+        real = params.get(phase).default
+        if qualname == "urllib3.Timeout" and real is resolve(qualname)[0].DEFAULT_TIMEOUT:
+            real = None  # the socket's global default: None unless setdefaulttimeout() is called
+        assert real == default, f"{qualname}.{phase} defaults to {real!r}, the catalog says {default!r}"
+
+
+def test_urllib3_timeout_object_default_leaves_phases_unbounded():
+    require("urllib3")
+    urllib3 = _quiet_import("urllib3")
+    timeout = urllib3.Timeout()
+    assert timeout.read_timeout is None
+    assert timeout.connect_timeout in (None, urllib3.Timeout.DEFAULT_TIMEOUT)
+
+
+# -- names.py -----------------------------------------------------------------------------------
+def _alias_case(alias: str, target: str):
+    if alias in HTTPX2_ALIASES:
+        return _case("alias", alias, alias, target, condition=f"_uses_httpx2({HTTPX2_ALIASES[alias]!r})")
+    return _case("alias", alias, alias, target)
+
+
+@pytest.mark.parametrize(("alias", "target"), [_alias_case(a, t) for a, t in names.ALIASES.items()])
+def test_aliases_name_the_same_object(alias: str, target: str, record_property):
+    require(alias)
+    try:
+        obj, _, _ = _walk(alias)
+    except (AttributeError, ModuleNotFoundError) as exc:
+        pytest.fail(f"alias {alias} does not resolve: {exc!r}")
+    try:
+        canonical, _, _ = _walk(target)
+    except (AttributeError, ModuleNotFoundError):
+        record_property("canonical_only", target)  # a spelling the library does not export (botocore.Config)
+        return
+    if inspect.ismodule(obj) and inspect.ismodule(canonical) and obj is not canonical:
+        # requests.api -> requests: every public name of the alias module that the target has is the same object
+        shared = [n for n in dir(obj) if not n.startswith("_") and hasattr(canonical, n)]
+        assert shared, f"{alias} and {target} share no names"
+        for n in shared:
+            assert _same(getattr(obj, n), getattr(canonical, n)), f"{alias}.{n} is not {target}.{n}"
+        return
+    assert _same(obj, canonical), f"{alias} is {obj!r}, not {target} ({canonical!r})"
+
+
+def test_httpx2_timeout_aliases_have_httpx_timeout_parameters():
+    """What the openai/anthropic Timeout aliases need: the same parameters as httpx.Timeout."""
+    require("httpx")
+    expected = [(p.name, p.kind) for p in params_of("httpx.Timeout").parameters]
+    checked = 0
+    for alias in HTTPX2_ALIASES:
+        try:
+            _quiet_import(alias.split(".")[0])
+        except ImportError:
+            continue
+        obj, _, _ = _walk(alias)
+        assert [(p.name, p.kind) for p in inspect.signature(obj).parameters.values()] == expected, alias
+        checked += 1
+    if not checked:
+        pytest.skip("openai and anthropic are not installed")
+
+
+@pytest.mark.parametrize(("factory", "product"), [pytest.param(f, t, id=f) for f, t in names.FACTORIES.items()])
+def test_factories_and_their_products_resolve(factory: str, product: str):
+    assert callable(resolve(factory)[0])
+    assert inspect.isclass(resolve(product)[0]), f"{product} is not a class"
+
+
+# -- other names in the timeout catalog --------------------------------------------------------------
+def test_fix_imports_resolve_and_take_the_fix_keywords():
+    for qualname, spec in TIMEOUT_CALLS.items():
+        for i, dotted in enumerate(spec.fix_imports):
+            try:
+                _quiet_import(dotted.split(".")[0])
+            except ImportError:
+                continue
+            obj, _, _ = _walk(dotted)
+            inner = re.search(r"\{obj%d\}\(([^)]*)\)" % i, spec.fix or "")
+            for keyword in re.findall(r"(\w+)=", inner.group(1) if inner else ""):
+                accepted = getattr(obj, "OPTION_DEFAULTS", None) or inspect.signature(obj).parameters
+                assert keyword in accepted, f"{qualname}: the fix passes {keyword}= to {dotted}"
+
+
+@pytest.mark.parametrize("attribute", NO_OP_ATTRIBUTES, ids=lambda a: f"{a.type_qualname}.{a.attribute}")
+def test_no_op_attributes_are_not_attributes(attribute):
+    cls, _, _ = resolve(attribute.type_qualname)
+    assert not hasattr(cls, attribute.attribute)
+    assert attribute.attribute not in vars(cls())
+    assert attribute.attribute not in getattr(cls, "__attrs__", ())
+
+
+@pytest.mark.parametrize(("owner", "methods"), list(TIMEOUT_INJECTION_HOOKS.items()) + list(ONCE_DONE_METHODS.items()))
+def test_hook_and_once_done_methods_exist(owner: str, methods: Tuple[str, ...]):
+    cls, _, _ = resolve(owner)
+    for method in methods:
+        assert callable(getattr(cls, method, None)), f"{owner} has no method {method}"
+
+
+# -- the retry catalog: names -------------------------------------------------------------------------
+RETRY_TABLES = {
+    "RETRY_DECORATORS": retries.RETRY_DECORATORS, "RETRY_ITERATORS": retries.RETRY_ITERATORS,
+    "RETRY_CALLERS": retries.RETRY_CALLERS, "POLICY_OBJECTS": retries.POLICY_OBJECTS,
+}
+
+
+def _retry_distribution_has(qualname: str) -> Optional[str]:
+    """Known differences between distributions that install the same module."""
+    if qualname == "retry.retry_call":
+        try:
+            importlib.metadata.distribution("retry2")
+        except importlib.metadata.PackageNotFoundError:
+            return "only retry2 exports retry.retry_call; the installed `retry` has retry.api.retry_call (checked)"
+    return None
+
+
+@pytest.mark.parametrize("qualname", [pytest.param(q, id=f"{t}:{q}") for t, table in RETRY_TABLES.items()
+                                      for q in table])
+def test_retry_mechanisms_resolve(qualname: str):
+    require(qualname)
+    reason = _retry_distribution_has(qualname)
+    if reason:
+        pytest.skip(reason)
+    obj, _, _ = resolve(qualname)
+    assert callable(obj)
+
+
+# -- tenacity strategies ---------------------------------------------------------------------------
+def _unbounded(value) -> bool:
+    """tenacity spells "no cap" as _utils.MAX_WAIT (sys.maxsize / 2)."""
+    max_wait = getattr(_quiet_import("tenacity._utils"), "MAX_WAIT", sys.maxsize / 2)
+    return value is None or value == max_wait or (isinstance(value, (int, float)) and value >= sys.maxsize / 2)
+
+
+@pytest.mark.parametrize("qualname", list(retries.TENACITY_STOPS))
+def test_tenacity_stops(qualname: str):
+    _, params_named = retries.TENACITY_STOPS[qualname]
+    obj, _, _ = resolve(qualname)
+    if not params_named:
+        return  # stop_never (an instance), stop_any/stop_all(*stops)
+    positional = [p.name for p in params_of(qualname).positional]
+    assert positional[:len(params_named)] == list(params_named), f"{qualname}{inspect.signature(obj)}"
+
+
+@pytest.mark.parametrize("short", list(retries.TENACITY_WAITS))
+def test_tenacity_waits(short: str):
+    kind, positional, defaults = retries.TENACITY_WAITS[short]
+    resolve(f"tenacity.{short}")  # the extractor maps tenacity.wait.X to tenacity.X (wait_full_jitter is only there)
+    params = params_of(f"tenacity.{short}")
+    assert [p.name for p in params.positional[:len(positional)]] == list(positional), str(params)
+    for name, default in defaults.items():
+        real = params.get(name).default
+        if default is None:
+            assert _unbounded(real), f"tenacity.{short}({name}) defaults to {real!r}, the catalog says unbounded"
+        else:
+            assert real == default, f"tenacity.{short}({name}) defaults to {real!r}, the catalog says {default!r}"
+
+
+@pytest.mark.parametrize("short", list(retries.TENACITY_PREDICATES))
+def test_tenacity_predicates(short: str):
+    kind = retries.TENACITY_PREDICATES[short]
+    for module in ("tenacity", "tenacity.retry"):
+        resolve(f"{module}.{short}")
+    # The extractor reads the first argument of these as exception types / a predicate function.
+    first = {"types": "exception_types", "function": "predicate", "result": "predicate"}.get(kind)
+    if first is not None:
+        positional = params_of(f"tenacity.{short}").positional
+        assert positional and positional[0].name == first, f"tenacity.{short}: first parameter is not {first}"
+
+
+# -- parameters the extractors read (reslint/analysis/retry.py) ----------------------------------
+@dataclass(frozen=True)
+class Reads:
+    """What an extractor reads from a call of ``entry``: ``keywords`` (received by ``receiver``),
+    ``positional`` names in order (``offset``: leading receiver parameters the library fills itself),
+    and ``defaults`` it assumes when an argument is absent."""
+
+    receiver: str
+    keywords: Tuple[str, ...]
+    positional: Tuple[str, ...] = ()
+    offset: int = 0
+    defaults: Tuple[Tuple[str, object], ...] = ()
+
+
+_TENACITY = ("sleep", "stop", "wait", "retry", "reraise")
+_STAMINA = ("on", "attempts", "timeout", "wait_initial", "wait_max", "wait_jitter", "wait_exp_base")
+_RETRYING = ("stop_max_attempt_number", "stop_max_delay", "wait_fixed", "wait_random_min", "wait_random_max",
+             "wait_exponential_multiplier", "wait_exponential_max", "wait_incrementing_start",
+             "wait_incrementing_increment", "wait_incrementing_max", "wait_jitter_max", "retry_on_exception")
+_RETRY = ("exceptions", "tries", "delay", "max_delay", "backoff", "jitter")
+_RETRY_DEFAULTS = (("tries", -1), ("delay", 0), ("max_delay", None), ("backoff", 1), ("jitter", 0))
+_OPNIEUW = ("retry_on_exceptions", "max_calls_total", "retry_window_after_first_call_in_seconds")
+_REDO = ("attempts", "sleeptime", "max_sleeptime", "sleepscale", "jitter")
+_GOOGLE = ("predicate", "initial", "maximum", "multiplier", "timeout")
+_BACKOFF = ("max_tries", "max_time", "jitter")
+_URLLIB3_POSITIONAL = ("total", "connect", "read", "redirect", "status", "other", "allowed_methods",
+                       "status_forcelist", "backoff_factor", "backoff_max", "raise_on_redirect", "raise_on_status",
+                       "history", "respect_retry_after_header", "remove_headers_on_redirect", "backoff_jitter")
+
+#: Copied from the ``Args(call, ...)`` tuples and ``args.expr``/``number`` names in reslint/analysis/retry.py.
+EXTRACTOR_READS: Dict[str, Reads] = {
+    "tenacity.retry": Reads("tenacity.Retrying", _TENACITY),  # retry(**dkw) -> Retrying(**dkw)
+    "tenacity.Retrying": Reads("tenacity.Retrying", _TENACITY, ("sleep", "stop", "wait")),
+    "tenacity.AsyncRetrying": Reads("tenacity.AsyncRetrying", _TENACITY, ("sleep", "stop", "wait")),
+    "tenacity.asyncio.AsyncRetrying": Reads("tenacity.asyncio.AsyncRetrying", _TENACITY, ("sleep", "stop", "wait")),
+    "backoff.on_exception": Reads("backoff.on_exception", _BACKOFF, ("wait_gen", "exception"),
+                                  defaults=(("max_tries", None), ("max_time", None))),
+    "backoff.on_predicate": Reads("backoff.on_predicate", _BACKOFF, ("wait_gen", "predicate"),
+                                  defaults=(("max_tries", None), ("max_time", None))),
+    "stamina.retry": Reads("stamina.retry", _STAMINA),
+    "stamina.retry_context": Reads("stamina.retry_context", _STAMINA),
+    "retrying.retry": Reads("retrying.Retrying", _RETRYING),  # retry(**dkw) -> Retrying(**dkw)
+    "retry.retry": Reads("retry.api.retry", _RETRY, _RETRY, defaults=_RETRY_DEFAULTS),
+    "retry.api.retry": Reads("retry.api.retry", _RETRY, _RETRY, defaults=_RETRY_DEFAULTS),
+    "retry.retry_call": Reads("retry.api.retry_call", ("f", "fargs", "fkwargs") + _RETRY,
+                              ("f", "fargs", "fkwargs") + _RETRY, defaults=_RETRY_DEFAULTS),
+    "retry.api.retry_call": Reads("retry.api.retry_call", ("f", "fargs", "fkwargs") + _RETRY,
+                                  ("f", "fargs", "fkwargs") + _RETRY, defaults=_RETRY_DEFAULTS),
+    "opnieuw.retry": Reads("opnieuw.retry", _OPNIEUW),
+    "opnieuw.retry_async": Reads("opnieuw.retry_async", _OPNIEUW),
+    # retriable(*a, **kw) calls retry(func, *a, **kw): its positionals start after `action`.
+    "redo.retriable": Reads("redo.retry", _REDO + ("retry_exceptions",), _REDO, offset=1),
+    "redo.retriable_async": Reads("redo.retriable_async", _REDO + ("retry_exceptions",), _REDO),
+    "redo.retrier": Reads("redo.retrier", _REDO, _REDO, defaults=(("sleeptime", 10),)),
+    "redo.retry": Reads("redo.retry", _REDO + ("retry_exceptions",), ("action",) + _REDO),
+    "google.api_core.retry.Retry": Reads("google.api_core.retry.Retry", _GOOGLE, _GOOGLE),
+    "google.api_core.retry.AsyncRetry": Reads("google.api_core.retry.AsyncRetry", _GOOGLE, _GOOGLE),
+    "urllib3.Retry": Reads("urllib3.Retry", ("total", "backoff_factor", "backoff_max", "backoff_jitter",
+                                             "status_forcelist", "allowed_methods", "respect_retry_after_header"),
+                           _URLLIB3_POSITIONAL),
+    "requests.HTTPAdapter": Reads("requests.HTTPAdapter", ("max_retries",),
+                                  ("pool_connections", "pool_maxsize", "max_retries", "pool_block"),
+                                  defaults=(("max_retries", 0),)),
+    "httpx.HTTPTransport": Reads("httpx.HTTPTransport", ("retries",), defaults=(("retries", 0),)),
+    "httpx.AsyncHTTPTransport": Reads("httpx.AsyncHTTPTransport", ("retries",), defaults=(("retries", 0),)),
+}
+#: Celery task options are checked by test_celery_task_options (they become task class attributes).
+CELERY_ENTRIES = ("celery.shared_task", "celery.Celery.task")
+#: backoff wait generators the extractor reads: name -> {parameter: default it assumes}.
+BACKOFF_GENERATORS = {
+    "backoff.expo": {"base": 2, "factor": 1, "max_value": None},
+    "backoff.constant": {"interval": 1},
+    "backoff.fibo": {"max_value": None},
+    "backoff.runtime": {},
+}
+
+
+def test_every_retry_entry_has_extractor_reads():
+    entries = {q for table in RETRY_TABLES.values() for q in table}
+    assert entries == set(EXTRACTOR_READS) | set(CELERY_ENTRIES), "a new retry entry needs a row here"
+
+
+def _reads_params(entry: str) -> Params:
+    require(entry)
+    reason = _retry_distribution_has(entry)
+    if reason:
+        pytest.skip(reason)
+    return params_of(EXTRACTOR_READS[entry].receiver)
+
+
+@pytest.mark.parametrize("entry", [_case("keywords", e, e) for e in EXTRACTOR_READS])
+def test_extractor_keywords_exist(entry: str, record_property):
+    params = _reads_params(entry)
+    reads = EXTRACTOR_READS[entry]
+    for keyword in reads.keywords:
+        assert params.get(keyword) is not None, f"{entry}: {reads.receiver} has no parameter {keyword!r}: {params}"
+        assert params.get(keyword).kind is not P.POSITIONAL_ONLY, f"{entry}: {keyword!r} is positional-only"
+    for name, default in reads.defaults:
+        real = params.get(name).default
+        assert real == default, f"{entry}: {name} defaults to {real!r}, the extractor assumes {default!r}"
+
+
+@pytest.mark.parametrize("entry", [_case("positional", e, e) for e, r in EXTRACTOR_READS.items() if r.positional])
+def test_extractor_positional_order(entry: str):
+    params = _reads_params(entry)
+    reads = EXTRACTOR_READS[entry]
+    real = [p.name for p in params.positional][reads.offset:reads.offset + len(reads.positional)]
+    assert real == list(reads.positional), f"{entry}: positional parameters are {real}, the extractor reads {reads.positional}"
+
+
+def test_google_retry_reads_deadline_as_timeout():
+    """The google extractor reads ``deadline=`` (the old name of ``timeout``, taken by **kwargs)."""
+    require("google.api_core.retry")
+    Retry = _quiet_import("google.api_core.retry").Retry
+    assert Retry(deadline=7).timeout == 7
+
+
+@pytest.mark.parametrize("qualname", list(BACKOFF_GENERATORS))
+def test_backoff_wait_generators(qualname: str):
+    params = params_of(qualname)
+    assert params_of("backoff.on_exception").var_keyword, "backoff passes generator arguments by **wait_gen_kwargs"
+    for name, default in BACKOFF_GENERATORS[qualname].items():
+        assert params.get(name) is not None, f"{qualname} has no parameter {name!r}: {params}"
+        assert params.get(name).default == default, f"{qualname}({name}) default"
+    # The extractor reads an absent jitter= as full jitter.
+    assert params_of("backoff.on_exception").get("jitter").default is resolve("backoff.full_jitter")[0]
+
+
+# -- celery ---------------------------------------------------------------------------------------
+def _autoretry_option_defaults() -> Dict[str, object]:
+    """``{option: default}`` from ``options.get('x', getattr(task, 'x', default))`` in celery/app/autoretry.py."""
+    source = inspect.getsource(_quiet_import("celery.app.autoretry"))
+    found: Dict[str, object] = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and \
+                isinstance(node.func.value, ast.Name) and node.func.value.id == "options" and len(node.args) == 2:
+            key, fallback = node.args
+            if isinstance(key, ast.Constant) and isinstance(fallback, ast.Call) and \
+                    getattr(fallback.func, "id", None) == "getattr" and len(fallback.args) == 3:
+                try:
+                    found[key.value] = ast.literal_eval(fallback.args[2])
+                except ValueError:
+                    found[key.value] = ...
+    return found
+
+
+def test_celery_task_options():
+    """autoretry_for, max_retries, retry_backoff, retry_backoff_max, retry_jitter and
+    default_retry_delay are task options: max_retries and default_retry_delay are attributes
+    of celery.app.task.Task; the autoretry ones are read from the options (or the task) in
+    celery/app/autoretry.py, with their own defaults."""
+    require("celery")
+    for entry in CELERY_ENTRIES:
+        assert params_of(entry).var_keyword, f"{entry} takes task options by **kwargs"
+    Task = _quiet_import("celery.app.task").Task
+    for name in ("max_retries", "default_retry_delay"):
+        assert hasattr(Task, name), f"celery Task has no attribute {name}"
+        assert getattr(Task, name) == retries.CELERY_DEFAULTS[name]
+    options = _autoretry_option_defaults()
+    for name in ("autoretry_for", "retry_backoff", "retry_backoff_max", "retry_jitter"):
+        assert name in options, f"celery/app/autoretry.py does not read {name!r}: {sorted(options)}"
+        assert not hasattr(Task, name), f"{name} became a Task attribute: check its default there"
+    assert options["retry_backoff"] is False  # the extractor's default: no backoff
+    assert options["retry_backoff_max"] == retries.CELERY_DEFAULTS["retry_backoff_max"]
+    assert options["retry_jitter"] is retries.CELERY_DEFAULTS["retry_jitter"]
+
+    # The options land on the task: a task built with them carries them and gets the autoretry wrapper.
+    app = _quiet_import("celery").Celery("reality", set_as_current=False)
+
+    @app.task(autoretry_for=(ValueError,), max_retries=5, retry_backoff=2, retry_backoff_max=30,
+              retry_jitter=False, default_retry_delay=7)
+    def task():
+        return None
+
+    assert (task.autoretry_for, task.max_retries, task.retry_backoff, task.retry_backoff_max, task.retry_jitter,
+            task.default_retry_delay) == ((ValueError,), 5, 2, 30, False, 7)
+    assert hasattr(task, "_orig_run"), "autoretry_for did not install celery's autoretry wrapper"
+
+
+# -- retry defaults --------------------------------------------------------------------------------
+def _signature_defaults(qualname: str) -> Dict[str, object]:
+    return {p.name: p.default for p in params_of(qualname).parameters if p.default is not P.empty}
+
+
+@pytest.mark.parametrize("qualname", ["stamina.retry", "stamina.retry_context"])
+def test_stamina_defaults(qualname: str):
+    real = _signature_defaults(qualname)
+    for name, value in retries.STAMINA_DEFAULTS.items():
+        assert real[name] == value, f"{qualname}({name}) defaults to {real[name]!r}, the catalog says {value!r}"
+
+
+def test_urllib3_retry_defaults():
+    real = _signature_defaults("urllib3.Retry")
+    for name, value in retries.URLLIB3_DEFAULTS.items():
+        assert real[name] == value, f"urllib3.Retry({name}) defaults to {real[name]!r}, the catalog says {value!r}"
+    Retry = resolve("urllib3.Retry")[0]
+    assert Retry.DEFAULT_BACKOFF_MAX == retries.URLLIB3_DEFAULTS["backoff_max"] == 120
+    assert retries.RATE_LIMIT_STATUSES <= Retry.RETRY_AFTER_STATUS_CODES
+
+
+def test_opnieuw_redo_google_defaults():
+    checked = 0
+    for qualnames, defaults in (
+        (("opnieuw.retry", "opnieuw.retry_async"), retries.OPNIEUW_DEFAULTS),
+        (("redo.retry",), retries.REDO_DEFAULTS),
+        (("google.api_core.retry.Retry", "google.api_core.retry.AsyncRetry"), retries.GOOGLE_DEFAULTS),
+    ):
+        try:
+            _quiet_import(IMPORT_FOR.get(qualnames[0].split(".")[0], qualnames[0].split(".")[0]))
+        except ImportError:
+            continue
+        for qualname in qualnames:
+            real = _signature_defaults(qualname)
+            for name, value in defaults.items():
+                assert real[name] == value, f"{qualname}({name}) defaults to {real[name]!r}, the catalog says {value!r}"
+                checked += 1
+    if not checked:
+        pytest.skip("opnieuw, redo and google-api-core are not installed")
+
+
+# -- other names in the retry catalog --------------------------------------------------------------
+@pytest.mark.parametrize(("qualname", "spec"), [pytest.param(q, s, id=q) for q, s in retries.DEADLINES.items()])
+def test_deadline_seconds_argument(qualname: str, spec: Tuple[int, str]):
+    if qualname == "asyncio.timeout" and sys.version_info < (3, 11):
+        pytest.skip("asyncio.timeout is new in Python 3.11")
+    position, keyword = spec
+    assert check_param(params_of(qualname), keyword, position).startswith("positional")
+
+
+def _names(*tables) -> List[str]:
+    out: List[str] = []
+    for table in tables:
+        for item in table.values() if isinstance(table, dict) else table:
+            out.extend(item if isinstance(item, tuple) else (item,))
+    return sorted(set(out))
+
+
+_EXCEPTION_NAMES = _names(retries.CATCH_ALL, retries.BROAD_HTTP_ERRORS, retries.STATUS_ERRORS,
+                          retries.NON_TRANSIENT_ERRORS, retries.RATE_LIMIT_ERRORS, retries.TRANSIENT_ERRORS)
+
+
+@pytest.mark.parametrize("qualname", _EXCEPTION_NAMES)
+def test_exception_names_are_exceptions(qualname: str):
+    obj, _, _ = resolve(qualname)
+    assert inspect.isclass(obj) and issubclass(obj, BaseException), f"{qualname} is not an exception class"
+
+
+@pytest.mark.parametrize("qualname", _names(retries.SLEEPS, retries.RANDOM_DRAWS, retries.CLOCKS))
+def test_sleep_random_and_clock_names_resolve(qualname: str):
+    obj, _, _ = resolve(qualname)
+    assert callable(obj)
