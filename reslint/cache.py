@@ -24,11 +24,26 @@ TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache direc
 FORMAT = 1  # bump when the pickled types change shape
 
 
+def _code_fingerprint() -> str:
+    """Size and mtime of reslint's own modules: a development checkout changes results without
+    changing the version number, and a stale entry must not survive that."""
+    package = Path(__file__).resolve().parent
+    parts = []
+    for path in sorted(package.rglob("*.py")):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        parts.append(f"{path.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns}")
+    return hashlib.blake2b("\n".join(parts).encode(), digest_size=8).hexdigest()
+
+
 def settings_fingerprint(settings) -> str:
-    """A short hash of everything in the settings that can change a result."""
+    """A short hash of everything that can change a result: settings, enabled rules, reslint's code."""
     fields = {k: v for k, v in vars(settings).items() if k not in ("root", "config_file")}
-    text = repr(sorted((k, repr(v)) for k, v in fields.items()))
-    return hashlib.blake2b(f"{__version__}:{FORMAT}:{text}".encode(), digest_size=8).hexdigest()
+    text = repr(sorted((k, repr(v)) for k, v in fields.items())) + repr(sorted(settings.enabled))
+    return hashlib.blake2b(f"{__version__}:{FORMAT}:{_code_fingerprint()}:{text}".encode(),
+                           digest_size=8).hexdigest()
 
 
 def file_key(display: str, data: bytes) -> str:

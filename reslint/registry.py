@@ -35,10 +35,10 @@ RULES: Tuple[RuleInfo, ...] = (
     RuleInfo("RES206", "retry-after-ignored", "warning", "A 429/503 retry that ignores Retry-After", True),
     RuleInfo("RES301", "nested-retry", "error", "A retried scope that reaches another retry layer", True),
     RuleInfo("RES401", "idempotency-key-in-retry", "error", "An idempotency key generated inside the retried scope",
-             False),
-    RuleInfo("RES402", "non-idempotent-retry", "error", "A non-idempotent operation retried with no stable key", False),
+             True),
+    RuleInfo("RES402", "non-idempotent-retry", "error", "A non-idempotent operation retried with no stable key", True),
     RuleInfo("RES403", "unsafe-retry-methods", "error", "A retry configuration that replays non-idempotent methods",
-             False),
+             True),
     RuleInfo("RES900", "unused-noqa", "warning", "A suppression comment that suppresses nothing", False),
 )
 

@@ -18,8 +18,12 @@ from reslint.rules.res203_unbounded_retry import UnboundedRetry
 from reslint.rules.res204_retry_on_any_error import RetryOnAnyError
 from reslint.rules.res205_retry_without_backoff import RetryWithoutBackoff
 from reslint.rules.res206_retry_after_ignored import RetryAfterIgnored
+from reslint.rules.res401_idempotency_key_in_retry import IdempotencyKeyInRetry
+from reslint.rules.res402_non_idempotent_retry import NonIdempotentRetry
+from reslint.rules.res403_unsafe_retry_methods import UnsafeRetryMethods
 
 ALL_RULES: List[Type[Rule]] = [
     MissingTimeout, DisabledTimeout, ExcessiveTimeout, TimeoutExceedsDeadline, RetryWithoutJitter,
     RetryWithoutTimeCap, UnboundedRetry, RetryOnAnyError, RetryWithoutBackoff, RetryAfterIgnored,
+    IdempotencyKeyInRetry, NonIdempotentRetry, UnsafeRetryMethods,
 ]

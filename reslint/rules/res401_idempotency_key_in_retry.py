@@ -1,0 +1,39 @@
+"""RES401 idempotency-key-in-retry: a key minted inside the retried code is new on every attempt."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from reslint.analysis.idempotency import analysis
+from reslint.rules.base import Rule
+from reslint.rules.retry_base import RETRY_TRIGGERS
+
+
+class IdempotencyKeyInRetry(Rule):
+    code = "RES401"
+    needs_retries = True
+    triggers = RETRY_TRIGGERS + ("uuid", "secrets", "stripe", "boto3")
+
+    def __init__(self, ctx, reports):
+        super().__init__(ctx, reports)
+        self._seen = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if not self.ctx.retry_scopes:
+            return
+        idempotency = analysis(self.ctx)
+        kind = idempotency.write_kind(node)
+        if kind is None:
+            return
+        scope = self.ctx.retry_scopes[-1]
+        for key in idempotency.keys(node):
+            for minted in idempotency.fresh_keys(key, scope):
+                if id(minted) in self._seen:
+                    continue
+                self._seen.add(id(minted))
+                name = self.ctx.qualname(minted.func) or "this call"
+                self.report(minted, f"idempotency key minted by `{name}()` inside the retried code: every attempt "
+                                    f"of the {kind} sends a new key, so a replay after a timeout (when the first "
+                                    f"attempt did succeed) is not recognised and the write happens twice; mint the "
+                                    f"key once before the first attempt and pass it in, or derive it from stable "
+                                    f"business data")
