@@ -56,32 +56,6 @@ POSITIONAL_KINDS = (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)
 # -- catalog entries found wrong against the real library ------------------------------------
 #: ``"check:entry"`` -> why the catalog is wrong. Each case is ``xfail(strict=True)``.
 CATALOG_MISTAKES: Dict[str, str] = {
-    "dsn:redis.Redis": (
-        "redis.Redis has no `url` parameter: positional 0 is `host` (redis/client.py Redis.__init__; a URL "
-        "goes to Redis.from_url/redis.from_url). dsn=('url', 0, ...) reads the host as a URL and a `url=` "
-        "keyword that Redis() rejects with TypeError"
-    ),
-    "socket_default:imaplib.IMAP4": (
-        "imaplib.IMAP4._create_socket calls socket.create_connection(address) without a timeout when none "
-        "is given, so socket.setdefaulttimeout() bounds it: the entry lacks socket_default=True"
-    ),
-    "socket_default:imaplib.IMAP4_SSL": (
-        "IMAP4_SSL connects through IMAP4._create_socket (no timeout passed when none is given), so "
-        "socket.setdefaulttimeout() bounds it: the entry lacks socket_default=True"
-    ),
-    "socket_default:urllib3.PoolManager": (
-        "urllib3's default timeout is Timeout.DEFAULT_TIMEOUT, which keeps the socket's global default "
-        "(urllib3/util/connection.py calls settimeout only for other values), so "
-        "socket.setdefaulttimeout() bounds it: the entry lacks socket_default=True"
-    ),
-    "socket_default:urllib3.HTTPConnectionPool": (
-        "the pool's default timeout is Timeout.DEFAULT_TIMEOUT (the socket's global default), so "
-        "socket.setdefaulttimeout() bounds it: the entry lacks socket_default=True"
-    ),
-    "socket_default:urllib3.HTTPSConnectionPool": (
-        "the pool's default timeout is Timeout.DEFAULT_TIMEOUT (the socket's global default), so "
-        "socket.setdefaulttimeout() bounds it: the entry lacks socket_default=True"
-    ),
     "keywords:redo.retriable_async": (
         "redo.retriable_async(retry_exceptions=Exception, sleeptime_kwargs=None) takes none of attempts, "
         "sleeptime, max_sleeptime, sleepscale, jitter: it always makes retry_async's 5 attempts with "
@@ -93,19 +67,6 @@ CATALOG_MISTAKES: Dict[str, str] = {
         "(attempts, sleeptime, max_sleeptime, sleepscale, jitter) as the redo extractor reads them"
     ),
 }
-#: Declared keyword-only (``position=None``, model.py: "None when the parameter is keyword-only")
-#: but positional in the library: a positional use is missed (read as "no timeout").
-for _name, _pos in {
-    "boto3.client": 9, "boto3.resource": 9, "boto3.Session.client": 9, "boto3.Session.resource": 9,
-    "botocore.session.Session.create_client": 9,
-    "urllib3.HTTPConnectionPool.urlopen": 7, "urllib3.HTTPSConnectionPool.urlopen": 7,
-}.items():
-    _param = TIMEOUT_CALLS[_name].params[0].name
-    CATALOG_MISTAKES[f"keyword_only:{_name}"] = (
-        f"{_name}: `{_param}` is declared keyword-only (position=None) but is positional argument {_pos} "
-        f"(self excluded), so a positional `{_param}` is not seen"
-    )
-
 #: Aliases whose target is another class with the same parameters, in the library versions where
 #: that is so (a condition, so an older library that still re-exports httpx's class does not XPASS).
 HTTPX2_ALIASES = {"openai.Timeout": "openai", "anthropic.Timeout": "anthropic"}
@@ -308,6 +269,10 @@ def check_param(params: Params, name: str, position: Optional[int]) -> str:
     if param is None and position is not None and position < len(params.positional) and \
             params.positional[position].kind is P.POSITIONAL_ONLY:
         return f"positional-only argument {position} (the library names it {params.positional[position].name!r})"
+    if param is None and isinstance(FORWARDS.get(params.qualname), str) and \
+            any(p.kind is P.VAR_POSITIONAL for p in params.parameters) and not params.positional:
+        # f(*args, **kwargs) passing both on (boto3.client -> boto3.Session.client)
+        return check_param(params_of(FORWARDS[params.qualname]), name, position)
     if param is None:
         assert params.var_keyword, f"{where} does not exist and there is no **kwargs: {params}"
         assert position is None, f"{where} only reaches **kwargs, so it cannot be positional {position}: {params}"
@@ -450,7 +415,7 @@ def test_timeout_params_declared_keyword_only_are_not_positional(qualname: str, 
 def test_dsn_keys_are_read_by_the_library():
     """The keys looked for in a DSN or URL are the library's own option names."""
     checkers = {"psycopg2.connect": _libpq_keyword("psycopg2"), "psycopg.connect": _libpq_keyword("psycopg"),
-                "psycopg.AsyncConnection.connect": _libpq_keyword("psycopg"), "redis.Redis": _redis_url_query,
+                "psycopg.AsyncConnection.connect": _libpq_keyword("psycopg"),
                 "redis.Redis.from_url": _redis_url_query, "redis.from_url": _redis_url_query,
                 "pymongo.MongoClient": _pymongo_option}
     with_dsn = {q for q, spec in TIMEOUT_CALLS.items() if spec.dsn is not None}
@@ -672,6 +637,10 @@ def test_no_default_timeout_claims(qualname: str, spec: TimeoutSpec):
     if qualname.startswith("urllib3."):
         sentinels.append(_quiet_import("urllib3").Timeout.DEFAULT_TIMEOUT)
     socket_default = any(real.default is s for s in sentinels)
+    if qualname.startswith("imaplib."):
+        # IMAP4(timeout=None): _create_socket then calls socket.create_connection(address) with no
+        # timeout, so None here also means the socket's global default (Lib/imaplib.py).
+        socket_default = socket_default or real.default is None
     if spec.socket_default:
         assert socket_default, f"{qualname}: {real} does not default to the socket's global default"
     else:

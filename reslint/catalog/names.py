@@ -44,7 +44,9 @@ ALIASES: Dict[str, str] = {
     # boto3/__init__.py, boto3/session.py
     "boto3.session.Session": "boto3.Session",
     "botocore.config.Config": "botocore.Config",
-    # openai/__init__.py, anthropic/__init__.py: Timeout is httpx.Timeout
+    # openai/__init__.py, anthropic/__init__.py: Timeout is httpx.Timeout (httpx2.Timeout in openai 3.x and
+    # anthropic 2.x: a fork with the same parameters)
+    "httpx2.Timeout": "httpx.Timeout",
     "openai.Timeout": "httpx.Timeout",
     "anthropic.Timeout": "httpx.Timeout",
     "openai.Client": "openai.OpenAI",

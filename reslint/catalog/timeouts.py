@@ -82,16 +82,18 @@ def _urllib3() -> List[TimeoutSpec]:
     src = "urllib3/poolmanager.py, urllib3/connectionpool.py, urllib3/__init__.py request() (2.8.0)"
     specs = [
         TimeoutSpec("urllib3.PoolManager", (T,), None, src, "a PoolManager has no timeout by default",
-                    carrier=True, number_phases=2),
+                    carrier=True, number_phases=2, socket_default=True),
         TimeoutSpec("urllib3.HTTPConnectionPool", (TimeoutParam("timeout", 2),), None, src,
-                    "a connection pool has no timeout by default", carrier=True),
+                    "a connection pool has no timeout by default", carrier=True, socket_default=True),
         TimeoutSpec("urllib3.HTTPSConnectionPool", (TimeoutParam("timeout", 2),), None, src,
-                    "a connection pool has no timeout by default", carrier=True),
+                    "a connection pool has no timeout by default", carrier=True, socket_default=True),
         TimeoutSpec("urllib3.request", (T,), 3.0, src, "urllib3.request() defaults to 3 s"),
     ]
     for pool in ("urllib3.PoolManager", "urllib3.HTTPConnectionPool", "urllib3.HTTPSConnectionPool"):
         for method in ("request", "urlopen", "request_encode_url", "request_encode_body"):
-            specs.append(TimeoutSpec(f"{pool}.{method}", (T,), INHERITED, src, "inherits the pool's timeout"))
+            # HTTPConnectionPool.urlopen(method, url, body, headers, retries, redirect, assert_same_host, timeout)
+            param = TimeoutParam("timeout", 7) if method == "urlopen" and pool != "urllib3.PoolManager" else T
+            specs.append(TimeoutSpec(f"{pool}.{method}", (param,), INHERITED, src, "inherits the pool's timeout"))
     return specs
 
 
@@ -133,10 +135,10 @@ def _stdlib() -> List[TimeoutSpec]:
                     SOCKET_SRC + "https://docs.python.org/3/library/ftplib.html#ftplib.FTP_TLS", SOCKET_DEFAULT, carrier=True, socket_default=True, connects_with=("host", 0)),
         TimeoutSpec("imaplib.IMAP4", (TimeoutParam("timeout", 2),), None,
                     "https://docs.python.org/3/library/imaplib.html#imaplib.IMAP4 (timeout added in 3.9)",
-                    "IMAP4 waits forever when no timeout is given", carrier=True),
+                    "IMAP4 waits forever when no timeout is given", carrier=True, socket_default=True),
         TimeoutSpec("imaplib.IMAP4_SSL", (TimeoutParam("timeout", 5),), None,
                     "https://docs.python.org/3/library/imaplib.html#imaplib.IMAP4_SSL",
-                    "IMAP4_SSL waits forever when no timeout is given", carrier=True),
+                    "IMAP4_SSL waits forever when no timeout is given", carrier=True, socket_default=True),
         TimeoutSpec("poplib.POP3", (TimeoutParam("timeout", 2),), None,
                     SOCKET_SRC + "https://docs.python.org/3/library/poplib.html#poplib.POP3", SOCKET_DEFAULT, carrier=True, socket_default=True),
         TimeoutSpec("poplib.POP3_SSL", (TimeoutParam("timeout", 4),), None,
@@ -199,7 +201,6 @@ def _databases() -> List[TimeoutSpec]:
             "redis.Redis", (TimeoutParam("socket_timeout", 4),), None,
             "redis/client.py Redis.__init__: socket_timeout None before 8.0, 5 s from 8.0 (redis-py tags v5.3.1, v8.0.0)",
             "redis-py before 8.0 waits forever on a command without socket_timeout", carrier=True,
-            dsn=("url", 0, ("socket_timeout",)),
         ),
         TimeoutSpec(
             "redis.Redis.from_url", (TimeoutParam("socket_timeout"),), None,
@@ -233,7 +234,10 @@ def _cloud() -> List[TimeoutSpec]:
     specs = []
     for name in ("boto3.client", "boto3.resource", "boto3.Session.client", "boto3.Session.resource",
                  "botocore.session.Session.create_client"):
-        specs.append(TimeoutSpec(name, (TimeoutParam("config"),), 120.0, boto_src,
+        # Session.client(service_name, region_name, api_version, use_ssl, verify, endpoint_url,
+        # aws_access_key_id, aws_secret_access_key, aws_session_token, config): config is positional 9;
+        # the module functions boto3.client/resource take (*args, **kwargs) and forward them
+        specs.append(TimeoutSpec(name, (TimeoutParam("config", 9),), 120.0, boto_src,
                                  "botocore defaults to 60 s connect + 60 s read per attempt",
                                  fix=botocore_fix, fix_imports=("botocore.config.Config",), carrier=True))
     for name in ("openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI", "openai.AsyncAzureOpenAI"):
