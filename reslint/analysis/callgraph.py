@@ -18,6 +18,8 @@ from reslint.analysis.summary import ANY, UNKNOWN_TYPES, CallSite, Layer, Module
 from reslint.catalog.clients import EXCEPTION_BASES
 
 MAX_DEPTH = 12
+MAX_CHAINS = 8
+_SESSION_VERBS = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "request", "send"})
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ class CallGraph:
             for site in summary.calls:
                 owner = site.function or summary.module  # function names are already qualified
                 self.sites.setdefault(owner, []).append(site)
-        self._reach: Dict[str, Tuple[Hop, ...]] = {}
+        self._reach: Dict[str, List[Tuple[Hop, ...]]] = {}
         self.exception_names: Dict[str, Tuple[str, ...]] = {
             f"{s.module}.{name}": types for s in self.summaries for name, types in s.exception_names}
 
@@ -129,35 +131,59 @@ class CallGraph:
             return None
         return None
 
-    def _site_chain(self, summary: ModuleSummary, site: CallSite, depth: int) -> Tuple[Hop, ...]:
-        """Layers a call site reaches beyond the layers around it."""
+    def _site_chains(self, summary: ModuleSummary, site: CallSite, depth: int) -> List[Tuple[Hop, ...]]:
+        """Chains of layers a call site reaches beyond the layers around it."""
         if site.client_layer is not None:
-            return (Hop(summary.path, summary.layers[site.client_layer]),)
+            return [(Hop(summary.path, summary.layers[site.client_layer]),)]
         target = self.resolve(site.callee)
-        return self.reach(target, depth + 1) if target is not None else ()
+        if target is not None:
+            return self.reach(target, depth + 1)
+        client = self._client_object(site.callee)
+        return [(client,)] if client is not None else []
 
-    def reach(self, function: str, depth: int = 0) -> Tuple[Hop, ...]:
-        """The chain of retry layers a call to ``function`` goes through (largest product)."""
+    def _client_object(self, name: Optional[str], depth: int = 0) -> Optional[Hop]:
+        """``client.llm.chat.completions.create`` → the layer of ``llm``, a retrying client defined
+        at module level in ``client`` (followed through imports)."""
+        if name is None or depth > MAX_DEPTH:
+            return None
+        parts = name.split(".")
+        for cut in range(len(parts) - 2, 0, -1):
+            summary = self.modules.get(".".join(parts[:cut]))
+            if summary is None:
+                continue
+            first = parts[cut]
+            objects = dict(summary.client_objects)
+            if first in objects:
+                if summary.layers[objects[first]].library == "requests" and parts[-1] not in _SESSION_VERBS:
+                    return None
+                return Hop(summary.path, summary.layers[objects[first]])
+            imports = dict(summary.imports)
+            if first in imports and imports[first] != name:
+                return self._client_object(".".join([imports[first], *parts[cut + 1:]]), depth + 1)
+            return None
+        return None
+
+    def reach(self, function: str, depth: int = 0) -> List[Tuple[Hop, ...]]:
+        """The chains of retry layers a call to ``function`` goes through (each cut where an
+        outer layer would not catch what the next raises), largest products first, at most
+        :data:`MAX_CHAINS`; an outer caller picks the best chain it actually multiplies."""
         if function in self._reach:
             return self._reach[function]
         if depth > MAX_DEPTH:
-            return ()
-        self._reach[function] = ()  # cycle guard
+            return []
+        self._reach[function] = []  # cycle guard
         summary, info = self.functions[function]
-        best: Tuple[Hop, ...] = ()
+        chains: List[Tuple[Hop, ...]] = []
         for site in self.sites.get(function, ()):
-            inner = self._site_chain(summary, site, depth)
-            if not inner:
-                continue
             local = tuple(Hop(summary.path, summary.layers[i]) for i in site.retried_by if i != info.layer)
-            chain = _multiplying(local + inner, self.expand)
-            if _product(chain) > _product(best):
-                best = chain
+            for inner in self._site_chains(summary, site, depth):
+                chains.append(_multiplying(local + inner, self.expand))
         if info.layer is not None:
             own = Hop(summary.path, summary.layers[info.layer])
-            best = _multiplying((own,) + best, self.expand) if best else (own,)
-        self._reach[function] = best
-        return best
+            chains = [_multiplying((own,) + chain, self.expand) for chain in chains] or [(own,)]
+        unique = sorted(set(chains), key=lambda c: (-_product(c), len(c)))[:MAX_CHAINS]
+        self._reach[function] = unique
+        return unique
 
     def nestings(self) -> List[Nesting]:
         """Every call site inside a retried scope that reaches another retry layer."""
@@ -166,13 +192,14 @@ class CallGraph:
             for site in summary.calls:
                 if not site.retried_by:
                     continue
-                inner = self._site_chain(summary, site, 0)
-                if not inner:
-                    continue
                 outer = tuple(Hop(summary.path, summary.layers[i]) for i in site.retried_by)
-                chain = _multiplying(outer + inner, self.expand)
-                if len(chain) > len(outer) and all(h.layer.attempts > 1 for h in chain):
-                    out.append(Nesting(summary, site, chain))
+                best: Tuple[Hop, ...] = ()
+                for inner in self._site_chains(summary, site, 0):
+                    chain = _multiplying(outer + inner, self.expand)
+                    if len(chain) > len(outer) and _product(chain) > _product(best):
+                        best = chain
+                if best and all(h.layer.attempts > 1 for h in best):
+                    out.append(Nesting(summary, site, best))
         return out
 
 

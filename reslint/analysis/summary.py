@@ -79,6 +79,8 @@ class ModuleSummary:
     file_all: bool = False
     #: module-level names bound once to exception classes or tuples of them (``TRANSIENT``)
     exception_names: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    #: module-level names bound to clients that retry inside, and their layer (for other modules)
+    client_objects: Tuple[Tuple[str, int], ...] = ()
 
 
 @dataclass
@@ -140,11 +142,17 @@ class SummaryCollector:
         if not isinstance(func, cst.Attribute):
             return None
         base = func.value
+        override = None
         while isinstance(base, (cst.Attribute, cst.Call)):
             if isinstance(base, cst.Call):
-                if isinstance(base.func, cst.Attribute) and base.func.attr.value == "with_options" and any(
-                        a.keyword is not None and a.keyword.value == "max_retries" for a in base.args):
-                    return None  # per-call override (usually max_retries=0)
+                if isinstance(base.func, cst.Attribute) and base.func.attr.value == "with_options":
+                    arg = next((a for a in base.args if a.keyword is not None and a.keyword.value == "max_retries"),
+                               None)
+                    if arg is not None:  # a per-call override: client.with_options(max_retries=N)
+                        value = self.ctx.value_of(arg.value)
+                        if not _num(value) or value < 1:
+                            return None
+                        override = int(value) + 1
                 base = base.func
             base = base.value if isinstance(base, cst.Attribute) else base
         constructor = self.ctx.constructor_of(base)
@@ -159,10 +167,10 @@ class SummaryCollector:
         client = RETRYING_CLIENTS.get(qual or "")
         if client is None or func.attr.value in ("mount", "close", "with_options", "copy"):
             return None
-        attempts = self._client_attempts(client, constructor)
+        attempts = override or self._client_attempts(client, constructor)
         if not _num(attempts) or attempts <= 1:
             return None
-        key = id(constructor)
+        key = (id(constructor), attempts)
         if key not in self._layer_ids:
             self._layer_ids[key] = self._add_layer(
                 label=f"{qual.split('.')[0]} client", library=qual, attempts=int(attempts), catches=ANY,
@@ -246,6 +254,7 @@ class SummaryCollector:
         functions = []
         for qual, layer in self._functions():
             functions.append(Function(qual, layer))
+        client_objects = self._client_objects()
         layers = []
         for fields in self._layers:
             node = fields.pop("node")
@@ -267,7 +276,24 @@ class SummaryCollector:
             file_codes, file_all = tuple(sorted(suppressions.file_codes)), suppressions.file_all
         return ModuleSummary(model.module_name, display, model.is_package, imports, tuple(model.star_imports),
                              tuple(functions), tuple(layers), tuple(calls), lines, file_codes, file_all,
-                             self._exception_names())
+                             self._exception_names(), client_objects)
+
+    def _client_objects(self):
+        """Module-level clients that retry inside, so that calls on them from other modules count."""
+        out = []
+        scope = self.ctx.model.module_scope
+        for name, bindings in scope.bindings.items():
+            if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, cst.Call):
+                continue
+            probe = cst.Call(func=cst.Attribute(value=cst.Name(name), attr=cst.Name("post")))
+            saved, self.ctx.scope = self.ctx.scope, scope
+            try:
+                layer = self._client_layer(probe)
+            finally:
+                self.ctx.scope = saved
+            if layer is not None:
+                out.append((name, layer))
+        return tuple(out)
 
     def _exception_names(self):
         out = []
