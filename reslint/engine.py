@@ -46,7 +46,7 @@ from reslint.walk import walk
 
 SYNTAX = BY_CODE["RES000"]
 #: rules decided by the project pass over module summaries, not by a per-file visitor
-PROJECT_RULES = frozenset({"RES301"})
+PROJECT_RULES = frozenset({"RES301", "RES402"})
 #: LibCST visits recursively; long implicit string concatenations nest deeply.
 RECURSION_LIMIT = 20000
 

@@ -21,6 +21,7 @@ from reslint.registry import BY_CODE
 from reslint.suppression import Directive, Suppressions
 
 NESTED = BY_CODE["RES301"]
+WRITE = BY_CODE["RES402"]
 
 
 @dataclass
@@ -88,6 +89,11 @@ class Runner:
                 if other.summary is not None:
                     summaries.append(other.summary)
         graph = CallGraph(summaries)
+        enabled = self.linter.enabled
+        if WRITE.code in enabled:
+            self._retried_writes(graph, given)
+        if NESTED.code not in enabled:
+            return
         for nesting in graph.nestings():
             result = given.get(nesting.summary.path)
             if result is None or len(nesting.chain) <= self.settings.max_retry_layers:
@@ -96,6 +102,36 @@ class Runner:
             if NESTED.code in self.linter._ignored_codes(result.display):
                 continue
             if _suppressed(nesting.summary, finding, self.settings.allow_blanket_noqa):
+                continue
+            result.findings.append(finding)
+            result.findings.sort(key=Finding.sort_key)
+
+
+    def _retried_writes(self, graph, given: Dict[str, FileResult]) -> None:
+        from reslint.catalog.idempotency import NOT_SENT_ERRORS
+
+        seen = set()
+        for outer, summary, site, path in graph.retried_writes():
+            result = given.get(summary.path)
+            if result is None or (summary.path, site.row, site.column) in seen:
+                continue
+            if set(outer.catches) and set(outer.catches) <= NOT_SENT_ERRORS:
+                continue  # retried only when the request was never sent
+            seen.add((summary.path, site.row, site.column))
+            chain = " → ".join(name.rsplit(".", 1)[-1] for name in path)
+            attempts = f"{outer.attempts} attempts" if outer.attempts > 0 else \
+                "unbounded attempts" if outer.attempts == 0 else "retried"
+            message = (f"{site.write} in `{path[-1].rsplit('.', 1)[-1]}()` runs under the {outer.label} retry "
+                       f"({attempts}, through {chain}) with no "
+                       f"idempotency key: a timeout means the outcome is unknown, and when the first attempt did "
+                       f"succeed the replay performs the write again; send a stable idempotency key minted once "
+                       f"before the first attempt, make the write idempotent, or do not retry it")
+            at, end = Location(site.row, site.column), Location(site.end_row, site.end_column)
+            finding = Finding(WRITE.code, WRITE.name, WRITE.severity, message, summary.path, at, end, noqa_row=site.row,
+                              related=(Related(summary.path, Location(outer.row, outer.column),
+                                               f"{outer.label}: {outer.attempts} attempts"),))
+            if WRITE.code in self.linter._ignored_codes(result.display) or \
+                    _suppressed(summary, finding, self.settings.allow_blanket_noqa):
                 continue
             result.findings.append(finding)
             result.findings.sort(key=Finding.sort_key)

@@ -185,6 +185,40 @@ class CallGraph:
         self._reach[function] = unique
         return unique
 
+    def writes_below(self, function: str, seen=None) -> List[Tuple[ModuleSummary, CallSite, Tuple[str, ...]]]:
+        """Keyless writes in ``function`` and the functions it calls (outside their own retries),
+        with the chain of function names leading to each."""
+        seen = set() if seen is None else seen
+        if function in seen or len(seen) > 200:
+            return []
+        seen.add(function)
+        summary, _ = self.functions[function]
+        out = []
+        for site in self.sites.get(function, ()):
+            if site.write is not None:
+                out.append((summary, site, (function,)))
+                continue
+            target = self.resolve(site.callee)
+            if target is not None and not site.retried_by:
+                out.extend((s, w, (function,) + path) for s, w, path in self.writes_below(target, seen))
+        return out
+
+    def retried_writes(self):
+        """(outer layer, write summary, write site, path of functions) for keyless writes that a
+        retry reaches through calls (RES402 through the call graph)."""
+        out = []
+        for summary in self.summaries:
+            for site in summary.calls:
+                if not site.retried_by:
+                    continue
+                target = self.resolve(site.callee)
+                if target is None:
+                    continue
+                outer = summary.layers[site.retried_by[-1]]
+                for write_summary, write, path in self.writes_below(target):
+                    out.append((outer, write_summary, write, path))
+        return out
+
     def nestings(self) -> List[Nesting]:
         """Every call site inside a retried scope that reaches another retry layer."""
         out = []

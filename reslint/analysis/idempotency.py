@@ -68,7 +68,8 @@ class Idempotency:
         if built == "stripe.StripeClient" and method in cat.STRIPE_CREATE_METHODS:
             return f"Stripe `{method}`"
         if ctx.type_of(base) == "botocore.client.BaseClient" if base is not None else False:
-            if method in cat.AWS_WRITES or method.startswith(cat.AWS_WRITE_PREFIXES):
+            if (method in cat.AWS_WRITES or method.startswith(cat.AWS_WRITE_PREFIXES)) and \
+                    not any(marker in method for marker in cat.AWS_IDEMPOTENT_MARKERS):
                 return f"AWS `{method}`"
         return None
 
@@ -106,37 +107,39 @@ class Idempotency:
         return base
 
     # -- keys ----------------------------------------------------------------------------
-    def keys(self, call: cst.Call) -> List[cst.BaseExpression]:
-        """The expressions ``call`` sends as idempotency or deduplication keys."""
-        out: List[cst.BaseExpression] = []
+    def keys(self, call: cst.Call) -> List[Tuple[cst.BaseExpression, object, str]]:
+        """``(expression, scope, helper)`` for each key ``call`` sends; ``helper`` names the
+        function that built it when it comes from one (``headers=_write_headers()``)."""
+        out: List[Tuple[cst.BaseExpression, object, str]] = []
         for arg in call.args:
             if arg.keyword is None:
                 continue
             name = arg.keyword.value
             if cat.normalise(name) in cat.KEY_NAMES:
-                out.append(arg.value)
+                out.append((arg.value, self.ctx.scope, ""))
             elif name in _DICT_PARAMS:
-                out.extend(self._dict_keys(arg.value, self.ctx.scope, 0))
+                out.extend(self._dict_keys(arg.value, self.ctx.scope, 0, ""))
         return out
 
-    def _dict_keys(self, expr, scope, depth: int) -> Iterator[cst.BaseExpression]:
+    def _dict_keys(self, expr, scope, depth: int, via: str) -> Iterator[Tuple[cst.BaseExpression, object, str]]:
         if depth > 4:
             return
         if isinstance(expr, cst.Name):
             for binding in self.ctx.lookup(expr.value, scope) or ():
                 if binding.kind == "assign" and binding.value is not None:
-                    yield from self._dict_keys(binding.value, binding.scope, depth + 1)
+                    yield from self._dict_keys(binding.value, binding.scope, depth + 1, via)
             return
         if isinstance(expr, cst.Call):
             for value, inner in self._returns(expr, scope):
-                yield from self._dict_keys(value, inner, depth + 1)
+                name = expr.func.value if isinstance(expr.func, cst.Name) else ""
+                yield from self._dict_keys(value, inner, depth + 1, via or name)
             return
         if isinstance(expr, cst.Dict):
             for element in expr.elements:
                 if isinstance(element, cst.DictElement):
                     key = _string(element.key)
                     if key is not None and cat.normalise(key) in cat.KEY_NAMES:
-                        yield element.value
+                        yield element.value, scope, via
 
     def _returns(self, call: cst.Call, scope) -> Iterator[Tuple[cst.BaseExpression, object]]:
         """The returned expressions of a function of this module that ``call`` calls."""
@@ -152,27 +155,27 @@ class Idempotency:
                 yield node.value, inner
 
     # -- fresh keys ------------------------------------------------------------------------
-    def fresh_keys(self, expr, retry_scope, scope=None, depth: int = 0) -> List[cst.Call]:
+    def fresh_keys(self, expr, retry_scope, scope=None, depth: int = 0, via: str = "") -> List[Tuple[cst.Call, str]]:
         """Key-minting calls reached from ``expr`` that run again on every attempt of
         ``retry_scope``: in the expression itself, in a local bound inside the retried code,
-        or in a helper the retried code calls."""
+        or in a helper the retried code calls (``via`` names that helper)."""
         scope = scope or self.ctx.scope
         if depth > 6:
             return []
-        out: List[cst.Call] = []
+        out: List[Tuple[cst.Call, str]] = []
         for node in _expressions(expr):
             if isinstance(node, cst.Call):
                 qual = self.ctx.qualname(node.func, scope)
                 if qual in cat.KEY_GENERATORS:
-                    out.append(node)
+                    out.append((node, via))
                 elif isinstance(node.func, cst.Name):
                     for value, inner in self._returns(node, scope):
-                        out.extend(self.fresh_keys(value, retry_scope, inner, depth + 1))
+                        out.extend(self.fresh_keys(value, retry_scope, inner, depth + 1, via or node.func.value))
             elif isinstance(node, cst.Name):
                 for binding in self.ctx.lookup(node.value, scope) or ():
                     if binding.kind == "assign" and binding.value is not None and \
                             self.inside(binding.node, retry_scope):
-                        out.extend(self.fresh_keys(binding.value, retry_scope, binding.scope, depth + 1))
+                        out.extend(self.fresh_keys(binding.value, retry_scope, binding.scope, depth + 1, via))
         return out
 
     def inside(self, node, retry_scope) -> bool:

@@ -53,6 +53,9 @@ class CallSite:
     column: int = 0
     end_row: int = 0
     end_column: int = 0
+    #: a keyless non-idempotent write (``HTTP POST``...) outside any local retry, for RES402
+    #: through the call graph
+    write: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,7 @@ class _PendingCall:
     function: str
     retried_by: Tuple[int, ...]
     client_layer: Optional[int]
+    write: Optional[str] = None
 
 
 class SummaryCollector:
@@ -131,10 +135,18 @@ class SummaryCollector:
         ctx = self.ctx
         callee = ctx.qualname(node.func)
         client = self._client_layer(node)
-        if callee is None and client is None:
+        write = None
+        if not ctx.retry_scopes:  # writes inside a local retry are RES402's per-file business
+            from reslint.analysis.idempotency import analysis
+
+            idempotency = analysis(ctx)
+            kind = idempotency.write_kind(node)
+            if kind is not None and not idempotency.keys(node):
+                write = kind
+        if callee is None and client is None and write is None:
             return
         retried_by = tuple(self.layer_of(scope.policy) for scope in ctx.retry_scopes)
-        self._calls.append(_PendingCall(node, callee, _function_name(ctx), retried_by, client))
+        self._calls.append(_PendingCall(node, callee, _function_name(ctx), retried_by, client, write))
 
     def _client_layer(self, node: cst.Call) -> Optional[int]:
         """The layer of a client that retries inside, when ``node`` is a call on one."""
@@ -263,10 +275,10 @@ class SummaryCollector:
                                 **fields))
         calls = []
         for call in self._calls:
-            span = positions.get(call.node) if positions is not None and call.retried_by else None
+            span = positions.get(call.node) if positions is not None and (call.retried_by or call.write) else None
             calls.append(CallSite(call.callee, call.function, call.retried_by, call.client_layer,
                                   span.start.line if span else 0, span.start.column + 1 if span else 0,
-                                  span.end.line if span else 0, span.end.column + 1 if span else 0))
+                                  span.end.line if span else 0, span.end.column + 1 if span else 0, call.write))
         imports = tuple((name, b[0].qualname) for name, b in model.module_scope.bindings.items()
                         if len(b) == 1 and b[0].kind == "import" and b[0].qualname)
         lines, file_codes, file_all = (), (), False
@@ -308,7 +320,7 @@ class SummaryCollector:
 
     @property
     def needs_positions(self) -> bool:
-        return bool(self._layers) or any(c.retried_by for c in self._calls)
+        return bool(self._layers) or any(c.retried_by or c.write for c in self._calls)
 
     def _functions(self):
         """(qualified name, decorator layer id) of every function and method."""

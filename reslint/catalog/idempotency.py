@@ -63,6 +63,8 @@ WRITES: Dict[str, Tuple[str, ...]] = {
 
 #: botocore client operations that create, publish or invoke (any AWS service), and their key parameters.
 AWS_WRITE_PREFIXES: Tuple[str, ...] = ("create_", "run_", "start_", "put_record")
+#: ...except operations that are idempotent by design (tagging, upserts).
+AWS_IDEMPOTENT_MARKERS: Tuple[str, ...] = ("tags", "or_update", "_tag")
 AWS_WRITES: FrozenSet[str] = frozenset({"publish", "publish_batch", "send_message", "send_message_batch", "invoke",
                                         "put_events", "send_email", "send_raw_email"})
 
@@ -74,6 +76,14 @@ STRIPE_CREATE_METHODS: FrozenSet[str] = frozenset({"create", "capture", "confirm
 SQL_CONFLICT_CLAUSES: Tuple[str, ...] = ("ON CONFLICT", "ON DUPLICATE KEY", "INSERT OR IGNORE", "INSERT OR REPLACE",
                                          "MERGE ")
 SQL_EXECUTE_METHODS: FrozenSet[str] = frozenset({"execute", "executemany"})
+
+#: Errors raised before a request was sent: a retry on these only cannot replay a write.
+NOT_SENT_ERRORS: FrozenSet[str] = frozenset({
+    "requests.ConnectTimeout", "requests.exceptions.ConnectTimeout", "httpx.ConnectError", "httpx.ConnectTimeout",
+    "urllib3.exceptions.NewConnectionError", "urllib3.exceptions.ConnectTimeoutError",
+    "botocore.exceptions.EndpointConnectionError", "botocore.exceptions.ConnectTimeoutError",
+    "aiohttp.ClientConnectorError", "smtplib.SMTPConnectError",
+})
 
 #: urllib3 Retry's default allowed_methods (urllib3/util/retry.py DEFAULT_ALLOWED_METHODS, 2.8.0).
 URLLIB3_DEFAULT_METHODS: FrozenSet[str] = frozenset({"HEAD", "GET", "PUT", "DELETE", "OPTIONS", "TRACE"})

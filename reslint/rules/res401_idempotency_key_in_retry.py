@@ -26,13 +26,14 @@ class IdempotencyKeyInRetry(Rule):
         if kind is None:
             return
         scope = self.ctx.retry_scopes[-1]
-        for key in idempotency.keys(node):
-            for minted in idempotency.fresh_keys(key, scope):
+        for key, key_scope, helper in idempotency.keys(node):
+            for minted, via in idempotency.fresh_keys(key, scope, key_scope, via=helper):
                 if id(minted) in self._seen:
                     continue
                 self._seen.add(id(minted))
                 name = self.ctx.qualname(minted.func) or "this call"
-                self.report(minted, f"idempotency key minted by `{name}()` inside the retried code: every attempt "
+                where = f"in `{via}()`, which the retried code calls" if via else "inside the retried code"
+                self.report(minted, f"idempotency key minted by `{name}()` {where}: every attempt "
                                     f"of the {kind} sends a new key, so a replay after a timeout (when the first "
                                     f"attempt did succeed) is not recognised and the write happens twice; mint the "
                                     f"key once before the first attempt and pass it in, or derive it from stable "

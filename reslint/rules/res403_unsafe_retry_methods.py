@@ -38,13 +38,14 @@ class UnsafeRetryMethods(Rule):
             if name not in ("allowed_methods", "method_whitelist"):
                 continue
             value = self.ctx.value_of(arg.value)
-            if value is None or value is False or value == ():
+            if value is None or value is False or value == () or self._empty(arg.value):
                 self.report(node, f"urllib3 `Retry({name}={_code(arg.value)})` retries every method, POST and PATCH "
                                   f"included: {WHY}; leave the default (idempotent methods only)",
                             fix=self._drop(node, name))
                 return
             methods = self._methods(arg.value)
-            unsafe = sorted(m for m in methods if m.upper() in cat.NON_IDEMPOTENT_METHODS)
+            # urllib3 compares method.upper() with the entries: only upper-case entries ever match
+            unsafe = sorted(m for m in methods if m in cat.NON_IDEMPOTENT_METHODS)
             if unsafe:
                 self.report(node, f"urllib3 `Retry({name}=...)` retries {', '.join(unsafe)}: {WHY}; retry "
                                   f"idempotent methods only, or send an Idempotency-Key",
@@ -64,7 +65,16 @@ class UnsafeRetryMethods(Rule):
             self.report(node, f"`{qual.rsplit('.', 1)[1]}(methods=...)` retries {', '.join(unsafe)}: {WHY}",
                         fix=self._without(arg.value, unsafe))
 
+    def _empty(self, expr) -> bool:
+        """``frozenset()``, ``set()``, ``[]``: an empty collection means every method too."""
+        expr, _ = self.ctx.resolve(expr)
+        if isinstance(expr, cst.Call) and not expr.args and isinstance(expr.func, cst.Name):
+            return expr.func.value in ("frozenset", "set", "tuple", "list")
+        return isinstance(expr, (cst.List, cst.Tuple, cst.Set)) and not expr.elements
+
     def _methods(self, expr):
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitOr):
+            return self._methods(expr.left) + self._methods(expr.right)  # DEFAULT_ALLOWED_METHODS | {"POST"}
         expr, scope = self.ctx.resolve(expr)
         if isinstance(expr, cst.Call) and expr.args and isinstance(expr.func, cst.Name) and \
                 expr.func.value in ("frozenset", "set", "tuple", "list"):
