@@ -33,8 +33,11 @@ _LOCAL_ERRORS = frozenset({
     "StopAsyncIteration", "ZeroDivisionError", "ArithmeticError", "UnicodeError", "UnicodeDecodeError",
     "UnicodeEncodeError", "AssertionError", "NotImplementedError", "NameError", "ImportError",
     "ModuleNotFoundError", "FileNotFoundError", "FileExistsError", "IsADirectoryError", "NotADirectoryError",
-    "queue.Empty", "queue.Full",
+    "queue.Empty", "queue.Full", "asyncio.CancelledError", "BlockingIOError", "InterruptedError",
+    "asyncio.QueueEmpty", "asyncio.QueueFull",
 })
+#: exception names that mean "nothing there yet" (a wait for data, not a failure to retry)
+_WAIT_ERROR_SUFFIXES = ("Empty", "EmptyError", "Full", "WouldBlock", "NotReady")
 
 
 def _own_nodes(body) -> List[cst.CSTNode]:
@@ -51,16 +54,22 @@ def _own_nodes(body) -> List[cst.CSTNode]:
 
 
 def _always_leaves(block) -> bool:
-    """Whether a block always raises, returns or breaks (its last statement does)."""
-    body = block.body if isinstance(block, cst.IndentedBlock) else getattr(block, "body", ())
+    """Whether a block (an indented block or a one-line suite) always raises, returns or breaks."""
+    body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
     if not body:
         return False
-    last = body[-1]
-    if isinstance(last, cst.SimpleStatementLine):
+    return _statement_leaves(body[-1])
+
+
+def _statement_leaves(last) -> bool:
+    if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
         return any(isinstance(s, (cst.Raise, cst.Return, cst.Break)) for s in last.body)
+    if isinstance(last, (cst.Raise, cst.Return, cst.Break)):
+        return True
     if isinstance(last, cst.If) and last.orelse is not None:
-        return _always_leaves(last.body) and _always_leaves(last.orelse if isinstance(last.orelse, cst.If)
-                                                              else last.orelse.body)
+        orelse = last.orelse
+        other = _statement_leaves(orelse) if isinstance(orelse, cst.If) else _always_leaves(orelse.body)
+        return _always_leaves(last.body) and other
     return False
 
 
@@ -93,7 +102,9 @@ class LoopAnalyzer:
         tries = self._tries(loop.body)
         handlers = [h for t in tries for h in t.handlers if not _always_leaves(h.body)]
         if handlers and all(self._local_errors_only(h, scope) for h in handlers):
-            return None  # IndexError, KeyError…: a search over items, not a retry of I/O
+            return None  # IndexError, KeyError, queue.Empty…: a search or a wait, not a retry of I/O
+        if var is not None and any(self._uses(t.body, var) for t in tries):
+            return None  # the attempt changes what is tried (os.fstat(fd + i)): a search over items
         status_checks = any(isinstance(n, cst.Comparison) and _compares_http_status(n, self.ctx, scope) for n in nodes)
         if not handlers and not ((sleeps or helper_sleeps) and status_checks):
             return None  # a poll or a scheduler loop, not a retry after a failure
@@ -248,6 +259,12 @@ class LoopAnalyzer:
         for test in tests:
             if any(isinstance(n, cst.Call) and self._is_clock(n, scope) for n in _expressions(test)):
                 return True, self._deadline_seconds(test, scope)
+            for name in (n for n in _expressions(test) if isinstance(n, cst.Name)):
+                for binding in self.ctx.lookup(name.value, scope) or ():
+                    if binding.kind == "assign" and binding.value is not None and any(
+                            isinstance(n, cst.Call) and self._is_clock(n, binding.scope)
+                            for n in _expressions(binding.value)):
+                        return True, UNKNOWN  # remaining = deadline - time.monotonic(); if remaining <= 0
         return False, None
 
     def _is_clock(self, call: cst.Call, scope) -> bool:
@@ -405,7 +422,20 @@ class LoopAnalyzer:
         if handler.type is None:
             return False
         found = _handler_types(self.ctx, handler.type, scope)
-        return bool(found) and all(t in _LOCAL_ERRORS for t in found)
+        if found is None:  # self.queue.Empty: judge by the name as written
+            text = cst.Module([]).code_for_node(handler.type)
+            found = [part.strip() for part in text.strip("()").split(",") if part.strip()]
+        return bool(found) and all(t in _LOCAL_ERRORS or t.rsplit(".", 1)[-1].endswith(_WAIT_ERROR_SUFFIXES)
+                                   for t in found)
+
+    def _uses(self, body, var: str) -> bool:
+        """Whether a call in ``body`` takes the loop variable as (part of) an argument."""
+        for node in _own_nodes(body):
+            if isinstance(node, cst.Call) and self.ctx.qualname(node.func) not in cat.SLEEPS:
+                for arg in node.args:
+                    if any(isinstance(n, cst.Name) and n.value == var for n in _expressions(arg.value)):
+                        return True
+        return False
 
     # -- what is retried ----------------------------------------------------------------
     def _retried(self, handlers, nodes, scope) -> Tuple[Retried, bool]:

@@ -25,6 +25,8 @@ class RetryWithoutBackoff(PolicyRule):
         if policy.library in ("urllib3", "requests") and not policy.status_retries:
             return  # immediate connect retries are urllib3's normal behaviour; status retries need backoff
         if policy.kind == "loop":
+            if _races_only(policy):
+                return  # a lost race (duplicate key, conflict) is retried at once on purpose
             self.report(policy.node, f"hand-rolled retry loop retries with no sleep between attempts: {WHY}; sleep a "
                                      f"jittered, growing delay before the next attempt")
             return
@@ -63,3 +65,18 @@ def _advice(library: str) -> str:
         "retry": "set `delay=` and `backoff=`",
         "retrying": "set `wait_exponential_multiplier=` and `wait_jitter_max=`",
     }.get(library, "wait a jittered, growing delay between attempts")
+
+
+#: exception names of lost races (a concurrent insert, an optimistic-lock conflict), where an immediate
+#: retry is the right thing and backoff buys nothing
+_RACE_WORDS = ("Duplicate", "Conflict", "Integrity", "Concurrent", "StaleData", "Deadlock")
+
+
+def _races_only(policy: RetryPolicy) -> bool:
+    names = []
+    for handler in policy.extra.get("handlers", ()):
+        if handler.type is None:
+            return False
+        text = cst.Module([]).code_for_node(handler.type)
+        names.extend(part.strip() for part in text.strip("()").split(",") if part.strip())
+    return bool(names) and all(any(word in n.rsplit(".", 1)[-1] for word in _RACE_WORDS) for n in names)
