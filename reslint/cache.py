@@ -13,15 +13,19 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import re
+import shutil
 import tempfile
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 from reslint import __version__
 
 CACHE_DIR_NAME = ".reslint_cache"
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by reslint.\n"
 FORMAT = 1  # bump when the pickled types change shape
+#: the directory of one reslint version and settings: ``<version>-<16 hex digits>``
+ENTRY_DIR = re.compile(r"[0-9][^/\\]*-[0-9a-f]{16}")
 
 
 def _code_fingerprint() -> str:
@@ -40,7 +44,7 @@ def _code_fingerprint() -> str:
 
 def settings_fingerprint(settings) -> str:
     """A short hash of everything that can change a result: settings, enabled rules, reslint's code."""
-    fields = {k: v for k, v in vars(settings).items() if k not in ("root", "config_file")}
+    fields = {k: v for k, v in vars(settings).items() if k not in ("root", "config_file", "project_root")}
     text = repr(sorted((k, repr(v)) for k, v in fields.items())) + repr(sorted(settings.enabled))
     return hashlib.blake2b(f"{__version__}:{FORMAT}:{_code_fingerprint()}:{text}".encode(),
                            digest_size=8).hexdigest()
@@ -103,3 +107,27 @@ class Cache:
             os.replace(tmp, path)
         except OSError:
             pass
+
+
+def remove(directory: Path) -> List[str]:
+    """Remove a cache directory made by reslint (``reslint clean``); return the names of the
+    entries left alone because reslint did not make them (the directory then stays).
+
+    Only reslint's own entries go: the ``<version>-<hash>`` directories, ``CACHEDIR.TAG`` and the
+    ``.gitignore`` it wrote, so a ``--cache-dir`` pointing at the wrong place deletes nothing else.
+    Raises ``OSError`` when something cannot be removed.
+    """
+    directory = Path(directory)
+    left = []
+    for entry in sorted(directory.iterdir()):
+        ours = {"CACHEDIR.TAG": TAG, ".gitignore": "*\n"}.get(entry.name)
+        if ours is not None and entry.is_file() and not entry.is_symlink() and \
+                entry.read_text(encoding="utf-8", errors="replace") == ours:
+            entry.unlink()
+        elif entry.is_dir() and not entry.is_symlink() and ENTRY_DIR.fullmatch(entry.name):
+            shutil.rmtree(entry)
+        else:
+            left.append(entry.name)
+    if not left:
+        directory.rmdir()
+    return left

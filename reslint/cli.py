@@ -1,4 +1,4 @@
-"""The command line: ``reslint [check] PATHS``, ``reslint rule CODE``.
+"""The command line: ``reslint [check] PATHS``, ``rule``, ``graph``, ``show-settings``, ``clean``.
 
 Exit status (DESIGN section 3): 0 clean or all fixed, 1 findings remain (or
 ``--diff`` has a diff), 2 usage, configuration or internal error. Only results
@@ -19,6 +19,9 @@ import click
 
 from reslint import __version__, registry
 from reslint.output import FORMATS  # one list of formats; reslint.output does not import LibCST
+
+#: a progress bar is drawn (on a terminal) only for runs over more files than this
+PROGRESS_MIN_FILES = 200
 
 
 class DefaultGroup(click.Group):
@@ -91,44 +94,39 @@ def _use_color(choice: str) -> bool:
 @click.option("--no-cache", is_flag=True, help="Read and write no cache.")
 @click.option("--cache-dir", type=click.Path(path_type=Path), envvar="RESLINT_CACHE_DIR",
               help="Cache directory (default: .reslint_cache in the project root).")
+@click.option("--ignore-noqa", is_flag=True, help="Report findings also where a suppression comment silences them.")
+@click.option("--add-noqa", is_flag=True,
+              help="Add `# noqa: CODE` to every line with a finding (to adopt reslint on existing code).")
 def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fixes, output_format, output_file,
-          statistics, exit_zero, config_file, isolated, stdin_filename, color, quiet, no_cache, cache_dir):
+          statistics, exit_zero, config_file, isolated, stdin_filename, color, quiet, no_cache, cache_dir,
+          ignore_noqa, add_noqa):
     """Check PATHS (files or directories; default `.`) for resilience anti-patterns."""
-    from reslint.config import ConfigError, load_settings, with_overrides
     from reslint.discovery import DiscoveryError
 
-    select, extend_select, ignore = _split(select), _split(extend_select), _split(ignore)
-    for option, selectors in (("--select", select), ("--extend-select", extend_select), ("--ignore", ignore)):
-        _validate_selectors(option, selectors)
-    try:
-        settings = load_settings(Path.cwd(), config_file, isolated)
-    except ConfigError as exc:
-        click.echo(f"reslint: error: {exc}", err=True)
-        sys.exit(2)
-    settings = with_overrides(
-        settings,
-        select=select or None,
-        extend_select=(settings.extend_select + extend_select) if extend_select else None,
-        ignore=(settings.ignore + ignore) if ignore else None,
-    )
+    stdin_mode = list(paths) == [Path("-")]
+    if add_noqa and (fix or diff or stdin_mode):
+        raise click.UsageError("--add-noqa writes comments into files: it cannot be combined with --fix, --diff "
+                               "or stdin (`-`)")
+    settings = _settings(config_file, isolated, select, extend_select, ignore)
 
     from reslint.runner import Runner
 
-    runner = Runner(settings, use_cache=not no_cache, cache_dir=cache_dir)
+    runner = Runner(settings, use_cache=not no_cache, cache_dir=cache_dir, ignore_noqa=ignore_noqa)
     linter = runner.linter
-    stdin_mode = list(paths) == [Path("-")]
     if stdin_mode:
         results = [_lint_stdin(linter, stdin_filename)]
     else:
-        try:
-            results = runner.run(list(paths)).results
-        except DiscoveryError as exc:
-            click.echo(f"reslint: error: {exc}", err=True)
-            sys.exit(2)
+        results = _run(runner, paths, DiscoveryError, progress=True)
+    if add_noqa:
+        errors = [message for result in results for message in result.internal_errors] + _add_noqa(results)
+        for message in errors:
+            click.echo(f"reslint: error: {message}", err=True)
+        sys.exit(2 if errors else 0)
 
-    internal = [message for result in results for message in result.internal_errors]
+    fix_errors: List[str] = []
     fixed_findings = []
     diff_found = False
+    rewritten = False
     if fix or diff:
         from reslint.fixer import fix_file, fix_text
 
@@ -140,7 +138,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
             if outcome is None:
                 continue
             if outcome.error:
-                internal.append(outcome.error)
+                fix_errors.append(outcome.error)
             if outcome.text is None:
                 continue
             if diff:
@@ -150,11 +148,19 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
                     fromfile=f"a/{result.display}", tofile=f"b/{result.display}")), nl=False)
                 continue
             fixed_findings.extend(outcome.applied)
-            findings, errors = linter.lint_text(outcome.text, result.display)
-            result.findings, result.source.text = findings, outcome.text
+            if stdin_mode:
+                findings, errors = linter.lint_text(outcome.text, result.display)
+                result.findings, result.source.text = findings, outcome.text
+            else:
+                rewritten = True
         if stdin_mode and not diff and results[0].source is not None:
             sys.stdout.write(results[0].source.text)  # the fixed code (or the input unchanged)
+        if rewritten:
+            # what remains, from a whole run again: the project pass (RES301, RES402) and the
+            # verdict on suppressions (RES900) depend on the fixed files too
+            results = _run(runner, paths, DiscoveryError, progress=False)
 
+    internal = [message for result in results for message in result.internal_errors] + fix_errors
     findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key())
     if not (stdin_mode and fix) and not diff:
         _emit(findings, results, output_format, output_file, statistics, color, unsafe_fixes, len(fixed_findings),
@@ -168,6 +174,109 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
     if diff:
         sys.exit(1 if diff_found else 0)
     sys.exit(1 if findings and not exit_zero else 0)
+
+
+def _settings(config_file, isolated, select, extend_select, ignore):
+    """The settings of a run: the configuration file (found from the current directory), then
+    the rule options of the command line. Exits with status 2 on a bad file or selector."""
+    from reslint.config import ConfigError, load_settings, with_overrides
+
+    select, extend_select, ignore = _split(select), _split(extend_select), _split(ignore)
+    for option, selectors in (("--select", select), ("--extend-select", extend_select), ("--ignore", ignore)):
+        _validate_selectors(option, selectors)
+    try:
+        settings = load_settings(Path.cwd(), config_file, isolated)
+    except ConfigError as exc:
+        click.echo(f"reslint: error: {exc}", err=True)
+        sys.exit(2)
+    return with_overrides(
+        settings,
+        select=select or None,
+        extend_select=(settings.extend_select + extend_select) if extend_select else None,
+        ignore=(settings.ignore + ignore) if ignore else None,
+    )
+
+
+def _run(runner, paths, discovery_error, progress: bool):
+    """``runner.run(paths)``, with a progress bar on a terminal; exits 2 for a missing path."""
+    bar = _ProgressBar(sys.stderr) if progress and _is_terminal(sys.stderr) else None
+    try:
+        return runner.run(list(paths), progress=bar).results
+    except discovery_error as exc:
+        click.echo(f"reslint: error: {exc}", err=True)
+        sys.exit(2)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _ProgressBar:
+    """A runner callback that draws a click progress bar on ``stream`` once a run turns out to
+    check more than :data:`PROGRESS_MIN_FILES` files (shorter runs finish before it helps)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.bar = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if total <= PROGRESS_MIN_FILES:
+            return
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label="Checking", file=self.stream, show_pos=True,
+                                         show_eta=False, update_min_steps=max(1, total // 100))
+            self.bar.__enter__()
+        self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+def _add_noqa(results) -> List[str]:
+    """Write ``# noqa: CODES`` on the lines of the findings (``--add-noqa``); return error messages.
+
+    RES000 (the file cannot be parsed, so its comments are not read) and RES900 (an unused
+    suppression is removed with --fix, not suppressed) get no directive.
+    """
+    import ast
+
+    from reslint.fixer import write_atomically
+    from reslint.suppression import add_noqa
+
+    added, errors = 0, []
+    for result in results:
+        wanted = {}
+        for finding in result.findings:
+            if finding.code not in ("RES000", "RES900"):
+                wanted.setdefault(finding.noqa_row or finding.location.row, set()).add(finding.code)
+        if not wanted or result.source is None:
+            continue
+        outcome = add_noqa(result.source.text, wanted)
+        for row, why in outcome.skipped:
+            click.echo(f"{result.display}:{row}: no `# noqa` added: {why}", err=True)
+        if outcome.text == result.source.text:
+            continue
+        try:
+            compile(outcome.text, result.display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        except (SyntaxError, ValueError):
+            errors.append(f"{result.display}: adding `# noqa` comments would break the file; not written; please "
+                          f"report this bug")
+            continue
+        error = write_atomically(Path(result.path), outcome.text, result.source.encoding, result.source.digest)
+        if error is not None:
+            errors.append(error)
+            continue
+        added += outcome.added
+    click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
+    return errors
 
 
 def _lint_stdin(linter, stdin_filename: Optional[str]):
@@ -236,7 +345,9 @@ def rule(code: Optional[str], show_all: bool) -> None:
 @click.option("--config", "config_file", type=click.Path(path_type=Path), help="Configuration file to use.")
 @click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
 @click.option("--no-cache", is_flag=True, help="Read and write no cache.")
-def graph(paths, graph_format, config_file, isolated, no_cache):
+@click.option("--cache-dir", type=click.Path(path_type=Path), envvar="RESLINT_CACHE_DIR",
+              help="Cache directory (default: .reslint_cache in the project root).")
+def graph(paths, graph_format, config_file, isolated, no_cache, cache_dir):
     """Print the retry layers of PATHS and the call chains between them (Mermaid or DOT)."""
     from reslint import graph as render
     from reslint.analysis.callgraph import CallGraph
@@ -249,7 +360,7 @@ def graph(paths, graph_format, config_file, isolated, no_cache):
     except ConfigError as exc:
         click.echo(f"reslint: error: {exc}", err=True)
         sys.exit(2)
-    runner = Runner(settings, use_cache=not no_cache)
+    runner = Runner(settings, use_cache=not no_cache, cache_dir=cache_dir)
     try:
         run = runner.run(list(paths))
     except DiscoveryError as exc:
@@ -258,3 +369,162 @@ def graph(paths, graph_format, config_file, isolated, no_cache):
     summaries = [r.summary for r in run.results if r.summary is not None]
     text = (render.mermaid if graph_format == "mermaid" else render.dot)(CallGraph(summaries))
     click.echo(text, nl=False)
+
+
+@main.command("show-settings")
+@click.argument("path", required=False, type=click.Path(path_type=Path))
+@click.option("--select", multiple=True, help="As for `check`: replaces the configured selection.")
+@click.option("--extend-select", multiple=True, help="As for `check`.")
+@click.option("--ignore", multiple=True, help="As for `check`.")
+@click.option("--config", "config_file", type=click.Path(path_type=Path), help="Configuration file to use.")
+@click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
+@click.option("--cache-dir", type=click.Path(path_type=Path), envvar="RESLINT_CACHE_DIR",
+              help="Cache directory (default: .reslint_cache in the project root).")
+def show_settings(path, select, extend_select, ignore, config_file, isolated, cache_dir):
+    """Print the configuration `reslint check` uses when run here, and which rules are on and why.
+
+    The configuration is found from the current directory, as `check` does. With PATH, also
+    show what applies to it: the files checked under a directory, the per-file-ignores of a file.
+    """
+    from reslint.cache import CACHE_DIR_NAME
+    from reslint.config import keys, load_table
+
+    settings = _settings(config_file, isolated, select, extend_select, ignore)
+    from_file = set()
+    if settings.config_file is not None:
+        from_file = {key for key in load_table(settings.config_file) if key != "__prefix__"}
+    from_cli = {"select"} if select else set()
+    from_cli |= {"extend-select"} if extend_select else set()
+    from_cli |= {"ignore"} if ignore else set()
+    source = settings.config_file.name if settings.config_file is not None else ""
+    lines = [
+        f"Configuration file: {settings.config_file or 'none (built-in defaults)'}",
+        f"Project root:       {settings.root}",
+        f"Cache directory:    {cache_dir.resolve() if cache_dir is not None else settings.root / CACHE_DIR_NAME}",
+        "",
+        "Settings (`# default`: set neither in the file nor on the command line):",
+    ]
+    rows = []
+    for key, attr in keys():
+        value = getattr(settings, attr)
+        if key == "per-file-ignores":
+            value = dict(value)
+        origin = " and ".join(o for o, hit in ((source, key in from_file), ("command line", key in from_cli)) if hit)
+        rows.append((f"{key} = {_toml(value)}", origin or "default"))
+    width = max(len(text) for text, _ in rows if len(text) <= 48)  # a long list does not push the others right
+    lines.extend(f"  {text:<{width}}  # {origin}" for text, origin in rows)
+
+    per_file: List[Tuple[str, Tuple[str, ...]]] = []
+    if path is not None:
+        lines.extend(["", *_path_lines(path, settings)])
+        if path.is_file() or not path.exists():
+            per_file = _per_file_ignores_for(path, settings)
+    lines.extend(["", "Rules:"])
+    for info in registry.RULES:
+        state, why = _rule_state(info, settings, per_file, path)
+        lines.append(f"  {info.code}  {info.name:<26} {state:<3}  {why}")
+    click.echo("\n".join(lines))
+
+
+def _toml(value) -> str:
+    """A value as TOML would write it (for show-settings)."""
+    import json
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (int, str)):
+        return json.dumps(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        return "{ " + ", ".join(f"{json.dumps(str(k))} = {_toml(v)}" for k, v in value.items()) + " }"
+    return json.dumps(str(value))
+
+
+def _display(path: Path, settings) -> str:
+    rel = os.path.relpath(os.path.abspath(path), settings.root)
+    return Path(path).as_posix() if rel.startswith("..") else Path(rel).as_posix()
+
+
+def _per_file_ignores_for(path: Path, settings) -> List[Tuple[str, Tuple[str, ...]]]:
+    import pathspec
+
+    display = _display(path, settings)
+    return [(glob, codes) for glob, codes in settings.per_file_ignores
+            if pathspec.GitIgnoreSpec.from_lines([glob]).match_file(display)]
+
+
+def _path_lines(path: Path, settings) -> List[str]:
+    from reslint.discovery import DiscoveryError, Walker
+
+    display = _display(path, settings)
+    if not path.exists():
+        return [f"Path: {display} (does not exist)"]
+    if path.is_file():
+        out = [f"Path: {display} (a file: checked when named on the command line, whatever `exclude` says)"]
+        matched = _per_file_ignores_for(path, settings)
+        for glob, codes in matched:
+            out.append(f"  per-file-ignores {_toml(glob)} = {_toml(list(codes))} applies")
+        if not matched:
+            out.append("  no per-file-ignores apply")
+        return out
+    walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore)
+    try:
+        count = len(walker.expand([path]))
+    except DiscoveryError as exc:
+        return [f"Path: {display} ({exc})"]
+    return [f"Path: {display} (a directory: {count} Python file{'s' if count != 1 else ''} checked under it, "
+            f"after `exclude`, `extend-exclude` and .gitignore)"]
+
+
+def _rule_state(info, settings, per_file, path) -> Tuple[str, str]:
+    """("on"/"off", why) for one rule: which selector selected it, which ignored it."""
+    def matching(selectors):
+        return [s for s in selectors if info.code in registry.expand(s)]
+
+    selected = [f'"{s}" (select)' for s in matching(settings.select)]
+    selected += [f'"{s}" (extend-select)' for s in matching(settings.extend_select)]
+    ignored = [f'"{s}"' for s in matching(settings.ignore)]
+    if not info.implemented:
+        return "off", "not implemented in this version"
+    if ignored:
+        also = f", though selected by {', '.join(selected)}" if selected else ""
+        return "off", f"ignored by {', '.join(ignored)} (ignore){also}"
+    if not selected:
+        return "off", "not selected (select, extend-select)"
+    why = f"selected by {', '.join(selected)}"
+    off_here = [glob for glob, codes in per_file if info.code in settings.codes(codes)]
+    if off_here:
+        return "on", f"{why}; off in {_display(path, settings)} by per-file-ignores {', '.join(map(_toml, off_here))}"
+    return "on", why
+
+
+@main.command()
+@click.option("--cache-dir", type=click.Path(path_type=Path), envvar="RESLINT_CACHE_DIR",
+              help="Cache directory (default: .reslint_cache in the project root).")
+@click.option("--config", "config_file", type=click.Path(path_type=Path), help="Configuration file to use.")
+@click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
+def clean(cache_dir, config_file, isolated):
+    """Remove the cache directory (.reslint_cache in the project root, or --cache-dir)."""
+    from reslint.cache import CACHE_DIR_NAME, remove
+
+    if cache_dir is None:
+        cache_dir = _settings(config_file, isolated, (), (), ()).root / CACHE_DIR_NAME
+    directory = cache_dir.resolve()
+    if not directory.is_dir():
+        click.echo(f"No cache to remove at {directory}")
+        return
+    try:
+        left = remove(directory)
+    except OSError as exc:
+        click.echo(f"reslint: error: cannot remove the cache {directory}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+    if left:
+        click.echo(f"Removed reslint's cache entries from {directory}; left alone what reslint did not write "
+                   f"there: {', '.join(left)}")
+    else:
+        click.echo(f"Removed {directory}")

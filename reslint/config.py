@@ -57,6 +57,10 @@ class Settings:
     max_retry_layers: int = 1
     rule_options: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     catalog: Dict[str, Any] = field(default_factory=dict)
+    #: the project the project pass (RES301, RES402) reads whole, also when only some files are
+    #: given: the config file's directory, else the nearest directory with pyproject.toml,
+    #: setup.py, setup.cfg or .git; None when there is none (then only the given files count)
+    project_root: Optional[Path] = None
 
     @property
     def enabled(self) -> FrozenSet[str]:
@@ -150,6 +154,11 @@ _KEYS = {
 }
 
 
+def keys() -> Tuple[Tuple[str, str], ...]:
+    """Every configuration key and the :class:`Settings` field it sets (for ``reslint show-settings``)."""
+    return tuple((key, attr) for key, (attr, _) in _KEYS.items())
+
+
 def find_config(start: Path) -> Optional[Path]:
     """The nearest ``pyproject.toml`` with a ``[tool.reslint]`` table at or above ``start``."""
     start = start if start.is_dir() else start.parent
@@ -216,14 +225,26 @@ def load_settings(start: Path, config: Optional[Path] = None, isolated: bool = F
     """
     start = start.resolve()
     base = start if start.is_dir() else start.parent
+    project = find_project_root(base)
     if isolated:
-        return Settings(root=base)
+        return Settings(root=base, project_root=project)
     path = config.resolve() if config is not None else find_config(base)
     if config is not None and not path.is_file():
         raise ConfigError(f"{config}: configuration file not found")
     if path is None:
-        return Settings(root=base)
-    return settings_from_table(load_table(path), path.parent, path)
+        return Settings(root=base, project_root=project)
+    return replace(settings_from_table(load_table(path), path.parent, path), project_root=path.parent)
+
+
+PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+def find_project_root(start: Path) -> Optional[Path]:
+    """The nearest directory at or above ``start`` holding a project marker, or ``None``."""
+    for directory in (start, *start.parents):
+        if any((directory / marker).exists() for marker in PROJECT_MARKERS):
+            return directory
+    return None
 
 
 def with_overrides(settings: Settings, **overrides: Any) -> Settings:

@@ -41,10 +41,11 @@ from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
 from reslint.registry import BY_CODE
 from reslint.rules import ALL_RULES
 from reslint.rules.base import FixPlan, Report
-from reslint.suppression import parse_suppressions
+from reslint.suppression import Comment, could_hold_directives, read_comments, suppressions_from, unused_noqa
 from reslint.walk import walk
 
 SYNTAX = BY_CODE["RES000"]
+UNUSED_NOQA = BY_CODE["RES900"]
 #: rules decided by the project pass over module summaries, not by a per-file visitor
 PROJECT_RULES = frozenset({"RES301", "RES402"})
 #: LibCST visits recursively; long implicit string concatenations nest deeply.
@@ -83,7 +84,9 @@ class FileResult:
 
     ``findings`` are sorted and already filtered by suppressions and
     per-file-ignores. ``internal_errors`` holds messages for exceptions raised
-    inside reslint (exit status 2).
+    inside reslint (exit status 2). ``suppressed`` are the findings a suppression
+    comment silenced and ``comments`` the comments holding directives: the run
+    judges them (RES900) or reports them (``--ignore-noqa``) in :meth:`Linter.complete`.
     """
 
     path: str
@@ -92,6 +95,8 @@ class FileResult:
     internal_errors: List[str] = field(default_factory=list)
     source: Optional[Source] = None
     summary: Optional[object] = None  # ModuleSummary, when a project rule is enabled
+    suppressed: List[Finding] = field(default_factory=list)
+    comments: Tuple[Comment, ...] = ()
 
 
 def decode(data: bytes) -> Source:
@@ -110,11 +115,12 @@ def decode(data: bytes) -> Source:
 
 
 def _line_starts(text: str) -> List[int]:
+    """Offsets where lines start, splitting only at the line endings Python's tokenizer and
+    LibCST use (``\r\n``, ``\r``, ``\n``): ``str.splitlines`` also splits at form feeds."""
     starts = [0]
-    index = 0
-    for line in text.splitlines(keepends=True):
-        index += len(line)
-        starts.append(index)
+    starts.extend(match.end() for match in re.finditer(r"\r\n|\r|\n", text))
+    if starts[-1] != len(text):
+        starts.append(len(text))
     return starts
 
 
@@ -148,8 +154,10 @@ def _diff_edit(old: str, new: str, starts: List[int]) -> Optional[Edit]:
 class Linter:
     """Lints files with one configuration. Build once per run; not thread-safe."""
 
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, ignore_noqa: bool = False):
         self.settings = settings
+        #: report suppressed findings too (``--ignore-noqa``); RES900 is then not judged
+        self.ignore_noqa = ignore_noqa
         self.enabled = settings.enabled
         self.rule_classes = [rule for rule in ALL_RULES if rule.code in self.enabled]
         self.per_file_ignores: List[Tuple[pathspec.GitIgnoreSpec, frozenset]] = [
@@ -172,8 +180,11 @@ class Linter:
         rel = os.path.relpath(os.path.abspath(path), self.settings.root)
         return Path(path).as_posix() if rel.startswith("..") else Path(rel).as_posix()
 
-    def lint_path(self, path: Path) -> FileResult:
-        """Lint one file on disk. Never raises for bad input: that becomes RES000."""
+    def lint_path(self, path: Path, complete: bool = True) -> FileResult:
+        """Lint one file on disk. Never raises for bad input: that becomes RES000.
+
+        ``complete=False`` leaves out the last step (:meth:`complete`), for a run that
+        judges suppressions after its project pass."""
         display = self.display_path(path)
         result = FileResult(str(path), display)
         try:
@@ -184,11 +195,12 @@ class Linter:
             return result
         self._module = module_name(str(path))
         try:
-            return self.lint_bytes(data, display, result)
+            return self.lint_bytes(data, display, result, complete)
         finally:
             self._module = None
 
-    def lint_bytes(self, data: bytes, display: str, result: Optional[FileResult] = None) -> FileResult:
+    def lint_bytes(self, data: bytes, display: str, result: Optional[FileResult] = None,
+                   complete: bool = True) -> FileResult:
         result = result or FileResult(display, display)
         try:
             source = decode(data)
@@ -198,7 +210,12 @@ class Linter:
                                            self._ignored_codes(display))
             return result
         result.source = source
-        result.findings, result.internal_errors, result.summary = self.lint_text_with_summary(source.text, display)
+        linted = self._lint(source.text, display)
+        result.findings, result.internal_errors, result.summary = linted.findings, linted.internal_errors, \
+            linted.summary
+        result.suppressed, result.comments = linted.suppressed, linted.comments
+        if complete:
+            self.complete(result, project_pass=False)
         return result
 
     def lint_text(self, text: str, display: str) -> Tuple[List[Finding], List[str]]:
@@ -209,15 +226,55 @@ class Linter:
         imports). Files that import nothing any enabled rule looks for (the
         prefilter) are not parsed with LibCST at all.
         """
-        findings, errors, _ = self.lint_text_with_summary(text, display)
-        return findings, errors
+        result = self._lint(text, display)
+        self.complete(result, project_pass=False)
+        return result.findings, result.internal_errors
 
     def lint_text_with_summary(self, text: str, display: str):
         """As :meth:`lint_text`, plus the module summary (or ``None``) for the project pass."""
+        result = self._lint(text, display)
+        self.complete(result, project_pass=False)
+        return result.findings, result.internal_errors, result.summary
+
+    def complete(self, result: FileResult, project_pass: bool) -> None:
+        """The last step for a file, once every pass has run: with ``--ignore-noqa`` report
+        the suppressed findings too, else judge the file's directives (RES900).
+
+        ``project_pass`` says whether the project rules ran (their codes are judged only
+        then). Call it once per result; the runner calls it after its project pass.
+        """
+        if self.ignore_noqa:
+            if result.suppressed:
+                result.findings = sorted(result.findings + result.suppressed, key=Finding.sort_key)
+            return
+        if UNUSED_NOQA.code not in self.enabled or not result.comments or result.internal_errors:
+            return
+        ignored = self._ignored_codes(result.display)
+        if UNUSED_NOQA.code in ignored:
+            return
+        judged = self.enabled - ignored - {UNUSED_NOQA.code} - (frozenset() if project_pass else PROJECT_RULES)
+        unused = unused_noqa(result.comments, result.suppressed, judged, self.settings.allow_blanket_noqa,
+                             result.display)
+        if unused:
+            result.findings = sorted(result.findings + unused, key=Finding.sort_key)
+
+    def _lint(self, text: str, display: str) -> FileResult:
+        """The per-file pass over decoded text (``path`` is ``display``; no :meth:`complete`)."""
         ignored = self._ignored_codes(display)
         syntax = self._check_syntax(text, display, ignored) if SYNTAX.code in self.enabled else []
-        if syntax or (self.trigger is not None and not self.trigger.search(text)):
-            return syntax, [], None
+        if syntax:
+            return FileResult(display, display, syntax)
+        comments: Tuple[Comment, ...] = ()
+        if could_hold_directives(text, self.settings.allow_blanket_noqa):
+            comments = read_comments(text)
+        if self.trigger is not None and not self.trigger.search(text):
+            return FileResult(display, display, comments=comments)
+        findings, errors, summary, suppressed = self._lint_module(text, display, ignored, comments)
+        return FileResult(display, display, findings, errors, summary=summary, suppressed=suppressed,
+                          comments=comments)
+
+    def _lint_module(self, text: str, display: str, ignored: frozenset, comments: Tuple[Comment, ...]):
+        """Parse and visit: (findings, internal errors, module summary, suppressed findings)."""
         gc_was_enabled = gc.isenabled()
         gc.disable()
         limit = sys.getrecursionlimit()
@@ -229,25 +286,26 @@ class Linter:
                 message = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
                 return self._syntax(display, f"cannot parse: {message} (Python accepts this file, but LibCST "
                                     f"cannot parse it: new syntax or very deep nesting)",
-                                    Location(exc.raw_line, exc.raw_column + 1), ignored), [], None
+                                    Location(exc.raw_line, exc.raw_column + 1), ignored), [], None, []
             except RecursionError:
-                return self._syntax(display, "cannot parse: too deeply nested", Location(1, 1), ignored), [], None
+                return self._syntax(display, "cannot parse: too deeply nested", Location(1, 1), ignored), [], None, []
             except Exception as exc:  # noqa: BLE001 - the native parser raises assorted errors
                 return self._syntax(display, f"cannot parse: {type(exc).__name__}: {exc}", Location(1, 1),
-                                    ignored), [], None
+                                    ignored), [], None, []
             reports, errors, wrapper, collector = self._visit(module, display)
             try:
                 positions = wrapper.resolve(PositionProvider) if reports or (
                     collector is not None and collector.needs_positions) else None
-                suppressions = parse_suppressions(text) if positions is not None else None
+                suppressions = suppressions_from(comments) if positions is not None else None
                 summary = collector.summary(display, positions, suppressions) if collector is not None else None
                 if not reports:
-                    return [], errors, summary
-                return self._findings(module, positions, suppressions, text, display, reports, ignored), errors, \
-                    summary
+                    return [], errors, summary, []
+                findings, suppressed = self._findings(module, positions, suppressions, text, display, reports,
+                                                      ignored)
+                return findings, errors, summary, suppressed
             except RecursionError:
                 return self._syntax(display, "cannot analyse: too deeply nested", Location(1, 1), ignored), errors, \
-                    None
+                    None, []
         finally:
             sys.setrecursionlimit(limit)
             if gc_was_enabled:
@@ -279,7 +337,12 @@ class Linter:
     def _visit(self, module: cst.Module, display: str):
         name, is_package = self._module or module_name(os.path.join(str(self.settings.root), display))
         model = SemanticModel(module, name, is_package)
-        ctx = self._context(model)
+        try:
+            ctx = self._context(model)
+        except Exception as exc:  # noqa: BLE001 - contained: this file gets an internal error, the run goes on
+            wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+            return [], [f"{display}: internal error in the retry analysis: {type(exc).__name__}: {exc}; please "
+                        f"report this bug to the reslint project"], wrapper, None
         reports: List[Report] = []
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         rules = [rule_class(ctx, reports) for rule_class in self.rule_classes]
@@ -321,6 +384,7 @@ class Linter:
         allow_blanket = self.settings.allow_blanket_noqa
         starts: Optional[List[int]] = None
         findings = []
+        suppressed = []
         seen = set()
         for report in reports:
             code = report.rule.code
@@ -332,16 +396,21 @@ class Linter:
             if (code, start) in seen:
                 continue  # one finding per fault
             seen.add((code, start))
-            if suppressions.suppresses(start.row, code, allow_blanket):
+            silenced = suppressions.suppresses(start.row, code, allow_blanket)
+            if silenced and not self.ignore_noqa:
+                # kept (without a fix) so that the run knows which directives were used
+                suppressed.append(Finding(code, report.rule.name, report.rule.severity, report.message, display,
+                                          start, end, noqa_row=start.row))
                 continue
             fix = None
             if report.fix is not None:
                 starts = starts or _line_starts(text)
                 fix = self._fix(module, text, starts, positions, report, code)
-            findings.append(Finding(code, report.rule.name, report.rule.severity, report.message, display, start, end,
-                                    fix, noqa_row=start.row))
+            finding = Finding(code, report.rule.name, report.rule.severity, report.message, display, start, end,
+                              fix, noqa_row=start.row)
+            (suppressed if silenced else findings).append(finding)
         findings.sort(key=Finding.sort_key)
-        return findings
+        return findings, suppressed
 
     def _fix(self, module: cst.Module, text: str, starts, positions, report: Report, code: str) -> Optional[Fix]:
         plan = report.fix

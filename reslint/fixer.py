@@ -73,12 +73,21 @@ def _overlaps(a, b) -> bool:
     return s1 < e2 and s2 < e1
 
 
-def fix_text(linter: Linter, text: str, display: str, unsafe: bool) -> FixOutcome:
-    """Fix decoded text in memory. Never raises for bad input; never returns unparseable text."""
+def fix_text(linter: Linter, text: str, display: str, unsafe: bool,
+             findings: Optional[List[Finding]] = None) -> FixOutcome:
+    """Fix decoded text in memory. Never raises for bad input; never returns unparseable text.
+
+    ``findings`` (of ``text``, from a whole run) are used for the first round instead of
+    linting again: they include what only the run knows, such as a RES900 verdict on a
+    directive used by a project-pass finding. Later rounds lint the file alone.
+    """
     outcome = FixOutcome()
     current = text
-    for _ in range(MAX_ROUNDS):
-        findings, errors = linter.lint_text(current, display)
+    for round_ in range(MAX_ROUNDS):
+        if round_ == 0 and findings is not None:
+            errors = []
+        else:
+            findings, errors = linter.lint_text(current, display)
         if errors:
             break
         edits, applied = _choose(findings, unsafe)
@@ -141,7 +150,8 @@ def fix_file(linter: Linter, result: FileResult, unsafe: bool, write: bool) -> F
     source = result.source
     if source is None or not any(applicable(f, unsafe) for f in result.findings):
         return FixOutcome()
-    outcome = fix_text(linter, source.text, result.display, unsafe)
+    outcome = fix_text(linter, source.text, result.display, unsafe,
+                       None if result.internal_errors else result.findings)
     if outcome.text is not None and write:
         error = write_atomically(Path(result.path), outcome.text, source.encoding, source.digest)
         if error is not None:

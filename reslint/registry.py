@@ -39,7 +39,7 @@ RULES: Tuple[RuleInfo, ...] = (
     RuleInfo("RES402", "non-idempotent-retry", "error", "A non-idempotent operation retried with no stable key", True),
     RuleInfo("RES403", "unsafe-retry-methods", "error", "A retry configuration that replays non-idempotent methods",
              True),
-    RuleInfo("RES900", "unused-noqa", "warning", "A suppression comment that suppresses nothing", False),
+    RuleInfo("RES900", "unused-noqa", "warning", "A suppression comment that suppresses nothing", True),
 )
 
 BY_CODE: Dict[str, RuleInfo] = {r.code: r for r in RULES}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 from reslint.cache import CACHE_DIR_NAME, Cache, file_key
 from reslint.config import Settings
@@ -36,45 +36,70 @@ class RunResult:
 class Runner:
     """Runs one configuration over paths. ``cache_dir=None`` uses ``<root>/.reslint_cache``."""
 
-    def __init__(self, settings: Settings, use_cache: bool = True, cache_dir: Optional[Path] = None):
+    def __init__(self, settings: Settings, use_cache: bool = True, cache_dir: Optional[Path] = None,
+                 ignore_noqa: bool = False):
         self.settings = settings
-        self.linter = Linter(settings)
+        self.linter = Linter(settings, ignore_noqa=ignore_noqa)
         self.walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore)
         directory = cache_dir if cache_dir is not None else settings.root / CACHE_DIR_NAME
-        self.cache = Cache(directory, settings) if use_cache else None
+        # --ignore-noqa gives suppressed findings their fixes, which cached entries do not hold
+        self.cache = Cache(directory, settings) if use_cache and not ignore_noqa else None
         self.parsed: List[str] = []
 
-    def run(self, paths: Sequence[Path]) -> RunResult:
-        """Raises :class:`reslint.discovery.DiscoveryError` for a missing path."""
+    def run(self, paths: Sequence[Path], progress: Optional[Callable[[int, int], None]] = None) -> RunResult:
+        """Raises :class:`reslint.discovery.DiscoveryError` for a missing path.
+
+        ``progress(done, total)`` is called after each given file. Suppressions are judged
+        (RES900) after the project pass, every run: a directive may be used by a finding
+        of the project pass, which depends on other files, so that verdict is never cached.
+        """
         files = self.walker.expand(list(paths) or [Path(".")])
-        results = [self.lint(path) for path in files]
+        results = []
+        for done, path in enumerate(files, 1):
+            results.append(self.lint(path))
+            if progress is not None:
+                progress(done, len(files))
         if self.linter.needs_summary:
             self._project_pass(results)
+        for result in results:
+            self.linter.complete(result, project_pass=self.linter.needs_summary)
         return RunResult(results, [m for r in results for m in r.internal_errors], self.parsed)
 
     def lint(self, path: Path) -> FileResult:
-        """Lint one file, from the cache when its content is unchanged."""
+        """Lint one file, from the cache when its content is unchanged. Never raises: an
+        unexpected exception becomes an internal error for this file (exit status 2)."""
+        try:
+            return self._lint(path)
+        except Exception as exc:  # noqa: BLE001 - one file must not stop the run
+            display = self.linter.display_path(path)
+            return FileResult(str(path), display, internal_errors=[
+                f"{display}: internal error: {type(exc).__name__}: {exc}; please report this bug to the reslint "
+                f"project"])
+
+    def _lint(self, path: Path) -> FileResult:
         linter = self.linter
         display = linter.display_path(path)
         try:
             data = Path(path).read_bytes()
         except OSError:
-            return linter.lint_path(path)
+            return linter.lint_path(path, complete=False)
         key = file_key(display, data) if self.cache is not None else None
         stored = self.cache.load(key) if key is not None else None
-        if stored is not None:
-            findings, errors, summary = stored
-            result = FileResult(str(path), display, list(findings), list(errors), summary=summary)
-            if findings:
+        if isinstance(stored, tuple) and len(stored) == 5:
+            findings, errors, summary, suppressed, comments = stored
+            result = FileResult(str(path), display, list(findings), list(errors), summary=summary,
+                                suppressed=list(suppressed), comments=comments)
+            if findings or comments:  # a frame for each finding, RES900's included
                 try:
                     result.source = decode(data)
                 except (SyntaxError, UnicodeDecodeError, LookupError):
                     pass
             return result
-        result = linter.lint_path(path)
+        result = linter.lint_path(path, complete=False)
         self.parsed.append(display)
         if key is not None and not result.internal_errors:
-            self.cache.store(key, (tuple(result.findings), tuple(result.internal_errors), result.summary))
+            self.cache.store(key, (tuple(result.findings), tuple(result.internal_errors), result.summary,
+                                   tuple(result.suppressed), result.comments))
         return result
 
     # -- the project pass ----------------------------------------------------------------
@@ -83,11 +108,13 @@ class Runner:
 
         given: Dict[str, FileResult] = {r.display: r for r in results}
         summaries = [r.summary for r in results if r.summary is not None]
-        for path in self.walker.expand([self.settings.root]):
-            if self.linter.display_path(path) not in given:
-                other = self.lint(path)
-                if other.summary is not None:
-                    summaries.append(other.summary)
+        project = self.settings.project_root
+        if project is not None:
+            for path in self.walker.expand([project]):
+                if self.linter.display_path(path) not in given:
+                    other = self.lint(path)
+                    if other.summary is not None:
+                        summaries.append(other.summary)
         graph = CallGraph(summaries)
         enabled = self.linter.enabled
         if WRITE.code in enabled:
@@ -102,6 +129,7 @@ class Runner:
             if NESTED.code in self.linter._ignored_codes(result.display):
                 continue
             if _suppressed(nesting.summary, finding, self.settings.allow_blanket_noqa):
+                result.suppressed.append(finding)  # for RES900 and --ignore-noqa
                 continue
             result.findings.append(finding)
             result.findings.sort(key=Finding.sort_key)
@@ -130,8 +158,10 @@ class Runner:
             finding = Finding(WRITE.code, WRITE.name, WRITE.severity, message, summary.path, at, end, noqa_row=site.row,
                               related=(Related(summary.path, Location(outer.row, outer.column),
                                                f"{outer.label}: {outer.attempts} attempts"),))
-            if WRITE.code in self.linter._ignored_codes(result.display) or \
-                    _suppressed(summary, finding, self.settings.allow_blanket_noqa):
+            if WRITE.code in self.linter._ignored_codes(result.display):
+                continue
+            if _suppressed(summary, finding, self.settings.allow_blanket_noqa):
+                result.suppressed.append(finding)  # for RES900 and --ignore-noqa
                 continue
             result.findings.append(finding)
             result.findings.sort(key=Finding.sort_key)

@@ -12,18 +12,19 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from reslint import registry
 from reslint.cli import main
 
 MISSING = "import requests\n\n\ndef load(url):\n    return requests.get(url).json()\n"
 CLEAN = "import requests\n\n\ndef load(url):\n    return requests.get(url, timeout=5).json()\n"
 
 
-def run(args, cwd: Path, stdin=None):
+def run(args, cwd: Path, stdin=None, env=None):
     runner = CliRunner()
     old = os.getcwd()
     os.chdir(cwd)
     try:
-        return runner.invoke(main, args, input=stdin, catch_exceptions=False)
+        return runner.invoke(main, args, input=stdin, catch_exceptions=False, env=env)
     finally:
         os.chdir(old)
 
@@ -209,3 +210,92 @@ def test_quiet_prints_findings_only(project):
     result = run(["-q", "-f", "concise", "."], project)
     assert result.output.splitlines() == [line for line in result.output.splitlines() if line.startswith("app.py")]
     assert run(["-q", "ok.py"], project).output == ""
+
+
+def test_show_settings(project):
+    (project / "pyproject.toml").write_text(
+        '[tool.reslint]\nignore = ["RES103"]\nmax-timeout = 30\nper-file-ignores = { "scripts/*" = ["RES1"] }\n',
+        encoding="utf-8")
+    result = run(["show-settings", "--extend-select", "RES103"], project)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0] == f"Configuration file: {project / 'pyproject.toml'}"
+    assert lines[1] == f"Project root:       {project}"
+    settings = {line.split(" = ")[0].strip(): line for line in lines if " = " in line and line.startswith("  ")}
+    assert settings["max-timeout"].split("#")[0].strip() == "max-timeout = 30"
+    assert settings["max-timeout"].endswith("# pyproject.toml")
+    assert settings["default-timeout"].endswith("# default")
+    assert settings["extend-select"].endswith("# command line")
+    assert 'per-file-ignores = { "scripts/*" = ["RES1"] }' in settings["per-file-ignores"]
+    rules = {line.split()[0]: line for line in lines if line.startswith("  RES")}
+    assert len(rules) == len(registry.RULES)
+    assert rules["RES101"].split()[2:] == ["on", "selected", "by", '"RES"', "(select)"]
+    assert 'off  ignored by "RES103" (ignore), though selected by "RES" (select), "RES103" (extend-select)' \
+        in rules["RES103"]
+    assert " on " in rules["RES900"]
+
+
+def test_show_settings_for_a_path_and_without_a_config_file(project):
+    (project / "pyproject.toml").write_text('[tool.reslint]\nper-file-ignores = { "scripts/*" = ["RES1"] }\n',
+                                            encoding="utf-8")
+    (project / "scripts").mkdir()
+    (project / "scripts" / "tool.py").write_text(MISSING, encoding="utf-8")
+    result = run(["show-settings", "scripts/tool.py"], project)
+    assert '  per-file-ignores "scripts/*" = ["RES1"] applies' in result.output
+    assert 'RES101  missing-timeout            on   selected by "RES" (select); off in scripts/tool.py by ' \
+           'per-file-ignores "scripts/*"' in result.output
+    assert "Path: . (a directory: 3 Python files checked under it" in run(["show-settings", "."], project).output
+    isolated = run(["show-settings", "--isolated"], project)
+    assert isolated.output.splitlines()[0] == "Configuration file: none (built-in defaults)"
+    assert "  select = [\"RES\"]" in isolated.output
+
+
+def test_clean_removes_the_cache(project):
+    env = {"RESLINT_CACHE_DIR": None}  # the default place: .reslint_cache in the project root
+    run(["app.py"], project, env=env)
+    cache = project / ".reslint_cache"
+    assert (cache / "CACHEDIR.TAG").is_file()
+    result = run(["clean"], project, env=env)
+    assert result.exit_code == 0
+    assert result.output == f"Removed {cache}\n"
+    assert not cache.exists()
+    assert run(["clean"], project, env=env).output == f"No cache to remove at {cache}\n"
+
+
+def test_clean_honours_cache_dir_and_keeps_what_it_did_not_write(project):
+    other = project / "elsewhere"
+    run(["--cache-dir", str(other), "app.py"], project)
+    (other / "notes.txt").write_text("mine", encoding="utf-8")
+    result = run(["clean"], project, env={"RESLINT_CACHE_DIR": str(other)})
+    assert "left alone what reslint did not write there: notes.txt" in result.output
+    assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path):
+    for i in range(210):
+        (tmp_path / f"m{i}.py").write_text(CLEAN, encoding="utf-8")
+    result = run(["--isolated", "--no-cache", "."], tmp_path)
+    assert result.exit_code == 0
+    assert result.stderr == ""
+
+
+def test_progress_bar_only_on_a_terminal_and_for_long_runs():
+    import io
+
+    from reslint.cli import PROGRESS_MIN_FILES, _ProgressBar
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    short, long = Terminal(), Terminal()
+    bar = _ProgressBar(short)
+    for done in range(1, PROGRESS_MIN_FILES + 1):
+        bar(done, PROGRESS_MIN_FILES)
+    bar.close()
+    assert short.getvalue() == ""
+    bar = _ProgressBar(long)
+    for done in range(1, PROGRESS_MIN_FILES + 2):
+        bar(done, PROGRESS_MIN_FILES + 1)
+    bar.close()
+    assert "Checking" in long.getvalue() and f"{PROGRESS_MIN_FILES + 1}/{PROGRESS_MIN_FILES + 1}" in long.getvalue()

@@ -115,7 +115,8 @@ def test_noqa_forms(linter):
         "x = 1  # noqa: RES101\n"
         "requests.get('f')\n"
     )
-    assert codes(linter, text) == [(6, "RES101"), (7, "RES101"), (9, "RES101")]
+    # lines 6 and 8 suppress nothing: RES900 (tests/test_noqa.py)
+    assert codes(linter, text) == [(6, "RES101"), (6, "RES900"), (7, "RES101"), (8, "RES900"), (9, "RES101")]
 
 
 def test_blanket_noqa_needs_the_option(tmp_path):
@@ -127,7 +128,7 @@ def test_blanket_noqa_needs_the_option(tmp_path):
 def test_file_level_noqa(linter):
     assert codes(linter, "# reslint: noqa: RES101\n" + CALL) == []
     assert codes(linter, "# reslint: noqa\n" + CALL) == []
-    assert codes(linter, "# reslint: noqa: RES102\n" + CALL) == [(3, "RES101")]
+    assert codes(linter, "# reslint: noqa: RES102\n" + CALL) == [(1, "RES900"), (3, "RES101")]
 
 
 def test_fix_keeps_multiline_layout_and_comments(linter):

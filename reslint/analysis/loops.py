@@ -73,6 +73,30 @@ def _statement_leaves(last) -> bool:
     return False
 
 
+def _exits(node: cst.Try) -> bool:
+    """Whether a return or break in the try body or its ``else`` leaves the loop on success."""
+    blocks = [node.body] + ([node.orelse.body] if node.orelse is not None else [])
+    return any(isinstance(n, _EXITS) for block in blocks for n in _own_nodes(block))
+
+
+def _changes_the_request(handler: cst.ExceptHandler, node: cst.Try) -> bool:
+    """The handler appends to, extends or rebinds a name the try body passes to a call."""
+    changed = set()
+    for n in _own_nodes(handler.body):
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and \
+                n.func.attr.value in ("append", "extend", "insert", "update") and isinstance(n.func.value, cst.Name):
+            changed.add(n.func.value.value)
+        elif isinstance(n, cst.Assign):
+            changed.update(t.target.value for t in n.targets if isinstance(t.target, cst.Name))
+    if not changed:
+        return False
+    for n in _own_nodes(node.body):
+        if isinstance(n, cst.Call) and any(isinstance(m, cst.Name) and m.value in changed
+                                           for arg in n.args for m in _expressions(arg.value)):
+            return True
+    return False
+
+
 def _one_branch_leaves(node: cst.If) -> bool:
     """``if x: raise`` or ``if x: ... else: raise``: a give-up branch."""
     if _always_leaves(node.body):
@@ -99,8 +123,12 @@ class LoopAnalyzer:
             return None
         sleeps = [n for n in nodes if isinstance(n, cst.Call) and self.ctx.qualname(n.func, scope) in cat.SLEEPS]
         helper_sleeps = [n for n in nodes if isinstance(n, cst.Call) and n not in sleeps and self._sleeps_inside(n, scope)]
-        tries = self._tries(loop.body)
+        # a try drives the retry when success leaves the loop from it (``try: return op()``, or an
+        # ``else: break``); a try around logging or bookkeeping inside a poll does not
+        tries = [t for t in self._tries(loop.body) if _exits(t)]
         handlers = [h for t in tries for h in t.handlers if not _always_leaves(h.body)]
+        if handlers and all(_changes_the_request(h, t) for t in tries for h in t.handlers if h in handlers):
+            return None  # each pass sends a corrected request (an LLM re-prompt): not a blind retry
         if handlers and all(self._local_errors_only(h, scope) for h in handlers):
             return None  # IndexError, KeyError, queue.Empty…: a search or a wait, not a retry of I/O
         if var is not None and any(self._uses(t.body, var) for t in tries):
