@@ -684,6 +684,10 @@ def test_urllib3_timeout_object_default_leaves_phases_unbounded():
 
 # -- names.py -----------------------------------------------------------------------------------
 def _alias_case(alias: str, target: str):
+    if alias == "httpx2.Timeout":
+        # deliberately not the same class: read as httpx.Timeout because it takes the same
+        # parameters (test_httpx2_timeout_aliases_have_httpx_timeout_parameters)
+        return pytest.param(alias, target, id=alias, marks=pytest.mark.skip(reason="a same-parameter fork"))
     if alias in HTTPX2_ALIASES:
         return _case("alias", alias, alias, target, condition=f"_uses_httpx2({HTTPX2_ALIASES[alias]!r})")
     return _case("alias", alias, alias, target)
