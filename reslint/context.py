@@ -582,28 +582,7 @@ class Context:
     def _binary(self, expr: cst.BinaryOperation, scope: Scope, depth: int):
         left = self.value_of(expr.left, scope, depth + 1)
         right = self.value_of(expr.right, scope, depth + 1)
-        numeric = (int, float)
-        if not (isinstance(left, numeric) and isinstance(right, numeric)):
-            return UNKNOWN
-        if isinstance(left, bool) or isinstance(right, bool):
-            return UNKNOWN
-        op = expr.operator
-        try:
-            if isinstance(op, cst.Add):
-                return left + right
-            if isinstance(op, cst.Subtract):
-                return left - right
-            if isinstance(op, cst.Multiply):
-                return left * right
-            if isinstance(op, cst.Divide):
-                return left / right
-            if isinstance(op, cst.FloorDivide):
-                return left // right
-            if isinstance(op, cst.Power) and abs(right) <= 64:
-                return left**right
-        except (ArithmeticError, ValueError):
-            return UNKNOWN
-        return UNKNOWN
+        return arithmetic(expr.operator, left, right)
 
     def string_text(self, expr, scope: Optional[Scope] = None) -> Optional[str]:
         """The literal text of a string, f-string (static parts only) or constant name."""
@@ -616,3 +595,27 @@ class Context:
         value = self.value_of(expr, scope)
         return value if isinstance(value, str) else None
 
+
+def arithmetic(op, left, right):
+    """``left <op> right`` for numbers (+ - * / // **), else :data:`UNKNOWN` (shared by constant
+    evaluation and the loop analysis)."""
+    numeric = (int, float)
+    if not (isinstance(left, numeric) and isinstance(right, numeric)) or isinstance(left, bool) \
+            or isinstance(right, bool):
+        return UNKNOWN
+    try:
+        if isinstance(op, cst.Add):
+            return left + right
+        if isinstance(op, cst.Subtract):
+            return left - right
+        if isinstance(op, cst.Multiply):
+            return left * right
+        if isinstance(op, cst.Divide):
+            return left / right
+        if isinstance(op, cst.FloorDivide):
+            return left // right
+        if isinstance(op, cst.Power) and abs(right) <= 64:
+            return left ** right
+    except (ArithmeticError, ValueError, OverflowError):
+        return UNKNOWN
+    return UNKNOWN

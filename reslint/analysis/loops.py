@@ -20,7 +20,7 @@ import libcst as cst
 
 from reslint.analysis.retry import Retried, RetryPolicy, Wait, _expressions, _num
 from reslint.catalog import retries as cat
-from reslint.context import UNKNOWN, Context
+from reslint.context import UNKNOWN, Context, arithmetic
 from reslint.walk import children
 
 _EXITS = (cst.Return, cst.Break)
@@ -408,23 +408,8 @@ class LoopAnalyzer:
         if isinstance(expr, cst.BinaryOperation):
             left = self._max_value(expr.left, scope, var, k, depth + 1)
             right = self._max_value(expr.right, scope, var, k, depth + 1)
-            if left is UNKNOWN or right is UNKNOWN:
-                return UNKNOWN
-            op = expr.operator
-            try:
-                if isinstance(op, cst.Add):
-                    return left + right
-                if isinstance(op, cst.Subtract):
-                    return left - right
-                if isinstance(op, cst.Multiply):
-                    return left * right
-                if isinstance(op, cst.Divide):
-                    return left / right
-                if isinstance(op, cst.Power):
-                    return float(left) ** min(right, 64)
-            except (ArithmeticError, ValueError):
-                return UNKNOWN
-            return UNKNOWN
+            value = arithmetic(expr.operator, left, right)
+            return float(value) if _num(value) else UNKNOWN
         if isinstance(expr, cst.Call):
             if self._reads_retry_after(expr, scope):
                 return 0.0  # server-sent waits are left out of the worst case (RES206 covers them)
