@@ -144,8 +144,13 @@ def run_once(cmd: Sequence[str], cwd: Path, stdout_path: Optional[Path] = None,
                 cpu_s = usage.ru_utime + usage.ru_stime
                 # kilobytes on Linux, bytes on macOS
                 rss_kb = usage.ru_maxrss // 1024 if sys.platform == "darwin" else usage.ru_maxrss
-            else:
-                proc.wait()
+            else:  # no wait4 (Windows): no CPU time or memory figures
+                try:
+                    proc.wait(timeout=timeout_s)
+                except subprocess.TimeoutExpired:
+                    timed_out.set()
+                    proc.kill()
+                    proc.wait(timeout=60)
                 wall_s = time.perf_counter() - start
         except BaseException:  # Ctrl-C: do not leave the tool running in its own session
             _kill_group(proc.pid)
@@ -523,7 +528,7 @@ def run(args, repo_root: Path, source: Path, tmp: Path, cores: int, start_machin
         reslint, renv = reslint_command(repo_root)
     versions = {"reslint": version_of(reslint, renv)}
     has_jobs = "--jobs" in subprocess.run(reslint + ["check", "--help"], capture_output=True, text=True,
-                                          env=renv).stdout
+                                          env=renv, timeout=120).stdout
     jobs = [int(j) for j in args.jobs.split(",") if j.strip()]
     if jobs and not has_jobs:
         log("reslint check has no --jobs option (yet): --jobs ignored")
