@@ -103,15 +103,16 @@ def matches(found, expected) -> bool:
     return True
 
 
-def python_says(source: bytes) -> Tuple[int, int, str]:
-    """Where and why the running Python rejects ``source`` (its RES000 row, column and message)."""
+def python_says(source: bytes) -> Optional[Tuple[int, int, str]]:
+    """Where and why the running Python rejects ``source`` (its RES000 row, column and
+    message); ``None`` when this version of Python accepts it."""
     try:
         compile(source, "x.py", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as exc:
         return exc.lineno or 1, exc.offset or 1, f"cannot parse: {exc.msg}"
     except (ValueError, RecursionError, MemoryError) as exc:
         return 1, 1, f"cannot parse: {exc}"
-    raise AssertionError("Python accepts this source")
+    return None
 
 
 def project_with(tmp_path: Path, files: Dict[str, bytes]) -> Path:
@@ -143,8 +144,9 @@ BACKSLASH_EOF = b"x = 1 + \\"
 
 
 def _syntax_error(source: bytes):
-    row, col, message = python_says(source)
-    return [("RES000", row, col, message)]
+    """The RES000 row expected for ``source``, or ``None`` when this Python accepts it."""
+    said = python_says(source)
+    return None if said is None else [("RES000", *said)]
 
 
 HOSTILE = {
@@ -180,7 +182,7 @@ HOSTILE = {
     "lone_carriage_returns": (b'import requests\rrequests.get("u")\r', [("RES101", 2, 1, MISSING)]),
     "tabs_and_form_feeds": (b'import requests\n\x0c\nif True:\n\tx = 1\n\tif x:\n\t\trequests.get("u")\n',
                             [("RES101", 6, 3, MISSING)]),
-    "very_long_line": (b"import requests\nx = [" + b"1, " * 200_000 + b"]\nrequests.get('u')\n",
+    "very_long_line": (b"import requests\nx = [" + b"1, " * 50_000 + b"]\nrequests.get('u')\n",
                        [("RES101", 3, 1, MISSING)]),
 }
 
@@ -188,6 +190,8 @@ HOSTILE = {
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_hostile_file(tmp_path, name):
     data, expected = HOSTILE[name]
+    if expected is None:
+        pytest.skip("this version of Python accepts the input")
     project = project_with(tmp_path, {"hostile.py": data})
     code, out, err = run_cli(project, "-f", "json", ".")
     rows = records(out)
@@ -354,6 +358,8 @@ DEEP = {
 
 
 def _deep_check(tmp_path, name, source, expected, fixes):
+    if expected is None:
+        pytest.skip("this version of Python accepts the input")
     project = project_with(tmp_path, {"deep.py": source})
     proc = run_proc(project, "-f", "json", ".", timeout=600)
     err = proc.stderr.decode(errors="replace")
@@ -926,7 +932,6 @@ def test_cache_directory_that_is_a_file_is_ignored(tmp_path):
     assert not_a_dir.read_text(encoding="utf-8") == "I am a file\n"
 
 
-@pytest.mark.slow
 def test_two_processes_sharing_one_cache_directory(tmp_path):
     project = tmp_path / "project"
     shutil.copytree(CASES, project)
