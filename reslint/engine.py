@@ -456,6 +456,9 @@ def _replacement_edit(module: cst.Module, text: str, starts: List[int], position
     rendering does not match the file text exactly.
     """
     span = positions.get(statement) if statement is not None else None
+    decorators = getattr(statement, "decorators", ())
+    if decorators:  # a definition's position starts at ``def``/``class``, after its decorators
+        span = positions.get(decorators[0]) if span is not None else None
     if span is not None:
         line_start = starts[span.start.line - 1]
         line = text[line_start:starts[span.start.line]] if span.start.line < len(starts) else text[line_start:]
