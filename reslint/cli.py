@@ -366,7 +366,9 @@ def graph(paths, graph_format, config_file, isolated, no_cache, cache_dir):
     except DiscoveryError as exc:
         click.echo(f"reslint: error: {exc}", err=True)
         sys.exit(2)
-    summaries = [r.summary for r in run.results if r.summary is not None]
+    # the graph shows every module given, also those the prefilter skipped
+    results = [runner.lint(Path(r.path), force=True) if r.skipped else r for r in run.results]
+    summaries = [r.summary for r in results if r.summary is not None]
     text = (render.mermaid if graph_format == "mermaid" else render.dot)(CallGraph(summaries))
     click.echo(text, nl=False)
 

@@ -134,6 +134,8 @@ class SemanticModel:
         self.star_imports: List[str] = []
         #: dotted modules imported without an alias (``import botocore.config``)
         self.imported_modules: Set[str] = set()
+        #: the top-level package of every import, at any scope (``tenacity`` for ``from tenacity.x import y``)
+        self.import_roots: Set[str] = set()
         #: calls that are whole statements (``x.mount(...)``, ``socket.setdefaulttimeout(...)``)
         self.expression_calls: List[Tuple[cst.Call, Scope]] = []
         self._walk(module.body, self.module_scope)
@@ -175,6 +177,7 @@ class SemanticModel:
         elif isinstance(small, cst.Import):
             for alias in small.names:
                 full = _dotted(alias.name) or ""
+                self.import_roots.add(full.split(".")[0])
                 if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                     name, qual = alias.asname.name.value, full
                 else:
@@ -183,6 +186,7 @@ class SemanticModel:
                 self._target_scope(name, scope).bind(name, Binding("import", qualname=qual, node=stmt))
         elif isinstance(small, cst.ImportFrom):
             base = _import_from_module(small)
+            self.import_roots.add(base.lstrip(".").split(".")[0])
             if isinstance(small.names, cst.ImportStar):
                 self.star_imports.append(base)
                 return
@@ -296,6 +300,19 @@ class SemanticModel:
                 self._walk_block(case.body, scope)
 
 
+_STATEMENT_TYPES: Dict[type, bool] = {}
+#: expression nodes that open a scope of their own during the walk
+_NEW_SCOPES = frozenset({cst.Lambda, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
+
+
+def _is_statement(cls: type) -> bool:
+    """``issubclass(cls, (SimpleStatementLine, BaseCompoundStatement))``, memoised (ABC checks are slow)."""
+    known = _STATEMENT_TYPES.get(cls)
+    if known is None:
+        known = _STATEMENT_TYPES[cls] = issubclass(cls, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
+    return known
+
+
 class Context:
     """What rules ask during the visit: the current scope and name resolution.
 
@@ -325,7 +342,7 @@ class Context:
         return self._statements[-1] if self._statements else None
 
     def enter(self, node) -> None:
-        if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+        if _is_statement(type(node)):
             self._statements.append(node)
         opened = self.retried.opened.get(id(node)) if self.retried is not None else None
         if opened:
@@ -334,6 +351,8 @@ class Context:
                 (self.deadlines if hasattr(entry, "seconds") else self.retry_scopes).append(entry)
         scope = self.model.scopes.get(id(node))
         if scope is None:
+            if type(node) not in _NEW_SCOPES:
+                return
             if isinstance(node, cst.Lambda):
                 scope = Scope("lambda", node, self.scope)
                 for p in list(node.params.posonly_params) + list(node.params.params) + list(node.params.kwonly_params):

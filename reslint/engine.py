@@ -41,6 +41,7 @@ from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
 from reslint.registry import BY_CODE
 from reslint.rules import ALL_RULES
 from reslint.rules.base import FixPlan, Report
+from reslint.rules.retry_base import RETRY_TRIGGERS
 from reslint.suppression import Comment, could_hold_directives, read_comments, suppressions_from, unused_noqa
 from reslint.walk import walk
 
@@ -52,13 +53,14 @@ PROJECT_RULES = frozenset({"RES301", "RES402"})
 RECURSION_LIMIT = 20000
 
 
-def _trigger(rule_classes) -> Optional["re.Pattern[str]"]:
-    """One regex that finds an import of any module some enabled rule looks for.
+def _trigger(rule_classes, extra: Sequence[str] = ()) -> Optional["re.Pattern[str]"]:
+    """One regex that finds an import of any module some enabled rule looks for
+    (``extra``: more modules, for the project rules' retried call sites).
 
     Sound for per-file rules: a call can only resolve to a catalog name through
     an import in the same file. ``None`` when some rule must see every file.
     """
-    modules = set()
+    modules = set(extra)
     for rule in rule_classes:
         if rule.triggers is None:
             return None
@@ -97,6 +99,9 @@ class FileResult:
     summary: Optional[object] = None  # ModuleSummary, when a project rule is enabled
     suppressed: List[Finding] = field(default_factory=list)
     comments: Tuple[Comment, ...] = ()
+    #: the prefilter skipped the file: no per-file rule can report in it, and its module
+    #: summary is made only when the project pass reaches it (``force=True``)
+    skipped: bool = False
 
 
 def decode(data: bytes) -> Source:
@@ -165,12 +170,12 @@ class Linter:
             for glob, codes in settings.per_file_ignores
         ]
         self._module: Optional[Tuple[str, bool]] = None  # the module name of the file being linted
-        self.trigger = _trigger(self.rule_classes)
-        #: project rules (RES301) need a module summary of every file, so no prefilter then
+        #: project rules (RES301, RES402) need module summaries: every chain they report starts
+        #: at a call in a retried scope, so files that can hold one are parsed up front and the
+        #: others only when the call graph reaches them (:class:`reslint.runner.Runner`)
         self.needs_summary = bool(self.enabled & PROJECT_RULES)
+        self.trigger = _trigger(self.rule_classes, RETRY_TRIGGERS if self.needs_summary else ())
         self.needs_retries = self.needs_summary or any(rule.needs_retries for rule in self.rule_classes)
-        if self.needs_summary:
-            self.trigger = None
         self.safe_codes = settings.codes(settings.extend_safe_fixes)
         self.unsafe_codes = settings.codes(settings.extend_unsafe_fixes)
 
@@ -180,11 +185,12 @@ class Linter:
         rel = os.path.relpath(os.path.abspath(path), self.settings.root)
         return Path(path).as_posix() if rel.startswith("..") else Path(rel).as_posix()
 
-    def lint_path(self, path: Path, complete: bool = True) -> FileResult:
+    def lint_path(self, path: Path, complete: bool = True, force: bool = False) -> FileResult:
         """Lint one file on disk. Never raises for bad input: that becomes RES000.
 
         ``complete=False`` leaves out the last step (:meth:`complete`), for a run that
-        judges suppressions after its project pass."""
+        judges suppressions after its project pass; ``force=True`` parses the file even
+        when the prefilter would skip it (the project pass wants its summary)."""
         display = self.display_path(path)
         result = FileResult(str(path), display)
         try:
@@ -195,12 +201,12 @@ class Linter:
             return result
         self._module = module_name(str(path))
         try:
-            return self.lint_bytes(data, display, result, complete)
+            return self.lint_bytes(data, display, result, complete, force)
         finally:
             self._module = None
 
     def lint_bytes(self, data: bytes, display: str, result: Optional[FileResult] = None,
-                   complete: bool = True) -> FileResult:
+                   complete: bool = True, force: bool = False) -> FileResult:
         result = result or FileResult(display, display)
         try:
             source = decode(data)
@@ -210,10 +216,10 @@ class Linter:
                                            self._ignored_codes(display))
             return result
         result.source = source
-        linted = self._lint(source.text, display)
+        linted = self._lint(source.text, display, force)
         result.findings, result.internal_errors, result.summary = linted.findings, linted.internal_errors, \
             linted.summary
-        result.suppressed, result.comments = linted.suppressed, linted.comments
+        result.suppressed, result.comments, result.skipped = linted.suppressed, linted.comments, linted.skipped
         if complete:
             self.complete(result, project_pass=False)
         return result
@@ -258,7 +264,7 @@ class Linter:
         if unused:
             result.findings = sorted(result.findings + unused, key=Finding.sort_key)
 
-    def _lint(self, text: str, display: str) -> FileResult:
+    def _lint(self, text: str, display: str, force: bool = False) -> FileResult:
         """The per-file pass over decoded text (``path`` is ``display``; no :meth:`complete`)."""
         ignored = self._ignored_codes(display)
         syntax = self._check_syntax(text, display, ignored) if SYNTAX.code in self.enabled else []
@@ -267,8 +273,8 @@ class Linter:
         comments: Tuple[Comment, ...] = ()
         if could_hold_directives(text, self.settings.allow_blanket_noqa):
             comments = read_comments(text)
-        if self.trigger is not None and not self.trigger.search(text):
-            return FileResult(display, display, comments=comments)
+        if not force and self.trigger is not None and not self.trigger.search(text):
+            return FileResult(display, display, comments=comments, skipped=self.needs_summary)
         findings, errors, summary, suppressed = self._lint_module(text, display, ignored, comments)
         return FileResult(display, display, findings, errors, summary=summary, suppressed=suppressed,
                           comments=comments)

@@ -16,7 +16,7 @@ from reslint.cache import CACHE_DIR_NAME, Cache, file_key
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location, Related
 from reslint.discovery import Walker
-from reslint.engine import FileResult, Linter, decode
+from reslint.engine import FileResult, Linter, decode, module_name
 from reslint.registry import BY_CODE
 from reslint.suppression import Directive, Suppressions
 
@@ -65,18 +65,19 @@ class Runner:
             self.linter.complete(result, project_pass=self.linter.needs_summary)
         return RunResult(results, [m for r in results for m in r.internal_errors], self.parsed)
 
-    def lint(self, path: Path) -> FileResult:
+    def lint(self, path: Path, force: bool = False) -> FileResult:
         """Lint one file, from the cache when its content is unchanged. Never raises: an
-        unexpected exception becomes an internal error for this file (exit status 2)."""
+        unexpected exception becomes an internal error for this file (exit status 2).
+        ``force=True``: also a file the prefilter skips (for its module summary)."""
         try:
-            return self._lint(path)
+            return self._lint(path, force)
         except Exception as exc:  # noqa: BLE001 - one file must not stop the run
             display = self.linter.display_path(path)
             return FileResult(str(path), display, internal_errors=[
                 f"{display}: internal error: {type(exc).__name__}: {exc}; please report this bug to the reslint "
                 f"project"])
 
-    def _lint(self, path: Path) -> FileResult:
+    def _lint(self, path: Path, force: bool) -> FileResult:
         linter = self.linter
         display = linter.display_path(path)
         try:
@@ -85,21 +86,22 @@ class Runner:
             return linter.lint_path(path, complete=False)
         key = file_key(display, data) if self.cache is not None else None
         stored = self.cache.load(key) if key is not None else None
-        if isinstance(stored, tuple) and len(stored) == 5:
-            findings, errors, summary, suppressed, comments = stored
+        if isinstance(stored, tuple) and len(stored) == 6 and not (force and stored[5]):
+            findings, errors, summary, suppressed, comments, skipped = stored
             result = FileResult(str(path), display, list(findings), list(errors), summary=summary,
-                                suppressed=list(suppressed), comments=comments)
+                                suppressed=list(suppressed), comments=comments, skipped=skipped)
             if findings or comments:  # a frame for each finding, RES900's included
                 try:
                     result.source = decode(data)
                 except (SyntaxError, UnicodeDecodeError, LookupError):
                     pass
             return result
-        result = linter.lint_path(path, complete=False)
-        self.parsed.append(display)
+        result = linter.lint_path(path, complete=False, force=force)
+        if not result.skipped:
+            self.parsed.append(display)
         if key is not None and not result.internal_errors:
             self.cache.store(key, (tuple(result.findings), tuple(result.internal_errors), result.summary,
-                                   tuple(result.suppressed), result.comments))
+                                   tuple(result.suppressed), result.comments, result.skipped))
         return result
 
     # -- the project pass ----------------------------------------------------------------
@@ -108,6 +110,7 @@ class Runner:
 
         given: Dict[str, FileResult] = {r.display: r for r in results}
         summaries = [r.summary for r in results if r.summary is not None]
+        skipped = [Path(r.path) for r in results if r.skipped]
         project = self.settings.project_root
         if project is not None:
             for path in self.walker.expand([project]):
@@ -115,7 +118,9 @@ class Runner:
                     other = self.lint(path)
                     if other.summary is not None:
                         summaries.append(other.summary)
-        graph = CallGraph(summaries)
+                    elif other.skipped:
+                        skipped.append(path)
+        graph = CallGraph(summaries, self._loader(skipped))
         enabled = self.linter.enabled
         if WRITE.code in enabled:
             self._retried_writes(graph, given)
@@ -134,6 +139,19 @@ class Runner:
             result.findings.append(finding)
             result.findings.sort(key=Finding.sort_key)
 
+
+    def _loader(self, paths: List[Path]) -> Callable[[str], Optional[object]]:
+        """``load(module name) -> ModuleSummary or None`` over the files the prefilter skipped:
+        the call graph asks for a module only when a chain reaches it, so most are never parsed."""
+        index: Dict[str, Path] = {}
+        for path in paths:
+            index.setdefault(module_name(str(path))[0], path)
+
+        def load(module: str):
+            path = index.pop(module, None)
+            return self.lint(path, force=True).summary if path is not None else None
+
+        return load
 
     def _retried_writes(self, graph, given: Dict[str, FileResult]) -> None:
         from reslint.catalog.idempotency import NOT_SENT_ERRORS

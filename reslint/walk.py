@@ -45,15 +45,29 @@ def _fields(cls: type) -> Tuple[str, ...]:
     return names
 
 
+#: type -> 1 (a node), 2 (a sequence), 0 (anything else): ``isinstance`` against LibCST's
+#: abstract base classes goes through ``ABCMeta`` and was a sixth of the walk's cost
+_KIND: Dict[type, int] = {}
+
+
+def _kind(cls: type) -> int:
+    kind = _KIND.get(cls)
+    if kind is None:
+        kind = _KIND[cls] = 1 if issubclass(cls, cst.CSTNode) else 2 if issubclass(cls, (tuple, list)) else 0
+    return kind
+
+
 def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     """The syntax children of a node, in field order."""
     out: List[cst.CSTNode] = []
-    for name in _fields(type(node)):
+    kinds = _KIND
+    for name in _FIELDS.get(type(node)) or _fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        kind = kinds.get(type(value)) if type(value) in kinds else _kind(type(value))
+        if kind == 1:
             out.append(value)
-        elif isinstance(value, (tuple, list)):
-            out.extend(v for v in value if isinstance(v, cst.CSTNode))
+        elif kind == 2:
+            out.extend(v for v in value if (kinds.get(type(v)) if type(v) in kinds else _kind(type(v))) == 1)
     return out
 
 

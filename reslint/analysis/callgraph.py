@@ -12,7 +12,7 @@ the inner one raises when it gives up (DESIGN section 2, "Retry-layer arithmetic
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from reslint.analysis.summary import ANY, UNKNOWN_TYPES, CallSite, Layer, ModuleSummary
 from reslint.catalog.clients import EXCEPTION_BASES
@@ -66,22 +66,44 @@ def catches(outer: Layer, inner: Layer, expand=lambda types: types) -> bool:
 
 
 class CallGraph:
-    """Functions and call sites of the project, keyed by absolute qualified name."""
+    """Functions and call sites of the project, keyed by absolute qualified name.
 
-    def __init__(self, summaries: Iterable[ModuleSummary]):
+    ``summaries`` are the modules every search may start from (those with retried
+    scopes among them); ``load(module name) -> ModuleSummary | None`` supplies other
+    modules when a name is first resolved into them, so modules no chain reaches are
+    never summarised.
+    """
+
+    def __init__(self, summaries: Iterable[ModuleSummary],
+                 load: Optional[Callable[[str], Optional[ModuleSummary]]] = None):
         self.summaries = list(summaries)
-        self.modules: Dict[str, ModuleSummary] = {s.module: s for s in self.summaries}
+        self.modules: Dict[str, ModuleSummary] = {}
         self.functions: Dict[str, Tuple[ModuleSummary, object]] = {}
         self.sites: Dict[str, List[CallSite]] = {}
-        for summary in self.summaries:
-            for function in summary.functions:
-                self.functions[function.qualname] = (summary, function)
-            for site in summary.calls:
-                owner = site.function or summary.module  # function names are already qualified
-                self.sites.setdefault(owner, []).append(site)
+        self.exception_names: Dict[str, Tuple[str, ...]] = {}
         self._reach: Dict[str, List[Tuple[Hop, ...]]] = {}
-        self.exception_names: Dict[str, Tuple[str, ...]] = {
-            f"{s.module}.{name}": types for s in self.summaries for name, types in s.exception_names}
+        self._load = load
+        for summary in self.summaries:
+            self._add(summary)
+
+    def _add(self, summary: ModuleSummary) -> None:
+        self.modules[summary.module] = summary
+        for function in summary.functions:
+            self.functions[function.qualname] = (summary, function)
+        for site in summary.calls:
+            owner = site.function or summary.module  # function names are already qualified
+            self.sites.setdefault(owner, []).append(site)
+        for name, types in summary.exception_names:
+            self.exception_names[f"{summary.module}.{name}"] = types
+
+    def module(self, name: str) -> Optional[ModuleSummary]:
+        """The summary of module ``name``, loaded on first use; ``None`` outside the project."""
+        summary = self.modules.get(name)
+        if summary is None and self._load is not None:
+            summary = self._load(name)
+            if summary is not None:
+                self._add(summary)
+        return summary
 
     def expand(self, types: Tuple[str, ...], depth: int = 0) -> Tuple[str, ...]:
         """Exception names with project constants (``shop.http_layer.TRANSIENT``) replaced by members."""
@@ -99,9 +121,11 @@ class CallGraph:
             return name
         parts = name.split(".")
         for cut in range(len(parts) - 1, 0, -1):
-            summary = self.modules.get(".".join(parts[:cut]))
+            summary = self.module(".".join(parts[:cut]))
             if summary is None:
                 continue
+            if name in self.exception_names:
+                return name
             imports = dict(summary.imports)
             first = parts[cut]
             if first in imports and depth < MAX_DEPTH and imports[first] != name:
@@ -117,9 +141,11 @@ class CallGraph:
             return name
         parts = name.split(".")
         for cut in range(len(parts) - 1, 0, -1):
-            summary = self.modules.get(".".join(parts[:cut]))
+            summary = self.module(".".join(parts[:cut]))
             if summary is None:
                 continue
+            if name in self.functions:
+                return name
             first, rest = parts[cut], parts[cut + 1:]
             imports = dict(summary.imports)
             if first in imports and imports[first] != name:
@@ -148,7 +174,7 @@ class CallGraph:
             return None
         parts = name.split(".")
         for cut in range(len(parts) - 2, 0, -1):
-            summary = self.modules.get(".".join(parts[:cut]))
+            summary = self.module(".".join(parts[:cut]))
             if summary is None:
                 continue
             first = parts[cut]

@@ -43,6 +43,10 @@ class DeadlineScope:
     what: str
 
 
+#: libraries that retry a function passed to them (tenacity's ``Retrying()(fn)``, RETRY_CALLERS)
+_CALLER_ROOTS = frozenset({"tenacity"} | {name.split(".")[0] for name in cat.RETRY_CALLERS})
+
+
 class RetriedScopes:
     """Retry and deadline scopes of one module, keyed by the node whose subtree they cover."""
 
@@ -56,6 +60,9 @@ class RetriedScopes:
         self.loop_policies: Dict[int, RetryPolicy] = {}
         self._by_policy: Dict[int, RetryScope] = {}
         self._function = ""  # the function being walked (for loop labels)
+        #: only modules that import a library whose retry takes a function (``Retrying()(fn)``,
+        #: ``retry_call(fn)``) can hold such a call: the others skip the expression scan
+        self._callers = bool(ctx.model.import_roots & _CALLER_ROOTS)
         self._walk(ctx.model.module_scope.node.body, ctx.model.module_scope, None)
 
     def _open(self, node, entry) -> None:
@@ -160,6 +167,9 @@ class RetriedScopes:
     def _small(self, small, scope: Scope) -> None:
         """``Retrying(...)(fn, ...)``, ``retrying(fn)``, ``retry_call(fn, ...)``: fn's body is retried."""
         from reslint.analysis.retry import _expressions
+
+        if not self._callers:
+            return
 
         for node in _expressions(small):
             if not isinstance(node, cst.Call) or not node.args:
