@@ -97,9 +97,11 @@ def _use_color(choice: str) -> bool:
 @click.option("--ignore-noqa", is_flag=True, help="Report findings also where a suppression comment silences them.")
 @click.option("--add-noqa", is_flag=True,
               help="Add `# noqa: CODE` to every line with a finding (to adopt reslint on existing code).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes for large runs (default: one per CPU; 1 = no workers).")
 def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fixes, output_format, output_file,
           statistics, exit_zero, config_file, isolated, stdin_filename, color, quiet, no_cache, cache_dir,
-          ignore_noqa, add_noqa):
+          ignore_noqa, add_noqa, jobs):
     """Check PATHS (files or directories; default `.`) for resilience anti-patterns."""
     from reslint.discovery import DiscoveryError
 
@@ -111,7 +113,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
 
     from reslint.runner import Runner
 
-    runner = Runner(settings, use_cache=not no_cache, cache_dir=cache_dir, ignore_noqa=ignore_noqa)
+    runner = Runner(settings, use_cache=not no_cache, cache_dir=cache_dir, ignore_noqa=ignore_noqa, jobs=jobs)
     linter = runner.linter
     if stdin_mode:
         results = [_lint_stdin(linter, stdin_filename)]

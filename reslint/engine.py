@@ -25,7 +25,9 @@ import sys
 import hashlib
 import io
 import os
+import threading
 import tokenize
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -49,8 +51,9 @@ SYNTAX = BY_CODE["RES000"]
 UNUSED_NOQA = BY_CODE["RES900"]
 #: rules decided by the project pass over module summaries, not by a per-file visitor
 PROJECT_RULES = frozenset({"RES301", "RES402"})
-#: LibCST visits recursively; long implicit string concatenations nest deeply.
-RECURSION_LIMIT = 20000
+#: LibCST visits and renders recursively (long implicit string concatenations, long ``and``
+#: chains nest deeply); safe because that work runs on a thread with a large stack
+RECURSION_LIMIT = 200000
 
 
 def _trigger(rule_classes, extra: Sequence[str] = ()) -> Optional["re.Pattern[str]"]:
@@ -115,7 +118,12 @@ def decode(data: bytes) -> Source:
         codecs.lookup(encoding)
     except LookupError:
         raise SyntaxError(f"unknown encoding {encoding!r}")
-    text = data.decode(encoding)
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        raise
+    except UnicodeError as exc:  # some codecs (punycode, idna) raise the base class
+        raise SyntaxError(f"{encoding}: {exc}") from None
     return Source(text=text, encoding=encoding, digest=hashlib.blake2b(data, digest_size=16).hexdigest())
 
 
@@ -156,6 +164,31 @@ def _diff_edit(old: str, new: str, starts: List[int]) -> Optional[Edit]:
     return Edit(start, end, new[prefix:len(new) - suffix], _location(starts, start), _location(starts, end))
 
 
+#: the C stack of the thread that parses and visits: LibCST's native parser recurses once
+#: per operand of a long ``and`` chain and overflowed the 8 MB main stack (SIGSEGV, upstream
+#: Instagram/LibCST#619, #1000); the memory is reserved, and used only as deep as a file needs
+PARSE_STACK_BYTES = 256 * 1024 * 1024
+_parse_thread: Optional[ThreadPoolExecutor] = None
+
+
+def _on_large_stack(function, *args):
+    """``function(*args)`` on a long-lived thread with a :data:`PARSE_STACK_BYTES` stack."""
+    global _parse_thread
+    if _parse_thread is None:
+        previous = threading.stack_size(PARSE_STACK_BYTES)
+        try:
+            _parse_thread = ThreadPoolExecutor(1, thread_name_prefix="reslint-parse")
+            _parse_thread.submit(int).result()  # start the thread now, while the stack size is set
+        finally:
+            threading.stack_size(previous)
+    return _parse_thread.submit(function, *args).result()
+
+
+def parse_module(text: str) -> cst.Module:
+    """``libcst.parse_module`` on the large-stack thread; raises what LibCST raises."""
+    return _on_large_stack(cst.parse_module, text)
+
+
 class Linter:
     """Lints files with one configuration. Build once per run; not thread-safe."""
 
@@ -185,16 +218,18 @@ class Linter:
         rel = os.path.relpath(os.path.abspath(path), self.settings.root)
         return Path(path).as_posix() if rel.startswith("..") else Path(rel).as_posix()
 
-    def lint_path(self, path: Path, complete: bool = True, force: bool = False) -> FileResult:
+    def lint_path(self, path: Path, complete: bool = True, force: bool = False,
+                  data: Optional[bytes] = None) -> FileResult:
         """Lint one file on disk. Never raises for bad input: that becomes RES000.
 
         ``complete=False`` leaves out the last step (:meth:`complete`), for a run that
         judges suppressions after its project pass; ``force=True`` parses the file even
-        when the prefilter would skip it (the project pass wants its summary)."""
+        when the prefilter would skip it (the project pass wants its summary). ``data``: the
+        file's bytes when already read."""
         display = self.display_path(path)
         result = FileResult(str(path), display)
         try:
-            data = Path(path).read_bytes()
+            data = Path(path).read_bytes() if data is None else data
         except OSError as exc:
             result.findings = self._syntax(display, f"cannot read file: {exc.strerror or exc}", Location(1, 1),
                                            self._ignored_codes(display))
@@ -275,7 +310,7 @@ class Linter:
             comments = read_comments(text)
         if not force and self.trigger is not None and not self.trigger.search(text):
             return FileResult(display, display, comments=comments, skipped=self.needs_summary)
-        findings, errors, summary, suppressed = self._lint_module(text, display, ignored, comments)
+        findings, errors, summary, suppressed = _on_large_stack(self._lint_module, text, display, ignored, comments)
         return FileResult(display, display, findings, errors, summary=summary, suppressed=suppressed,
                           comments=comments)
 
@@ -325,7 +360,9 @@ class Linter:
             at = Location(exc.lineno or 1, (exc.offset or 1))
             return self._syntax(display, f"cannot parse: {exc.msg}", at, ignored)
         except (ValueError, RecursionError, MemoryError) as exc:
-            return self._syntax(display, f"cannot parse: {exc}", Location(1, 1), ignored)
+            reason = str(exc) or {"MemoryError": "too deeply nested for the Python parser"}.get(
+                type(exc).__name__, type(exc).__name__)
+            return self._syntax(display, f"cannot parse: {reason}", Location(1, 1), ignored)
         return []
 
     def _ignored_codes(self, display: str) -> frozenset:

@@ -19,10 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional
 
-import libcst as cst
 
 from reslint.diagnostics import Applicability, Edit, Finding
-from reslint.engine import FileResult, Linter, apply_edits
+from reslint.engine import FileResult, Linter, apply_edits, parse_module
 
 MAX_ROUNDS = 10
 
@@ -95,7 +94,7 @@ def fix_text(linter: Linter, text: str, display: str, unsafe: bool,
             break
         candidate = apply_edits(current, edits)
         try:
-            cst.parse_module(candidate)
+            parse_module(candidate)
         except Exception as exc:  # noqa: BLE001 - revert everything, as Ruff does
             outcome.error = f"{display}: a fix produced invalid code ({type(exc).__name__}); reverted every fix " \
                             f"to this file; please report this bug"

@@ -8,6 +8,7 @@ yet. Findings are reported only for the files that were given.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
@@ -19,6 +20,9 @@ from reslint.discovery import Walker
 from reslint.engine import FileResult, Linter, decode, module_name
 from reslint.registry import BY_CODE
 from reslint.suppression import Directive, Suppressions
+
+#: below this many files to parse, starting worker processes costs more than it saves
+PARALLEL_MIN_FILES = 64
 
 NESTED = BY_CODE["RES301"]
 WRITE = BY_CODE["RES402"]
@@ -34,11 +38,19 @@ class RunResult:
 
 
 class Runner:
-    """Runs one configuration over paths. ``cache_dir=None`` uses ``<root>/.reslint_cache``."""
+    """Runs one configuration over paths. ``cache_dir=None`` uses ``<root>/.reslint_cache``.
+
+    ``jobs``: worker processes for the files not in the cache (``None``: one per CPU);
+    workers start only when at least :data:`PARALLEL_MIN_FILES` files need parsing, and
+    the results are the same, in the same order, whatever ``jobs`` is.
+    """
 
     def __init__(self, settings: Settings, use_cache: bool = True, cache_dir: Optional[Path] = None,
-                 ignore_noqa: bool = False):
+                 ignore_noqa: bool = False, jobs: Optional[int] = None):
         self.settings = settings
+        self.ignore_noqa = ignore_noqa
+        self.jobs = jobs if jobs is not None else (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                                                   else os.cpu_count() or 1)
         self.linter = Linter(settings, ignore_noqa=ignore_noqa)
         self.walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore)
         directory = cache_dir if cache_dir is not None else settings.root / CACHE_DIR_NAME
@@ -54,16 +66,46 @@ class Runner:
         of the project pass, which depends on other files, so that verdict is never cached.
         """
         files = self.walker.expand(list(paths) or [Path(".")])
-        results = []
-        for done, path in enumerate(files, 1):
-            results.append(self.lint(path))
-            if progress is not None:
-                progress(done, len(files))
+        results = self.lint_many(files, progress)
         if self.linter.needs_summary:
             self._project_pass(results)
         for result in results:
             self.linter.complete(result, project_pass=self.linter.needs_summary)
         return RunResult(results, [m for r in results for m in r.internal_errors], self.parsed)
+
+    def lint_many(self, files: Sequence[Path], progress: Optional[Callable[[int, int], None]] = None
+                  ) -> List[FileResult]:
+        """Lint files (through the cache), in parallel when many need parsing; results in ``files`` order."""
+        results: List[Optional[FileResult]] = [None] * len(files)
+        todo = []  # (index, path, data, cache key)
+        done = 0
+        for index, path in enumerate(files):
+            cached, data, key = self._cached(path)
+            if cached is not None or data is None or self.jobs <= 1:
+                results[index] = cached if cached is not None else self.lint(path)
+                done += 1
+                if progress is not None:
+                    progress(done, len(files))
+            else:
+                todo.append((index, path, data, key))
+        if len(todo) < PARALLEL_MIN_FILES:
+            for index, path, _, _ in todo:
+                results[index] = self.lint(path)
+                done += 1
+                if progress is not None:
+                    progress(done, len(files))
+            return results
+        from reslint import workers
+
+        todo.sort(key=lambda item: -len(item[2]))  # largest first: no long file left for the end
+        for (index, key), result in workers.lint_all(
+                self.settings, self.ignore_noqa, self.jobs, [(str(path), data) for _, path, data, _ in todo],
+                [(index, key) for index, _, _, key in todo]):
+            results[index] = self._store(key, result)
+            done += 1
+            if progress is not None:
+                progress(done, len(files))
+        return results
 
     def lint(self, path: Path, force: bool = False) -> FileResult:
         """Lint one file, from the cache when its content is unchanged. Never raises: an
@@ -77,28 +119,37 @@ class Runner:
                 f"{display}: internal error: {type(exc).__name__}: {exc}; please report this bug to the reslint "
                 f"project"])
 
-    def _lint(self, path: Path, force: bool) -> FileResult:
-        linter = self.linter
-        display = linter.display_path(path)
+    def _cached(self, path: Path, force: bool = False):
+        """(cached result or None, the file's bytes or None when unreadable, cache key or None)."""
         try:
             data = Path(path).read_bytes()
         except OSError:
-            return linter.lint_path(path, complete=False)
+            return None, None, None
+        display = self.linter.display_path(path)
         key = file_key(display, data) if self.cache is not None else None
         stored = self.cache.load(key) if key is not None else None
-        if isinstance(stored, tuple) and len(stored) == 6 and not (force and stored[5]):
-            findings, errors, summary, suppressed, comments, skipped = stored
-            result = FileResult(str(path), display, list(findings), list(errors), summary=summary,
-                                suppressed=list(suppressed), comments=comments, skipped=skipped)
-            if findings or comments:  # a frame for each finding, RES900's included
-                try:
-                    result.source = decode(data)
-                except (SyntaxError, UnicodeDecodeError, LookupError):
-                    pass
-            return result
-        result = linter.lint_path(path, complete=False, force=force)
+        if not (isinstance(stored, tuple) and len(stored) == 6) or (force and stored[5]):
+            return None, data, key
+        findings, errors, summary, suppressed, comments, skipped = stored
+        result = FileResult(str(path), display, list(findings), list(errors), summary=summary,
+                            suppressed=list(suppressed), comments=comments, skipped=skipped)
+        if findings or comments:  # a frame for each finding, RES900's included
+            try:
+                result.source = decode(data)
+            except (SyntaxError, UnicodeDecodeError, LookupError):
+                pass
+        return result, data, key
+
+    def _lint(self, path: Path, force: bool) -> FileResult:
+        cached, data, key = self._cached(path, force)
+        if cached is not None:
+            return cached
+        return self._store(key, self.linter.lint_path(path, complete=False, force=force))
+
+    def _store(self, key: Optional[str], result: FileResult) -> FileResult:
+        """Record a freshly linted result (``parsed``, the cache)."""
         if not result.skipped:
-            self.parsed.append(display)
+            self.parsed.append(result.display)
         if key is not None and not result.internal_errors:
             self.cache.store(key, (tuple(result.findings), tuple(result.internal_errors), result.summary,
                                    tuple(result.suppressed), result.comments, result.skipped))

@@ -1,0 +1,76 @@
+"""Parallel per-file passes: worker processes that each build one :class:`Linter`.
+
+Workers get (path, bytes) and send back a :class:`~reslint.engine.FileResult`
+(plain data, no CST nodes); the parent keeps the cache, the project pass and the
+output, so results do not depend on how many workers ran. Workers start with
+``forkserver`` where the platform has it (no copy of the parent's state, safe
+with threads) and ``spawn`` elsewhere.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Iterator, List, Optional, Sequence, Tuple, TypeVar
+
+from reslint.config import Settings
+from reslint.engine import FileResult, Linter
+
+T = TypeVar("T")
+
+_linter: Optional[Linter] = None
+
+
+def _start(settings: Settings, ignore_noqa: bool) -> None:
+    global _linter
+    _linter = Linter(settings, ignore_noqa=ignore_noqa)
+
+
+def lint_one(path: str, data: bytes, linter: Optional[Linter] = None) -> FileResult:
+    """Lint one file's bytes (in a worker: with the worker's linter). Never raises: an
+    unexpected exception becomes an internal error for the file (exit status 2)."""
+    linter = linter or _linter
+    try:
+        result = linter.lint_path(Path(path), complete=False, data=data)
+    except Exception as exc:  # noqa: BLE001 - one file must not stop the run
+        display = linter.display_path(Path(path))
+        return FileResult(path, display, internal_errors=[
+            f"{display}: internal error: {type(exc).__name__}: {exc}; please report this bug to the reslint project"])
+    if not result.findings and not result.comments:
+        result.source = None  # nobody needs the text: do not send it back
+    return result
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def lint_all(settings: Settings, ignore_noqa: bool, jobs: int, files: Sequence[Tuple[str, bytes]],
+             tags: Sequence[T]) -> Iterator[Tuple[T, FileResult]]:
+    """Lint ``files`` ((path, bytes), largest first is best) with ``jobs`` workers; yield
+    (tag, result) as they finish. A worker that dies (a crash in native code) does not
+    lose the run: the files it left are linted in this process."""
+    pending = {}
+    left: List[int] = []
+    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_start,
+                                   initargs=(settings, ignore_noqa))
+    try:
+        for index, (path, data) in enumerate(files):
+            pending[executor.submit(lint_one, path, data)] = index
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index = pending.pop(future)
+                try:
+                    yield tags[index], future.result()
+                except BrokenProcessPool:
+                    left.append(index)
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+    if left:
+        linter = Linter(settings, ignore_noqa=ignore_noqa)
+        for index in sorted(left):
+            yield tags[index], lint_one(files[index][0], files[index][1], linter)
