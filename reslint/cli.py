@@ -156,7 +156,11 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
             else:
                 rewritten = True
         if stdin_mode and not diff and results[0].source is not None:
-            sys.stdout.write(results[0].source.text)  # the fixed code (or the input unchanged)
+            # the fixed code (or the input unchanged), in the input's encoding and with its BOM
+            source = results[0].source
+            sys.stdout.flush()
+            sys.stdout.buffer.write(source.text.encode(source.encoding))
+            sys.stdout.buffer.flush()
         if rewritten:
             # what remains, from a whole run again: the project pass (RES301, RES402) and the
             # verdict on suppressions (RES900) depend on the fixed files too

@@ -6,10 +6,14 @@ and what was expected. Durations are seconds. CLI options override the file.
 
 from __future__ import annotations
 
+import math
+import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+import pathspec
 
 from reslint import registry
 
@@ -95,9 +99,28 @@ def _strings(value: Any, key: str, where: str) -> Tuple[str, ...]:
     return tuple(value)
 
 
+def _glob_error(glob: str) -> Optional[str]:
+    """Why pathspec cannot compile ``glob`` (gitignore syntax), or ``None`` when it can."""
+    try:
+        pathspec.GitIgnoreSpec.from_lines([glob])
+    except (ValueError, re.error) as exc:
+        return str(exc)
+    return None
+
+
+def _globs(value: Any, key: str, where: str) -> Tuple[str, ...]:
+    for glob in _strings(value, key, where):
+        error = _glob_error(glob)
+        if error is not None:
+            raise ConfigError(f"{where}: `{key}` has a glob that cannot be used, {glob!r}: {error}")
+    return tuple(value)
+
+
 def _seconds(value: Any, key: str, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
         raise ConfigError(f"{where}: `{key}` must be a positive number of seconds, got {value!r}")
+    if not math.isfinite(value):  # nan passes `value <= 0`; neither nan nor inf can be compared or added to
+        raise ConfigError(f"{where}: `{key}` must be a positive number of seconds, got {value!r} (not finite)")
     return float(value)
 
 
@@ -116,6 +139,10 @@ def _positive_int(value: Any, key: str, where: str) -> int:
 def _per_file_ignores(value: Any, key: str, where: str):
     if not isinstance(value, dict):
         raise ConfigError(f"{where}: `{key}` must be a table of glob = [codes], got {value!r}")
+    for glob in value:
+        error = _glob_error(glob)
+        if error is not None:
+            raise ConfigError(f"{where}: `{key}.{glob}` is a glob that cannot be used: {error}")
     return tuple((glob, _codes(codes, f"{key}.{glob}", where)) for glob, codes in value.items())
 
 
@@ -139,8 +166,8 @@ _KEYS = {
     "extend-select": ("extend_select", _codes),
     "ignore": ("ignore", _codes),
     "per-file-ignores": ("per_file_ignores", _per_file_ignores),
-    "exclude": ("exclude", _strings),
-    "extend-exclude": ("extend_exclude", _strings),
+    "exclude": ("exclude", _globs),
+    "extend-exclude": ("extend_exclude", _globs),
     "respect-gitignore": ("respect_gitignore", _bool),
     "extend-safe-fixes": ("extend_safe_fixes", _codes),
     "extend-unsafe-fixes": ("extend_unsafe_fixes", _codes),
@@ -169,8 +196,9 @@ def find_config(start: Path) -> Optional[Path]:
                 data = tomllib.loads(candidate.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
                 return candidate  # report the broken file rather than skip it
-            if "reslint" in data.get("tool", {}):
-                return candidate
+            tool = data.get("tool", {})
+            if not isinstance(tool, dict) or "reslint" in tool:
+                return candidate  # a `tool` that is not a table is reported, as a broken file is
     return None
 
 
@@ -185,6 +213,8 @@ def load_table(path: Path) -> Dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}")
     tool = data.get("tool")
+    if path.name == "pyproject.toml" and tool is not None and not isinstance(tool, dict):
+        raise ConfigError(f"{path}: `tool` must be a table, got {tool!r}")
     if isinstance(tool, dict) and "reslint" in tool:
         table = tool["reslint"]
         prefix = "tool.reslint."

@@ -21,6 +21,10 @@ def add_keyword_arg(call: cst.Call, keyword: str, value: cst.BaseExpression) -> 
     args = list(call.args)
     if not args:
         return call.with_changes(args=[new])
+    if len(args) == 1 and isinstance(args[0].value, cst.GeneratorExp) and not args[0].value.lpar:
+        # `f(x for x in y)` may go bare only as the sole argument: `f((x for x in y), k=v)`
+        generator = args[0].value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        args[0] = args[0].with_changes(value=generator)
     last = args[-1]
     previous = args[-2].comma if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) else None
     arg_ws = previous.whitespace_after if previous is not None else _first_arg_whitespace(call)

@@ -4,13 +4,20 @@ Directories are walked with :func:`os.scandir`, pruning excluded and ignored
 directories before descending; directory symlinks are not followed (no loops).
 Patterns use gitignore syntax through :mod:`pathspec`. Paths given explicitly
 are always checked, as in Ruff; excludes apply to what a walk discovers.
+Only regular files are listed (a symlink to a pipe or a device would block or
+never end), except a dangling symlink, which is listed so it is reported as
+unreadable. A file named twice (``a.py`` and ``$PWD/a.py``, or a link and its
+target) is listed once.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import stat
+import sys
 from pathlib import Path
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Iterator, List, Optional, Sequence, Set, Tuple
 
 import pathspec
 
@@ -25,28 +32,65 @@ def _spec(patterns: Sequence[str]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
-def _read_gitignore(directory: Path) -> Optional[pathspec.GitIgnoreSpec]:
-    try:
-        text = (directory / ".gitignore").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    return _spec(text.splitlines())
+def _warn(message: str) -> None:
+    print(f"reslint: warning: {message}", file=sys.stderr)
 
 
-def _is_dir(entry) -> bool:
+def _gitignore_spec(path: Path, lines: List[str], warn: Callable[[str], None]) -> pathspec.GitIgnoreSpec:
+    """The spec of a ``.gitignore``, without the lines pathspec cannot compile
+    (``[z-a]``, a lone ``\\`` or ``!``): git ignores such lines, so do we."""
     try:
-        return entry.is_dir()
+        return _spec(lines)
+    except (ValueError, re.error):
+        pass
+    good = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            _spec([line])
+        except (ValueError, re.error) as exc:
+            warn(f"{path}:{number}: ignored a pattern that cannot be used ({line!r}: {exc})")
+            continue
+        good.append(line)
+    return _spec(good)
+
+
+def _regular_or_dangling(path) -> bool:
+    """Whether ``path`` (a file, not a directory) should be listed: a regular file,
+    or a symlink that cannot be followed (dangling or looping: reported as unreadable)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
     except OSError:
-        return False
+        return os.path.islink(path)
+
+
+def _identity(path) -> str:
+    """What makes two spellings of a path the same file: the path resolved."""
+    return os.path.realpath(path)
 
 
 class Walker:
     """Expands paths to files. Built once per run; ``exclude`` is compiled once."""
 
-    def __init__(self, root: Path, exclude: Sequence[str], respect_gitignore: bool = True):
+    def __init__(self, root: Path, exclude: Sequence[str], respect_gitignore: bool = True,
+                 warn: Callable[[str], None] = _warn):
         self.root = Path(os.path.abspath(root))
         self.exclude = _spec(exclude)
         self.respect_gitignore = respect_gitignore
+        self.warn = warn
+        self._warned: Set[str] = set()
+
+    def _warn_once(self, message: str) -> None:
+        if message not in self._warned:
+            self._warned.add(message)
+            self.warn(message)
+
+    def _read_gitignore(self, directory: Path) -> Optional[pathspec.GitIgnoreSpec]:
+        path = directory / ".gitignore"
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+        return _gitignore_spec(path, text.splitlines(), self._warn_once)
 
     def _base(self, top: Path) -> str:
         """What exclude patterns are matched against: paths relative to the project
@@ -65,17 +109,20 @@ class Walker:
         return self.exclude.match_file(rel)
 
     def expand(self, paths: Sequence[Path]) -> List[Path]:
-        """Every file to lint, sorted, without duplicates. Raises :class:`DiscoveryError`."""
+        """Every file to lint, sorted, without duplicates. Raises :class:`DiscoveryError`.
+
+        A file reached under two spellings is listed under the first one.
+        """
         found = {}
         for path in paths:
             if not os.path.lexists(path):
                 raise DiscoveryError(f"{path}: no such file or directory")
             if path.is_dir():
-                for file in self._walk(path):
-                    found.setdefault(os.path.normpath(file), file)
-            else:
-                found.setdefault(os.path.normpath(path), path)
-        return [found[k] for k in sorted(found)]
+                for file, identity in self._walk(path):
+                    found.setdefault(identity, file)
+            elif _regular_or_dangling(path):
+                found.setdefault(_identity(path), path)
+        return sorted(found.values(), key=os.path.normpath)
 
     def _ignores_above(self, directory: Path) -> List[Tuple[Path, pathspec.GitIgnoreSpec]]:
         """The ``.gitignore`` specs of the project root and every directory down to ``directory``."""
@@ -87,7 +134,7 @@ class Walker:
         chain = [p for p in absolute.parents if p == self.root or self.root in p.parents]
         specs = []
         for parent in reversed(chain):
-            spec = _read_gitignore(parent)
+            spec = self._read_gitignore(parent)
             if spec is not None:
                 specs.append((parent, spec))
         return specs
@@ -102,17 +149,26 @@ class Walker:
                 return True
         return False
 
-    def _walk(self, top: Path) -> Iterator[Path]:
+    def _walk(self, top: Path) -> Iterator[Tuple[Path, str]]:
+        """``(file, its identity)``: below the resolved top, a file that is not a link is where
+        the walk found it (directory links are not followed), which saves a ``realpath`` each."""
         ignores = self._ignores_above(top)
-        yield from self._walk_dir(top, ignores, self._base(top))
+        real_top = _identity(top)
+        prefix = os.path.join(os.fspath(top), "")  # every path found is os.path.join(top, ...)
+        for path, is_link in self._walk_dir(top, ignores, self._base(top)):
+            text = os.fspath(path)
+            if is_link or not text.startswith(prefix):
+                yield path, _identity(path)
+            else:
+                yield path, os.path.join(real_top, text[len(prefix):])
 
-    def _walk_dir(self, directory: Path, ignores, base: str) -> Iterator[Path]:
+    def _walk_dir(self, directory: Path, ignores, base: str) -> Iterator[Tuple[Path, bool]]:
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError:
             return
         if self.respect_gitignore and any(e.name == ".gitignore" for e in entries):
-            spec = _read_gitignore(directory)
+            spec = self._read_gitignore(directory)
             if spec is not None:
                 ignores = [*ignores, (Path(os.path.abspath(directory)), spec)]
         for entry in entries:
@@ -122,12 +178,15 @@ class Walker:
                 is_link = entry.is_symlink()
             except OSError:
                 continue
-            try:
-                is_file = entry.is_file()
-            except OSError:
-                is_file = False
-            # a dangling or looping symlink is still listed, so it is reported as unreadable
-            is_file = is_file or (is_link and not is_dir and not _is_dir(entry))
+            if is_link:
+                # a dangling or looping symlink is still listed, so it is reported as unreadable;
+                # one to a directory is not followed, one to a pipe or a device is not read
+                is_file = not is_dir and _regular_or_dangling(entry.path)
+            else:
+                try:
+                    is_file = entry.is_file(follow_symlinks=False)
+                except OSError:
+                    is_file = False
             if is_dir:
                 if self._excluded(path, True, base) or self._ignored(path, True, ignores):
                     continue
@@ -135,4 +194,4 @@ class Walker:
             elif is_file and entry.name.endswith(PYTHON_SUFFIXES):
                 if self._excluded(path, False, base) or self._ignored(path, False, ignores):
                     continue
-                yield path
+                yield path, is_link

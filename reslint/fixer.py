@@ -113,19 +113,21 @@ def write_atomically(path: Path, text: str, encoding: str, expected_digest: str)
     """Write ``text`` to ``path`` via a temporary file and rename; return an error message or ``None``.
 
     Refuses (and returns a message) when the file changed since it was read,
-    so a concurrent edit is never overwritten. Keeps the file's mode.
+    so a concurrent edit is never overwritten. Keeps the file's mode. A symlink
+    is written through: its target is replaced and the link stays a link.
     """
+    # the rename replaces the target, not the link (as Ruff and Black do)
+    target = os.path.realpath(path)
     try:
         current = path.read_bytes()
-        mode = stat.S_IMODE(os.stat(path).st_mode)
+        mode = stat.S_IMODE(os.stat(target).st_mode)
     except OSError as exc:
         return f"{path}: cannot re-read before writing the fix: {exc.strerror or exc}"
     if hashlib.blake2b(current, digest_size=16).hexdigest() != expected_digest:
         return f"{path}: changed on disk since it was read; fixes not written"
     data = text.encode(encoding)
-    directory = os.path.dirname(os.path.abspath(path))
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".reslint-", suffix=".tmp", dir=directory)
+        fd, tmp = tempfile.mkstemp(prefix=".reslint-", suffix=".tmp", dir=os.path.dirname(target))
     except OSError as exc:
         return f"{path}: cannot write the fix: {exc.strerror or exc}"
     try:
@@ -134,14 +136,21 @@ def write_atomically(path: Path, text: str, encoding: str, expected_digest: str)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        os.replace(tmp, target)
+    except BaseException as exc:
+        # also on Ctrl-C: no temporary file is left in the user's source directory
+        _remove_quietly(tmp)
+        if not isinstance(exc, OSError):
+            raise
         return f"{path}: cannot write the fix: {exc.strerror or exc}"
     return None
+
+
+def _remove_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def fix_file(linter: Linter, result: FileResult, unsafe: bool, write: bool) -> FixOutcome:

@@ -10,6 +10,9 @@ with threads) and ``spawn`` elsewhere.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -23,9 +26,23 @@ T = TypeVar("T")
 _linter: Optional[Linter] = None
 
 
-def _start(settings: Settings, ignore_noqa: bool) -> None:
+def _start(settings: Settings, ignore_noqa: bool, parent: int) -> None:
     global _linter
     _linter = Linter(settings, ignore_noqa=ignore_noqa)
+    threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+
+
+def _watch(parent: int) -> None:
+    """Exit when the parent is gone (killed by SIGTERM or SIGKILL): a worker blocked on the
+    task queue would otherwise live on, holding the parent's stdout and stderr open."""
+    while True:
+        time.sleep(0.5)
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except OSError:
+            pass  # exists, owned by someone else: cannot be ours, but do not guess
 
 
 def lint_one(path: str, data: bytes, linter: Optional[Linter] = None) -> FileResult:
@@ -56,7 +73,7 @@ def lint_all(settings: Settings, ignore_noqa: bool, jobs: int, files: Sequence[T
     pending = {}
     left: List[int] = []
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_start,
-                                   initargs=(settings, ignore_noqa))
+                                   initargs=(settings, ignore_noqa, os.getpid()))
     try:
         for index, (path, data) in enumerate(files):
             pending[executor.submit(lint_one, path, data)] = index

@@ -192,6 +192,19 @@ def test_stdin(tmp_path):
     assert fixed.output == MISSING.replace("get(url)", "get(url, timeout=10)")
 
 
+def test_gitignore_line_that_cannot_be_used_is_a_warning_once(tmp_path):
+    (tmp_path / ".gitignore").write_text("!\nskip.py\n", encoding="utf-8")
+    (tmp_path / "skip.py").write_text(MISSING, encoding="utf-8")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "app.py").write_text(MISSING, encoding="utf-8")
+    result = run(["--isolated", "--no-cache", "-f", "concise", "."], tmp_path)
+    assert result.exit_code == 1
+    assert "pkg/app.py:5:12: RES101" in result.output and "skip.py" not in result.output
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("reslint: warning:")]
+    assert len(warnings) == 1 and ".gitignore:1: ignored a pattern that cannot be used ('!'" in warnings[0], \
+        result.stderr
+
+
 def test_rule_command(tmp_path):
     result = run(["rule", "RES101"], tmp_path)
     assert result.output.startswith("# missing-timeout (RES101)")

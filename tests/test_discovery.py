@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,36 @@ def test_duplicates_are_removed_and_order_is_stable(tmp_path):
     touch(tmp_path / "b.py")
     files = Walker(tmp_path, ()).expand([tmp_path, a])
     assert names(tmp_path, files) == ["a.py", "b.py"]
+
+
+def test_a_gitignore_line_pathspec_cannot_compile_is_skipped_with_one_warning(tmp_path):
+    touch(tmp_path / ".gitignore", "[z-a]\nskip_me.py\n")
+    touch(tmp_path / "pkg" / "skip_me.py")
+    touch(tmp_path / "pkg" / "mod.py")
+    warnings = []
+    walker = Walker(tmp_path, (), warn=warnings.append)
+    assert names(tmp_path, walker.expand([tmp_path])) == ["pkg/mod.py"]  # the other lines still apply
+    assert names(tmp_path, walker.expand([tmp_path / "pkg"])) == ["pkg/mod.py"]  # .gitignore read again
+    assert len(warnings) == 1, warnings
+    assert warnings[0].startswith(f"{tmp_path / '.gitignore'}:1: ") and "'[z-a]'" in warnings[0]
+
+
+def test_a_file_named_through_a_link_and_its_target_is_listed_once(tmp_path):
+    target = touch(tmp_path / "real" / "target.py")
+    link = tmp_path / "link.py"
+    link.symlink_to("real/target.py")
+    walker = Walker(tmp_path, ())
+    assert walker.expand([link, target]) == [link]  # the first spelling
+    assert names(tmp_path, walker.expand([tmp_path])) == ["link.py"]  # the walk meets the link first
+
+
+def test_a_named_pipe_given_explicitly_is_not_listed(tmp_path):
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes on this platform")
+    os.mkfifo(tmp_path / "pipe.py")
+    (tmp_path / "link.py").symlink_to("pipe.py")
+    dangling = tmp_path / "dangling.py"
+    dangling.symlink_to("absent.py")
+    walker = Walker(tmp_path, ())
+    assert walker.expand([tmp_path / "pipe.py", tmp_path / "link.py", dangling]) == [dangling]
+    assert names(tmp_path, walker.expand([tmp_path])) == ["dangling.py"]

@@ -96,7 +96,7 @@ def test_deeply_nested_concatenation_does_not_crash(linter):
 
 
 def test_nesting_beyond_the_parser_is_res000_with_a_clear_message(linter):
-    text = "import socket\nx = (" + " ".join(["'a'"] * 5000) + ")\n"
+    text = "import requests\nx = (" + " ".join(["'a'"] * 5000) + ")\nrequests.get(x)\n"
     findings, errors = linter.lint_text(text, "m.py")
     assert errors == []
     assert [f.code for f in findings] == ["RES000"]

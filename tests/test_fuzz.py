@@ -330,10 +330,6 @@ def test_spliced_resilience_programs(linter, text):
 
 
 # -- what the fuzzing found ---------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="RES101's fix adds `timeout=10` after a bare generator argument: "
-                   "`requests.get(x for x in y, timeout=10)` does not parse, so the fixer reverts every fix to "
-                   "the file and reports 'a fix produced invalid code... please report this bug' (exit 2 for "
-                   "valid code); the argument needs parentheses, or no fix")
 def test_fix_after_a_bare_generator_argument(linter):
     check_program(linter, "import requests\nrequests.get(x for x in y)\n")
 
@@ -358,20 +354,29 @@ SHADOWED = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="fixes spell the module name they add (`random.uniform`, `wait_random`, "
-                   "`botocore.config.Config`, `ClientTimeout`) without checking the scope of the call: a parameter, "
-                   "local or comprehension variable of that name captures it, so the fixed code calls the wrong "
-                   "object at run time (a safe fix among them); the fix should import under a free name or not be "
-                   "offered")
 @pytest.mark.parametrize("name", sorted(SHADOWED))
 def test_fix_does_not_refer_to_a_shadowing_local(linter, name):
     check_program(linter, SHADOWED[name])
 
 
-@pytest.mark.xfail(strict=True, reason="RES102 reports `boto3.client(..., config=None)` as a disabled timeout, but "
-                   "config=None means botocore's default Config (60 s connect and read timeouts), and its fix "
-                   "writes `config=10`, which botocore rejects at run time (a Config object is expected)")
 def test_boto3_config_none_is_not_replaced_by_a_number(linter):
     text = "import boto3\n\nclient = boto3.client('s3', config=None)\n"
     outcome = fix_text(linter, text, "fuzz.py", unsafe=True)
     assert outcome.text is None or "config=10" not in outcome.text
+
+
+def test_boto3_config_none_is_the_default_and_its_fix_replaces_it(linter):
+    """``config=None`` is botocore's default Config (60 s + 60 s): RES101 as without ``config``,
+    and the fix puts the Config in place of the None (also passed positionally: never twice)."""
+    text = "import boto3\n\nclient = boto3.client('s3', config=None)\n"
+    findings, _ = linter.lint_text(text, "fuzz.py")
+    assert [f.code for f in findings] == ["RES101"]
+    assert "`None` means the library's default" in findings[0].message
+    outcome = fix_text(linter, text, "fuzz.py", unsafe=True)
+    assert outcome.text == ("import boto3\nimport botocore.config\n\nclient = boto3.client('s3', "
+                            "config=botocore.config.Config(connect_timeout=10, read_timeout=10))\n")
+    positional = ("import boto3\n\nc = boto3.Session().client('s3', None, None, True, None, None, None, None, "
+                  "None, None)\n")
+    outcome = fix_text(linter, positional, "fuzz.py", unsafe=True)
+    assert outcome.text is not None and "config=" not in outcome.text and outcome.text.count("Config(") == 1
+    check_program(linter, positional)

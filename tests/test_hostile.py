@@ -276,9 +276,6 @@ def test_fix_with_a_codec_that_does_not_round_trip_changes_only_the_fix(tmp_path
     assert after in (original, original.replace(b'("u")', b'("u", timeout=10)'))
 
 
-@pytest.mark.xfail(strict=True, reason="`reslint --fix -` (stdin, as editors use it) writes the fixed code to "
-                   "stdout as UTF-8 whatever the file's coding cookie, and drops the BOM: a latin-1 file comes back "
-                   "with `caf\\xc3\\xa9` under `# coding: latin-1` (the README promises fixes keep encoding and BOM)")
 @pytest.mark.parametrize("name", ["latin1_cookie", "utf8_bom", "cp1252_cookie"])
 def test_stdin_fix_keeps_encoding_and_bom(tmp_path, name):
     original, _, fixed = BYTE_EXACT[name]
@@ -290,10 +287,6 @@ def test_stdin_fix_keeps_encoding_and_bom(tmp_path, name):
     assert proc.stdout == fixed
 
 
-@pytest.mark.xfail(strict=True, reason="a `punycode` coding cookie makes bytes.decode raise a bare UnicodeError, "
-                   "which decode() does not catch: before the runner caught every exception this was a traceback "
-                   "(exit 1, every other file's result lost); now it is an internal error (exit 2) instead of "
-                   "RES000 ('a file that cannot be decoded is RES000 and the run goes on')")
 def test_coding_cookie_whose_codec_raises_unicodeerror_is_res000(tmp_path):
     project = project_with(tmp_path, {"hostile.py": b"# coding: punycode\nx = 1\n"})
     code, out, err = run_cli(project, "-f", "json", ".")
@@ -380,16 +373,11 @@ def test_deeply_nested_expressions(tmp_path, name):
     _deep_check(tmp_path, name, *DEEP[name])
 
 
-@pytest.mark.xfail(strict=True, reason="LibCST's native parser overflows the C stack on a long `and` chain "
-                   "(8000 operands; CPython compiles it): the process dies with SIGSEGV, no file gets a result "
-                   "(upstream Instagram/LibCST#619, #1000; parsing in a thread with a large stack avoids it)")
 def test_long_boolean_chain_does_not_kill_the_process(tmp_path):
     source = _nested(" and ".join(["x"] * 10000))
     _deep_check(tmp_path, "and_chain", source, [("RES101", 2, 1, MISSING)], True)
 
 
-@pytest.mark.xfail(strict=True, reason="CPython's parser gives up on 10000 nested unary operators with a "
-                   "MemoryError whose message is empty, so RES000 says only `cannot parse: ` (no reason)")
 def test_nesting_beyond_the_python_parser_has_a_clear_message(tmp_path):
     project = project_with(tmp_path, {"deep.py": _nested("-" * 10000 + "1")})
     proc = run_proc(project, "-f", "json", ".")
@@ -513,10 +501,6 @@ def _limit_memory():  # pragma: no cover - runs in the child
     resource.setrlimit(resource.RLIMIT_AS, (2 * 1024 ** 3, 2 * 1024 ** 3))
 
 
-@pytest.mark.xfail(strict=True, reason="discovery lists every symlink that is not a directory (so that a dangling "
-                   "one is reported), also one to a named pipe or a device: reading `p.py -> fifo` blocks forever, "
-                   "reading `z.py -> /dev/zero` eats memory until MemoryError (internal error, exit 2) or the OOM "
-                   "killer; a non-regular file should be RES000 ('not a regular file') or skipped")
 @pytest.mark.parametrize("target", ["fifo", "/dev/zero"])
 def test_symlink_to_a_pipe_or_a_device(tmp_path, target):
     project = project_with(tmp_path, {})
@@ -536,9 +520,6 @@ def test_symlink_to_a_pipe_or_a_device(tmp_path, target):
     assert_run_goes_on(rows, proc.returncode, proc.stderr.decode())
 
 
-@pytest.mark.xfail(strict=True, reason="a .gitignore line that pathspec cannot compile (`[z-a]`, a lone `\\`, a "
-                   "lone `!`; git itself ignores such lines) crashes discovery with a traceback (re.error / "
-                   "GitIgnorePatternError, exit 1): no file is checked")
 @pytest.mark.parametrize("pattern", ["[z-a]", "\\", "!"])
 def test_gitignore_with_a_pattern_git_ignores(tmp_path, pattern):
     project = project_with(tmp_path, {"sub/a.py": b"import requests\nrequests.get('u')\n"})
@@ -549,9 +530,6 @@ def test_gitignore_with_a_pattern_git_ignores(tmp_path, pattern):
     assert_run_goes_on(rows, code, err)
 
 
-@pytest.mark.xfail(strict=True, reason="a file name that is not valid UTF-8 (legal on Linux) crashes every "
-                   "output written with -o, and -f sarif on stdout: UnicodeEncodeError 'surrogates not allowed' "
-                   "(traceback, exit 1, no report)")
 @pytest.mark.parametrize("fmt", ["concise", "json", "sarif", "gitlab"])
 def test_file_name_that_is_not_utf8(tmp_path, fmt):
     project = project_with(tmp_path, {})
@@ -566,9 +544,6 @@ def test_file_name_that_is_not_utf8(tmp_path, fmt):
     assert proc.returncode == 1 and b"Traceback" not in proc.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="one file named twice, relative and absolute (`reslint --fix a.py "
-                   "$PWD/a.py`), is linted twice: its findings are reported twice, and --fix writes it once then "
-                   "fails the second write with 'changed on disk since it was read' (exit 2)")
 def test_same_file_named_relative_and_absolute(tmp_path):
     project = project_with(tmp_path, {"a.py": FIXABLE})
     code, out, err = run_cli(project, "-f", "json", "a.py", str(project / "a.py"))
@@ -718,9 +693,6 @@ def test_file_deleted_between_read_and_write_is_not_recreated(tmp_path, monkeypa
     assert code == 2 and "Traceback" not in err
 
 
-@pytest.mark.xfail(strict=True, reason="Ctrl-C (KeyboardInterrupt) while a fix is being written leaves the "
-                   "temporary file `.reslint-*.tmp` in the user's source directory: write_atomically removes it "
-                   "only on OSError")
 def test_interrupt_during_write_leaves_no_temporary_file(tmp_path, monkeypatch):
     import reslint.fixer as fixer
 
@@ -739,9 +711,6 @@ def test_interrupt_during_write_leaves_no_temporary_file(tmp_path, monkeypatch):
     assert sorted(p.name for p in project.iterdir()) == ["a.py", WITNESS_NAME]
 
 
-@pytest.mark.xfail(strict=True, reason="--fix renames the temporary file over a symlink: the link becomes a "
-                   "regular file holding the fixed code and the file it pointed to is left unfixed (Ruff and "
-                   "Black write through the link)")
 def test_fix_through_a_symlink_keeps_the_link(tmp_path):
     project = project_with(tmp_path, {"real/target.py": FIXABLE})
     (project / "link.py").symlink_to("real/target.py")
@@ -1008,15 +977,10 @@ def test_bad_configuration(tmp_path, name):
     _bad_config_check(tmp_path, *BAD_CONFIG[name])
 
 
-@pytest.mark.xfail(strict=True, reason="a pyproject.toml whose `tool` is not a table crashes config discovery: "
-                   "TypeError: argument of type 'int' is not iterable (traceback, exit 1)")
 def test_bad_configuration_tool_not_a_table(tmp_path):
     _bad_config_check(tmp_path, "tool = 3\n", ["`tool`"])
 
 
-@pytest.mark.xfail(strict=True, reason="a glob that pathspec cannot compile in `extend-exclude`, `exclude` or "
-                   "`per-file-ignores` is not validated with the configuration: the run crashes later with a "
-                   "traceback (re.error: bad character range, exit 1) instead of a message naming the key")
 @pytest.mark.parametrize("text, key", [
     ("[tool.reslint]\nextend-exclude = ['[z-a]']\n", "`tool.reslint.extend-exclude`"),
     ("[tool.reslint]\nper-file-ignores = { '[z-a]' = ['RES101'] }\n", "`tool.reslint.per-file-ignores"),
@@ -1025,11 +989,6 @@ def test_bad_configuration_invalid_glob(tmp_path, text, key):
     _bad_config_check(tmp_path, text, [key])
 
 
-@pytest.mark.xfail(strict=True, reason="non-finite timeouts pass the positive-number check (nan <= 0 is "
-                   "False): with default-timeout = nan (or max-timeout = inf and default-timeout = 1e308) RES101 "
-                   "raises on every file, an internal error (exit 2) with its findings lost ('All checks passed!'), "
-                   "instead of a configuration error naming the key; max-timeout = nan is accepted silently and no "
-                   "constant can exceed it")
 @pytest.mark.parametrize("text", ["[tool.reslint]\ndefault-timeout = nan\n",
                                   "[tool.reslint]\nmax-timeout = nan\n",
                                   "[tool.reslint]\nmax-timeout = inf\ndefault-timeout = 1e308\n"])

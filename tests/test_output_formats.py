@@ -5,6 +5,7 @@ every format; colour from ``--color``, ``NO_COLOR`` and ``FORCE_COLOR``."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -196,6 +197,20 @@ def test_sarif_root_is_the_config_directory_and_paths_are_uris(tmp_path):
     location = run_["results"][0]["locations"][0]["physicalLocation"]
     assert location["artifactLocation"] == {"uri": "src%20dir/app.py", "uriBaseId": "%SRCROOT%"}
     assert location["region"] == {"startLine": 5, "startColumn": 12, "endLine": 5, "endColumn": 29}
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="file names must be valid Unicode there")
+def test_a_file_name_that_is_not_utf8_is_valid_text_in_every_format(tmp_path):
+    """Its bytes percent-encoded in a SARIF URI; U+FFFD in place of each bad byte elsewhere."""
+    with open(os.path.join(os.fsencode(tmp_path), b"caf\xe9.py"), "wb") as handle:
+        handle.write(MISSING.encode())
+    log = sarif_of(["--isolated", "."], tmp_path)
+    location = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"] == {"uri": "caf%E9.py", "uriBaseId": "%SRCROOT%"}
+    records = json.loads(run(["--isolated", "-f", "json", "."], tmp_path).output)
+    assert [r["filename"] for r in records] == ["caf\ufffd.py"]
+    for fmt in FORMATS:
+        assert not re.search("[\ud800-\udfff]", run(["--isolated", "-f", fmt, "."], tmp_path).output), fmt
 
 
 def test_sarif_of_a_clean_run_has_an_empty_results_array(tmp_path):

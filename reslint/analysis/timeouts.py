@@ -31,7 +31,9 @@ class TimeoutReading:
     - ``reason``: why, in words, for the message.
     - ``seconds``: the offending value for ``excessive`` (seconds).
     - ``per_attempt_s``: the sum of the timeout's phases when all are known.
-    - ``replace``: for ``disabled``, the node a fix replaces with a finite value.
+    - ``replace``: for ``disabled``, the node a fix replaces with a finite value; for
+      ``missing``, a ``None`` that asks for the library's default (botocore's
+      ``config=None``), which a fix replaces with the timeout it adds.
     - ``object_call``/``missing_keywords``: for ``missing`` inside an inline
       timeout object, the call and the keywords a fix adds to it.
     """
@@ -211,6 +213,13 @@ def _read_dsn(call: cst.Call, spec: TimeoutSpec, ctx: Context, max_timeout: floa
 def _judge_number(value, spec: TimeoutSpec, max_timeout: float, node, what: str) -> TimeoutReading:
     if value in spec.disable_values and not isinstance(value, bool):
         return TimeoutReading(spec, DISABLED, f"{what} disables the timeout", replace=node)
+    if value is None:
+        # where None does not disable the timeout it asks for the library's default (botocore's
+        # `config=None`), which is judged as if no value were given
+        reading = _missing(spec, max_timeout)
+        reading.reason = f"{what} means the library's default: {reading.reason}"
+        reading.replace = node
+        return reading
     seconds = value * spec.unit_s
     per_attempt = seconds * spec.number_phases
     if spec.category == "network" and seconds > max_timeout:

@@ -8,7 +8,7 @@ assumed, as DESIGN section 2 decides.
 
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from typing import Dict, List, Set, Tuple
 
 from reslint.catalog.model import INHERITED, NoOpAttribute, TimeoutObjectSpec, TimeoutParam, TimeoutSpec
 
@@ -237,9 +237,12 @@ def _cloud() -> List[TimeoutSpec]:
         # Session.client(service_name, region_name, api_version, use_ssl, verify, endpoint_url,
         # aws_access_key_id, aws_secret_access_key, aws_session_token, config): config is positional 9;
         # the module functions boto3.client/resource take (*args, **kwargs) and forward them
+        # config=None is not a disabled timeout: botocore then builds a default Config (60 s + 60 s)
+        # (botocore/args.py ClientArgsCreator.compute_client_args: `if client_config is not None`) (1.44.8)
         specs.append(TimeoutSpec(name, (TimeoutParam("config", 9),), 120.0, boto_src,
                                  "botocore defaults to 60 s connect + 60 s read per attempt",
-                                 fix=botocore_fix, fix_imports=("botocore.config.Config",), carrier=True))
+                                 fix=botocore_fix, fix_imports=("botocore.config.Config",), carrier=True,
+                                 disable_values=()))
     for name in ("openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI", "openai.AsyncAzureOpenAI"):
         specs.append(TimeoutSpec(name, (T,), 600.0, openai_src, "the OpenAI client defaults to a 600 s read timeout",
                                  carrier=True, number_phases=4, default_per_attempt_s=1805.0))
@@ -358,7 +361,13 @@ def lookup_timeout_call(qualname: str):
 
 
 def trigger_modules() -> Tuple[str, ...]:
-    """Regex fragments for the modules whose import can make a timeout finding possible."""
-    names = {q.split(".")[0] for q in TIMEOUT_CALLS} | {q.split(".")[0] for q in TIMEOUT_OBJECTS}
-    names.discard("*_pb2_grpc")
-    return tuple(sorted(names)) + (r"\w+_pb2_grpc",)
+    """The engine's prefilter entries for the timeout rules: ``module:name|name`` (the file
+    must import ``module`` and mention one of the names a catalog entry ends with: a call
+    can only be a catalog entry if its last name is spelled in the file)."""
+    names: Dict[str, Set[str]] = {}
+    for qualname in list(TIMEOUT_CALLS) + list(TIMEOUT_OBJECTS):
+        parts = qualname.split(".")
+        if parts[0] != "*_pb2_grpc":
+            names.setdefault(parts[0], set()).add(parts[-1])
+    return tuple(f"{module}:{'|'.join(sorted(words))}" for module, words in sorted(names.items())) + (
+        r"\w+_pb2_grpc",)

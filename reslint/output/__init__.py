@@ -3,10 +3,16 @@
 
 This package must not import LibCST (``reslint --help`` imports :data:`FORMATS`);
 renderers are imported lazily by :func:`renderer`.
+
+The text returned is always valid Unicode: a file name that is not valid UTF-8
+(legal on Linux) reaches the renderers with surrogate escapes, which no encoder
+accepts, so :func:`renderer` replaces every lone surrogate with U+FFFD, as Ruff
+shows such names. (SARIF URIs keep the exact bytes, percent-encoded.)
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
@@ -45,9 +51,26 @@ _MODULES = {
 FORMATS = tuple(_MODULES)
 
 
+#: Lone surrogates: what ``os.fsdecode`` makes of bytes that are not UTF-8.
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD, so that it can be encoded."""
+    return _SURROGATES.sub("\ufffd", text)
+
+
 def renderer(name: str) -> Renderer:
-    """The renderer for a format name (imported lazily). Raises ``ValueError`` for an unknown name."""
+    """The renderer for a format name (imported lazily). Raises ``ValueError`` for an unknown name.
+
+    Its text is valid Unicode (see the module docstring).
+    """
     module = _MODULES.get(name)
     if module is None:
         raise ValueError(f"unknown output format {name!r}")
-    return import_module(f"reslint.output.{module}").render
+    render = import_module(f"reslint.output.{module}").render
+
+    def render_valid_text(findings: List[Finding], report: Report) -> str:
+        return valid_text(render(findings, report))
+
+    return render_valid_text

@@ -99,7 +99,8 @@ def _artifact(filename: str) -> Dict[str, str]:
     """The ``artifactLocation`` of a display path (project-relative unless outside the root)."""
     if os.path.isabs(filename) or filename == ".." or filename.startswith("../"):
         return {"uri": Path(os.path.abspath(filename)).as_uri()}
-    return {"uri": quote(filename, safe="/"), "uriBaseId": SRCROOT}
+    # the bytes of the name, so that a name that is not UTF-8 is percent-encoded exactly
+    return {"uri": quote(os.fsencode(filename), safe="/"), "uriBaseId": SRCROOT}
 
 
 def _region(start: Location, end: Optional[Location] = None) -> Dict[str, int]:

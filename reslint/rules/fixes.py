@@ -12,7 +12,24 @@ from reslint.catalog import canonical
 def spell(ctx, dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:
     """How new code names the object ``dotted`` (``botocore.config.Config``): a name the
     module already imports for it, else its module's alias, else the full path plus
-    the import to add. ``(None, ())`` when a local name would shadow it."""
+    the import to add. ``(None, ())`` when a local name would shadow it: a module
+    binding, or one of the scope being visited (a parameter, local or comprehension
+    variable), where the fix's code goes."""
+    spelled, imports = _spell_in_module(ctx, dotted)
+    if spelled is None or _shadowed(ctx, spelled.split(".")[0]):
+        return None, ()
+    return spelled, imports
+
+
+def _shadowed(ctx, name: str) -> bool:
+    """Whether ``name``, read in the current scope, finds a binding that is not the module's
+    (the fix would call that local object at run time instead of the import)."""
+    module = ctx.model.module_scope
+    found = ctx.lookup(name, ctx.scope)
+    return bool(found) and any(b.scope is not module for b in found)
+
+
+def _spell_in_module(ctx, dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:
     scope = ctx.model.module_scope
     target = canonical(dotted)
     module, _, attr = dotted.rpartition(".")

@@ -12,7 +12,8 @@ from reslint.rules.retry_base import RETRY_TRIGGERS
 class IdempotencyKeyInRetry(Rule):
     code = "RES401"
     needs_retries = True
-    triggers = RETRY_TRIGGERS + ("uuid", "secrets", "stripe", "boto3")
+    #: a key minted per attempt needs a retry (or an SDK that retries): a key generator alone is no trigger
+    triggers = RETRY_TRIGGERS + ("stripe", "boto3")
 
     def __init__(self, ctx, reports):
         super().__init__(ctx, reports)

@@ -14,10 +14,12 @@ import libcst as cst
 from reslint.analysis.retry import RetryPolicy
 from reslint.rules.base import Rule
 
-#: Modules whose import can make a retry finding possible (the engine's prefilter).
+#: Modules whose import can make a retry finding possible (the engine's prefilter); the
+#: modules that only sleep count when the file mentions ``sleep`` (``module:name``).
 RETRY_TRIGGERS: Tuple[str, ...] = (
     "tenacity", "backoff", "stamina", "retrying", "retry", "opnieuw", "redo", "urllib3", "requests", "httpx",
-    "celery", "google", "time", "asyncio", "anyio", "trio", "gevent", "eventlet",
+    "celery", "google", "time:sleep", "asyncio:sleep", "anyio:sleep", "trio:sleep", "gevent:sleep",
+    "eventlet:sleep",
 )
 
 

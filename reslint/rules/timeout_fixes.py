@@ -11,7 +11,7 @@ from typing import Optional, Tuple
 
 import libcst as cst
 
-from reslint.analysis.timeouts import TimeoutReading
+from reslint.analysis.timeouts import TimeoutReading, find_argument
 from reslint.cstutil import add_keyword_arg, format_seconds, parse_expression
 from reslint.rules.fixes import spell
 from reslint.diagnostics import Applicability
@@ -57,8 +57,15 @@ def add_timeout_fix(call: cst.Call, reading: TimeoutReading, ctx) -> Optional[Fi
         return None
     keyword, _, value_code = text.partition("=")
     value = parse_expression(value_code)
-    if value is None or any(a.keyword is not None and a.keyword.value == keyword for a in call.args):
+    if value is None:
         return None
+    if reading.replace is not None:  # `config=None`, the default: the value goes in its place
+        return FixPlan(f"Replace `{_code(reading.replace)}` with `{value_code}`", Applicability.UNSAFE,
+                       ((reading.replace, value),), imports)
+    first = spec.params[0]
+    if find_argument(call, first.name, first.position) is not None or \
+            any(a.keyword is not None and a.keyword.value == keyword for a in call.args):
+        return None  # given (also positionally): a second one would be a TypeError
     return FixPlan(f"Add `{text}`", Applicability.UNSAFE, ((call, add_keyword_arg(call, keyword, value)),), imports)
 
 
