@@ -26,6 +26,7 @@ import hashlib
 import io
 import os
 import threading
+import time
 import tokenize
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -36,7 +37,9 @@ import libcst as cst
 import pathspec
 from libcst._nodes.internal import CodegenState  # stable since LibCST 0.3; renders one statement
 from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata.position_provider import PositionProvidingCodegenState  # public module, since LibCST 0.3
 
+from reslint import profiling
 from reslint.config import Settings
 from reslint.context import Context, SemanticModel
 from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
@@ -214,6 +217,37 @@ def _on_large_stack(function, *args):
     return _parse_thread.submit(function, *args).result()
 
 
+class _PositionSink:
+    """Where :class:`PositionProvidingCodegenState` records ranges (a provider's ``_computed``)."""
+
+    def __init__(self):
+        self._computed: Dict[cst.CSTNode, object] = {}
+
+
+def _positions(module: cst.Module) -> Dict[cst.CSTNode, object]:
+    """node -> ``CodeRange``, exactly what ``MetadataWrapper.resolve(PositionProvider)`` gives
+    (libcst/metadata/position_provider.py, ``PositionProvider._gen_impl``: one rendering of the
+    module with a recording state), without the wrapper's extra pass over the whole tree for
+    batchable providers, which cost as much as the rendering itself."""
+    try:
+        sink = _PositionSink()
+        state = PositionProvidingCodegenState(default_indent=module.default_indent,
+                                              default_newline=module.default_newline, provider=sink)
+    except TypeError:  # the state's fields changed in a new LibCST: the public, slower way
+        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    module._codegen(state)
+    return sink._computed
+
+
+def _timed(phase: str, function, *args):
+    """``function(*args)``, its time added to ``phase`` when ``--profile`` is on."""
+    profile = profiling.ACTIVE
+    if profile is None:
+        return function(*args)
+    with profile.phase(phase):
+        return function(*args)
+
+
 def parse_module(text: str) -> cst.Module:
     """``libcst.parse_module`` on the large-stack thread; raises what LibCST raises."""
     return _on_large_stack(cst.parse_module, text)
@@ -274,7 +308,7 @@ class Linter:
                    complete: bool = True, force: bool = False) -> FileResult:
         result = result or FileResult(display, display)
         try:
-            source = decode(data)
+            source = _timed("decode", decode, data)
         except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
             reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
             result.findings = self._syntax(display, f"cannot decode file: {reason}", Location(1, 1),
@@ -332,13 +366,14 @@ class Linter:
     def _lint(self, text: str, display: str, force: bool = False) -> FileResult:
         """The per-file pass over decoded text (``path`` is ``display``; no :meth:`complete`)."""
         ignored = self._ignored_codes(display)
-        syntax = self._check_syntax(text, display, ignored) if SYNTAX.code in self.enabled else []
+        syntax = _timed("syntax check (compile)", self._check_syntax, text, display, ignored) \
+            if SYNTAX.code in self.enabled else []
         if syntax:
             return FileResult(display, display, syntax)
         comments: Tuple[Comment, ...] = ()
         if could_hold_directives(text, self.settings.allow_blanket_noqa):
             comments = read_comments(text)
-        if not force and self.trigger is not None and not self.trigger.search(text):
+        if not force and self.trigger is not None and not _timed("prefilter", self.trigger.search, text):
             return FileResult(display, display, comments=comments, skipped=self.needs_summary)
         findings, errors, summary, suppressed = _on_large_stack(self._lint_module, text, display, ignored, comments)
         return FileResult(display, display, findings, errors, summary=summary, suppressed=suppressed,
@@ -352,7 +387,7 @@ class Linter:
         sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
         try:
             try:
-                module = cst.parse_module(text)
+                module = _timed("parse (LibCST)", cst.parse_module, text)
             except cst.ParserSyntaxError as exc:
                 message = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
                 return self._syntax(display, f"cannot parse: {message} (Python accepts this file, but LibCST "
@@ -363,9 +398,11 @@ class Linter:
             except Exception as exc:  # noqa: BLE001 - the native parser raises assorted errors
                 return self._syntax(display, f"cannot parse: {type(exc).__name__}: {exc}", Location(1, 1),
                                     ignored), [], None, []
-            reports, errors, wrapper, collector = self._visit(module, display)
+            reports, errors, collector = self._visit(module, display)
+            profile = profiling.ACTIVE
+            started = time.perf_counter() if profile is not None else 0.0
             try:
-                positions = wrapper.resolve(PositionProvider) if reports or (
+                positions = _positions(module) if reports or (
                     collector is not None and collector.needs_positions) else None
                 suppressions = suppressions_from(comments) if positions is not None else None
                 summary = collector.summary(display, positions, suppressions) if collector is not None else None
@@ -377,6 +414,9 @@ class Linter:
             except RecursionError:
                 return self._syntax(display, "cannot analyse: too deeply nested", Location(1, 1), ignored), errors, \
                     None, []
+            finally:
+                if profile is not None:
+                    profile.add("positions + findings + fixes", time.perf_counter() - started)
         finally:
             sys.setrecursionlimit(limit)
             if gc_was_enabled:
@@ -411,13 +451,11 @@ class Linter:
         name, is_package = self._module or module_name(os.path.join(str(self.settings.root), display))
         model = SemanticModel(module, name, is_package)
         try:
-            ctx = self._context(model)
+            ctx = _timed("semantic model + retried scopes", self._context, model)
         except Exception as exc:  # noqa: BLE001 - contained: this file gets an internal error, the run goes on
-            wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
             return [], [f"{display}: internal error in the retry analysis: {type(exc).__name__}: {exc}; please "
-                        f"report this bug to the reslint project"], wrapper, None
+                        f"report this bug to the reslint project"], None
         reports: List[Report] = []
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         rules = [rule_class(ctx, reports) for rule_class in self.rule_classes]
         collector = None
         if self.needs_summary:
@@ -427,7 +465,7 @@ class Linter:
             rules.append(collector)
         errors: List[str] = []
         try:
-            walk(module, rules, ctx.enter, ctx.leave)
+            _timed("visit", walk, module, rules, ctx.enter, ctx.leave)
         except Exception:  # noqa: BLE001 - find the faulty rule, keep the others
             reports.clear()
             for rule_class in self.rule_classes:
@@ -441,7 +479,7 @@ class Linter:
                     continue
                 reports.extend(mine)
             collector = None  # a summary from a failed walk would be wrong
-        return reports, errors, wrapper, collector
+        return reports, errors, collector
 
     def _context(self, model: SemanticModel) -> Context:
         ctx = Context(model, self.settings)

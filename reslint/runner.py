@@ -9,10 +9,12 @@ yet. Findings are reported only for the files that were given.
 from __future__ import annotations
 
 import os
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
+from reslint import profiling
 from reslint.cache import CACHE_DIR_NAME, Cache, file_key
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location, Related
@@ -26,6 +28,7 @@ PARALLEL_MIN_FILES = 64
 
 NESTED = BY_CODE["RES301"]
 WRITE = BY_CODE["RES402"]
+KEY = BY_CODE["RES401"]
 
 
 @dataclass
@@ -65,10 +68,13 @@ class Runner:
         (RES900) after the project pass, every run: a directive may be used by a finding
         of the project pass, which depends on other files, so that verdict is never cached.
         """
-        files = self.walker.expand(list(paths) or [Path(".")])
+        profile = profiling.ACTIVE
+        with profile.phase("discover") if profile is not None else nullcontext():
+            files = self.walker.expand(list(paths) or [Path(".")])
         results = self.lint_many(files, progress)
         if self.linter.needs_summary:
-            self._project_pass(results)
+            with profile.phase("project pass") if profile is not None else nullcontext():
+                self._project_pass(results)
         for result in results:
             self.linter.complete(result, project_pass=self.linter.needs_summary)
         return RunResult(results, [m for r in results for m in r.internal_errors], self.parsed)
@@ -79,23 +85,24 @@ class Runner:
         results: List[Optional[FileResult]] = [None] * len(files)
         todo = []  # (index, path, data, cache key)
         done = 0
+        from reslint import workers
+
         for index, path in enumerate(files):
             cached, data, key = self._cached(path)
-            if cached is not None or data is None or self.jobs <= 1:
-                results[index] = cached if cached is not None else self.lint(path)
+            if cached is not None or data is None:
+                results[index] = cached if cached is not None else self.lint(path)  # unreadable: RES000
                 done += 1
                 if progress is not None:
                     progress(done, len(files))
             else:
                 todo.append((index, path, data, key))
-        if len(todo) < PARALLEL_MIN_FILES:
-            for index, path, _, _ in todo:
-                results[index] = self.lint(path)
+        if self.jobs <= 1 or len(todo) < PARALLEL_MIN_FILES:
+            for index, path, data, key in todo:
+                results[index] = self._store(key, workers.lint_one(str(path), data, self.linter))
                 done += 1
                 if progress is not None:
                     progress(done, len(files))
             return results
-        from reslint import workers
 
         todo.sort(key=lambda item: -len(item[2]))  # largest first: no long file left for the end
         for (index, key), result in workers.lint_all(
@@ -121,6 +128,12 @@ class Runner:
 
     def _cached(self, path: Path, force: bool = False):
         """(cached result or None, the file's bytes or None when unreadable, cache key or None)."""
+        if profiling.ACTIVE is not None:
+            with profiling.ACTIVE.phase("read + hash + cache"):
+                return self._read_cached(path, force)
+        return self._read_cached(path, force)
+
+    def _read_cached(self, path: Path, force: bool):
         try:
             data = Path(path).read_bytes()
         except OSError:
@@ -175,6 +188,8 @@ class Runner:
         enabled = self.linter.enabled
         if WRITE.code in enabled:
             self._retried_writes(graph, given)
+        if KEY.code in enabled or WRITE.code in enabled:
+            self._helper_keys(graph, given)
         if NESTED.code not in enabled:
             return
         for nesting in graph.nestings():
@@ -234,6 +249,49 @@ class Runner:
                 continue
             result.findings.append(finding)
             result.findings.sort(key=Finding.sort_key)
+
+
+    def _helper_keys(self, graph, given: Dict[str, FileResult]) -> None:
+        """RES401 for keys minted by another module's helper that a retried write sends (reported at the
+        minting call, in the helper), and RES402 for keyless writes whose dicts come from other modules."""
+        seen = set()
+        for summary in graph.summaries:
+            for call in summary.key_calls if KEY.code in self.linter.enabled else ():
+                for helper, minted, path in graph.key_sources(call.callee, call.kind):
+                    chain = " → ".join(f"`{name.rsplit('.', 1)[-1]}()`" for name in path)
+                    message = (f"idempotency key minted by `{minted.name}()` in {chain}, which the retried code "
+                               f"calls ({summary.path}:{call.row}): every attempt of the {call.write} sends a new "
+                               f"key, so a replay after a timeout (when the first attempt did succeed) is not "
+                               f"recognised and the write happens twice; mint the key once before the first "
+                               f"attempt and pass it in, or derive it from stable business data")
+                    at = Location(minted.row, minted.column)
+                    related = (Related(summary.path, Location(call.row, call.column),
+                                       f"the {call.write} in the retried code"),)
+                    self._add(given, seen, helper, Finding(KEY.code, KEY.name, KEY.severity, message, helper.path,
+                                                           at, Location(minted.end_row, minted.end_column),
+                                                           noqa_row=minted.row, related=related))
+            for write in summary.pending_writes if WRITE.code in self.linter.enabled else ():
+                if any(graph.returns_key_dict(callee) for callee in write.callees):
+                    continue
+                at = Location(write.row, write.column)
+                self._add(given, seen, summary, Finding(WRITE.code, WRITE.name, WRITE.severity, write.message,
+                                                        summary.path, at, Location(write.end_row, write.end_column),
+                                                        noqa_row=write.row))
+
+    def _add(self, given: Dict[str, FileResult], seen, summary, finding: Finding) -> None:
+        """Add a project-pass finding to its file's result (once; suppressions and ignores applied)."""
+        result = given.get(summary.path)
+        key = (finding.filename, finding.location.row, finding.location.column, finding.code)
+        if result is None or key in seen or finding.code in self.linter._ignored_codes(result.display):
+            return
+        seen.add(key)
+        if any((f.code, f.location) == (finding.code, finding.location) for f in result.findings):
+            return  # the per-file pass found it too
+        if _suppressed(summary, finding, self.settings.allow_blanket_noqa):
+            result.suppressed.append(finding)  # for RES900 and --ignore-noqa
+            return
+        result.findings.append(finding)
+        result.findings.sort(key=Finding.sort_key)
 
 
 def _nested_finding(nesting) -> Finding:

@@ -76,14 +76,19 @@ Handler = Callable[[cst.CSTNode], None]
 
 def dispatch_tables(visitors: Iterable[object]) -> Tuple[Dict[str, List[Handler]], Dict[str, List[Handler]]]:
     """``visit_X``/``leave_X`` bound methods of the visitors, keyed by node type name."""
+    from reslint import profiling
+
+    profile = profiling.ACTIVE
     visit: Dict[str, List[Handler]] = {}
     leave: Dict[str, List[Handler]] = {}
     for visitor in visitors:
+        label = f"visit {getattr(visitor, 'code', '') or type(visitor).__name__}"
         for attr in dir(type(visitor)):
-            if attr.startswith("visit_"):
-                visit.setdefault(attr[6:], []).append(getattr(visitor, attr))
-            elif attr.startswith("leave_"):
-                leave.setdefault(attr[6:], []).append(getattr(visitor, attr))
+            if attr.startswith(("visit_", "leave_")):
+                handler = getattr(visitor, attr)
+                if profile is not None:
+                    handler = profile.timed(label, handler)
+                (visit if attr.startswith("visit_") else leave).setdefault(attr[6:], []).append(handler)
     return visit, leave
 
 

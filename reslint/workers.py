@@ -12,7 +12,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -26,23 +25,22 @@ T = TypeVar("T")
 _linter: Optional[Linter] = None
 
 
-def _start(settings: Settings, ignore_noqa: bool, parent: int) -> None:
+def _start(settings: Settings, ignore_noqa: bool, parent_alive) -> None:
     global _linter
     _linter = Linter(settings, ignore_noqa=ignore_noqa)
-    threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+    threading.Thread(target=_watch, args=(parent_alive,), daemon=True).start()
 
 
-def _watch(parent: int) -> None:
+def _watch(parent_alive) -> None:
     """Exit when the parent is gone (killed by SIGTERM or SIGKILL): a worker blocked on the
-    task queue would otherwise live on, holding the parent's stdout and stderr open."""
-    while True:
-        time.sleep(0.5)
-        try:
-            os.kill(parent, 0)
-        except ProcessLookupError:
-            os._exit(1)
-        except OSError:
-            pass  # exists, owned by someone else: cannot be ours, but do not guess
+    task queue would otherwise live on, holding the parent's stdout and stderr open (and a
+    killed parent stays a zombie, still "alive" to ``kill(pid, 0)``, until those close).
+    ``parent_alive`` is the read end of a pipe whose only write end the parent holds."""
+    try:
+        parent_alive.recv()
+    except (EOFError, OSError):
+        pass
+    os._exit(1)
 
 
 def lint_one(path: str, data: bytes, linter: Optional[Linter] = None) -> FileResult:
@@ -60,6 +58,15 @@ def lint_one(path: str, data: bytes, linter: Optional[Linter] = None) -> FileRes
     return result
 
 
+def _terminate(executor: ProcessPoolExecutor) -> None:
+    """Stop the workers now (``ProcessPoolExecutor`` has no public way before Python 3.14)."""
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        try:
+            process.terminate()
+        except (OSError, AttributeError, ValueError):
+            pass
+
+
 def _context():
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
@@ -72,8 +79,10 @@ def lint_all(settings: Settings, ignore_noqa: bool, jobs: int, files: Sequence[T
     lose the run: the files it left are linted in this process."""
     pending = {}
     left: List[int] = []
-    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_start,
-                                   initargs=(settings, ignore_noqa, os.getpid()))
+    context = _context()
+    parent_alive, alive = context.Pipe(duplex=False)
+    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start,
+                                   initargs=(settings, ignore_noqa, parent_alive))
     try:
         for index, (path, data) in enumerate(files):
             pending[executor.submit(lint_one, path, data)] = index
@@ -85,8 +94,13 @@ def lint_all(settings: Settings, ignore_noqa: bool, jobs: int, files: Sequence[T
                     yield tags[index], future.result()
                 except BrokenProcessPool:
                     left.append(index)
+    except BaseException:  # Ctrl-C, SIGTERM turned into an exception, the consumer gone
+        _terminate(executor)  # a graceful shutdown can deadlock on an interrupted executor
+        raise
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+        alive.close()
+        parent_alive.close()
     if left:
         linter = Linter(settings, ignore_noqa=ignore_noqa)
         for index in sorted(left):

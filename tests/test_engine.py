@@ -216,6 +216,41 @@ def test_fix_reuses_an_existing_import_of_the_class(linter):
                                         "boto3.client('s3', config=Config(connect_timeout=10, read_timeout=10))")
 
 
+@pytest.mark.parametrize("default, source, after", [
+    # milliseconds round up: 0.4 ms must not become pymongo's "no timeout" 0
+    (0.0004, "import pymongo\nc = pymongo.MongoClient('mongodb://h')\n",
+     "import pymongo\nc = pymongo.MongoClient('mongodb://h', socketTimeoutMS=1)\n"),
+    (0.0004, "import pymongo\nc = pymongo.MongoClient('mongodb://h', socketTimeoutMS=0)\n",
+     "import pymongo\nc = pymongo.MongoClient('mongodb://h', socketTimeoutMS=1)\n"),
+    (2.0, "import pymongo\nc = pymongo.MongoClient('mongodb://h')\n",
+     "import pymongo\nc = pymongo.MongoClient('mongodb://h', socketTimeoutMS=2000)\n"),
+    # libpq's connect_timeout is a whole number of seconds: 2.5 rounds up to 3
+    (2.5, "import psycopg2\np = psycopg2.connect('dbname=x')\n",
+     "import psycopg2\np = psycopg2.connect('dbname=x', connect_timeout=3)\n"),
+    (2.5, "import psycopg2\np = psycopg2.connect('dbname=x', connect_timeout=0)\n",
+     "import psycopg2\np = psycopg2.connect('dbname=x', connect_timeout=3)\n"),
+    (0.1, "import psycopg\np = psycopg.connect('dbname=x', connect_timeout=None)\n",
+     "import psycopg\np = psycopg.connect('dbname=x', connect_timeout=1)\n"),
+    (2.5, "import requests\nrequests.get('u')\n", "import requests\nrequests.get('u', timeout=2.5)\n"),
+])
+def test_timeout_fix_writes_the_parameter_unit(tmp_path, default, source, after):
+    linter = Linter(Settings(root=tmp_path, default_timeout=default))
+    assert fix_text(linter, source, "m.py", unsafe=True).text == after
+
+
+@pytest.mark.parametrize("timeout, shown", [
+    ("10 ** 100", "1e+100 s"),
+    ("2 ** 1000", "1.07151e+301 s"),
+    ("10 ** 400", "inf s"),  # beyond the float range: still too long, not unknown
+    ("2 ** 10 ** 100", "inf s"),  # not computed
+])
+def test_huge_constant_timeouts_are_reported_without_float_artifacts(linter, timeout, shown):
+    findings, errors = linter.lint_text(f"import requests\nrequests.get('u', timeout={timeout})\n", "m.py")
+    assert errors == []
+    assert [f.code for f in findings] == ["RES103"]
+    assert findings[0].message.startswith(f"`requests.get` waits up to {shown} (`{timeout}`), above max-timeout")
+
+
 def test_syntax_errors_do_not_depend_on_imports(linter):
     # compile() with the running Python decides, whatever the file imports
     import sys

@@ -953,6 +953,8 @@ BAD_CONFIG = {
     "default_above_max": ("[tool.reslint]\nmax-timeout = 5\ndefault-timeout = 10\n",
                           ["`tool.reslint.default-timeout`", "`tool.reslint.max-timeout`"]),
     "unknown_rule_options_table": ("[tool.reslint.rules.RES999]\nx = 1\n", ["`tool.reslint.rules.RES999`"]),
+    "unknown_rule_option": ("[tool.reslint.rules.RES101]\nx = 1\n",
+                            ["unknown key `tool.reslint.rules.RES101.x`", "RES101 has no options"]),
     "reslint_not_a_table": ("[tool]\nreslint = 3\n", ["`tool.reslint` must be a table"]),
     "not_utf8": (b"[tool.reslint]\n# caf\xe9\n", ["not UTF-8"]),
 }
@@ -994,3 +996,28 @@ def test_bad_configuration_invalid_glob(tmp_path, text, key):
                                   "[tool.reslint]\nmax-timeout = inf\ndefault-timeout = 1e308\n"])
 def test_bad_configuration_non_finite_timeouts(tmp_path, text):
     _bad_config_check(tmp_path, text, ["timeout`"])
+
+
+# -- worker processes -------------------------------------------------------------------------------
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from Linux /proc")
+def test_workers_exit_when_the_parent_is_killed(tmp_path):
+    """SIGKILL gives the parent no chance to clean up: its workers must notice on their own
+    (else they live on, holding its stdout and stderr open, and whoever waits for them hangs)."""
+    for i in range(160):
+        body = "".join(f"def f{k}(u):\n    return requests.get(u, headers={{'n': {k}}})\n\n\n" for k in range(60))
+        (tmp_path / f"m{i:03d}.py").write_text(f"import requests\n\n\n{body}", "utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "reslint", "--isolated", "--no-cache", "-j", "2", "-q", "."],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not _children(proc.pid):
+        time.sleep(0.05)
+    assert _children(proc.pid), "no worker processes started"
+    proc.kill()
+    proc.communicate(timeout=60)  # returns only once every holder of the pipes has exited
+
+
+def _children(pid: int) -> List[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []

@@ -87,9 +87,25 @@ def test_manifest_declares_both_hooks():
     hooks = {hook["id"]: hook for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text("utf-8"))}
     assert set(hooks) == {"reslint", "reslint-fix"}
     for hook in hooks.values():
-        assert hook["entry"] == "reslint" and hook["language"] == "python"
+        assert hook["language"] == "python" and "args" not in hook
         assert hook["types_or"] == ["python", "pyi"] and hook["require_serial"] is True
-    assert hooks["reslint-fix"]["args"] == ["--fix"] and "args" not in hooks["reslint"]
+    assert hooks["reslint"]["entry"] == "reslint"
+    # --fix lives in `entry`, so a user's `args: [--unsafe-fixes]` adds to it instead of replacing it
+    assert hooks["reslint-fix"]["entry"] == "reslint check --fix"
+
+
+def test_fix_hook_with_user_args_applies_unsafe_fixes(tmp_path):
+    """What pre-commit runs for `- id: reslint-fix` with `args: [--unsafe-fixes]`: the entry's
+    words, then the args, then the staged file names."""
+    yaml = pytest.importorskip("yaml")
+    hooks = {hook["id"]: hook for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text("utf-8"))}
+    (tmp_path / "fetch.py").write_text("import requests\n\nrequests.get('https://example.com')\n", "utf-8")
+    entry = hooks["reslint-fix"]["entry"].split()
+    command = [sys.executable, "-m", "reslint", *entry[1:], "--unsafe-fixes", "--no-cache", "fetch.py"]
+    proc = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (tmp_path / "fetch.py").read_text("utf-8") == \
+        "import requests\n\nrequests.get('https://example.com', timeout=10)\n"
 
 
 @needs_network

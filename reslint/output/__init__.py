@@ -73,4 +73,7 @@ def renderer(name: str) -> Renderer:
     def render_valid_text(findings: List[Finding], report: Report) -> str:
         return valid_text(render(findings, report))
 
-    return render_valid_text
+    from reslint import profiling
+
+    profile = profiling.ACTIVE
+    return profile.timed("output", render_valid_text) if profile is not None else render_valid_text
