@@ -1,0 +1,146 @@
+"""What makes large runs fast must not change results: the prefilter with names, the call
+graph that loads modules on demand, worker processes, ``--profile``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from reslint.config import load_settings
+from reslint.engine import Trigger
+from reslint.runner import Runner
+
+
+def write(root: Path, files: dict) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+# -- the prefilter ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, expected", [
+    ("import time\ntime.sleep(1)\n", True),
+    ("import time\nnow = time.monotonic()\n", False),  # `time` matters only to sleep between attempts
+    ("from http import client\nc = client.HTTPSConnection('h')\n", True),
+    ("from http import HTTPStatus\nok = HTTPStatus.OK\n", False),
+    ("import tenacity\n", True),  # a retry library: any import
+    ("from a import b  # import tenacity\n", False),  # a comment is no import
+    ("x = 'import tenacity'\n", False),
+    ("    from requests import (\n        get,\n    )\n", True),
+])
+def test_trigger(text, expected):
+    trigger = Trigger(["tenacity", "requests", "time:sleep", "http:HTTPConnection|HTTPSConnection"])
+    assert trigger.search(text) is expected
+
+
+# -- the call graph loads what a chain reaches ----------------------------------------------------
+PROJECT = {
+    "pyproject.toml": '[tool.reslint]\nselect = ["RES301", "RES402"]\n',
+    "app/__init__.py": "",
+    "app/jobs.py": """\
+        import tenacity
+
+        from app import middle
+
+
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3))
+        def sync():
+            middle.relay()
+            middle.store()
+        """,
+    # imports nothing any rule looks for: the prefilter skips it, the graph loads it
+    "app/middle.py": """\
+        from app import client, db
+
+
+        def relay():
+            return client.fetch()
+
+
+        def store():
+            db.save(None, 1)
+        """,
+    "app/client.py": """\
+        import tenacity
+
+
+        @tenacity.retry(stop=tenacity.stop_after_attempt(4))
+        def fetch():
+            return 1
+        """,
+    # a write that only the call graph sees (no import: the cursor is a parameter)
+    "app/db.py": """\
+        def save(cursor, n):
+            cursor.execute("INSERT INTO t (n) VALUES (%s)", (n,))
+        """,
+    # never reached from a retried scope: never parsed
+    "app/unrelated.py": """\
+        def helper():
+            return 2
+        """,
+}
+
+
+def test_chain_through_a_skipped_module_is_found_and_unreached_modules_are_not_parsed(tmp_path):
+    write(tmp_path, PROJECT)
+    runner = Runner(load_settings(tmp_path), use_cache=False, jobs=1)
+    run = runner.run([tmp_path])
+    found = sorted((f.filename, f.location.row, f.code) for r in run.results for f in r.findings)
+    assert found == [("app/db.py", 2, "RES402"), ("app/jobs.py", 8, "RES301")]
+    assert sorted(runner.parsed) == ["app/client.py", "app/db.py", "app/jobs.py", "app/middle.py"]
+
+
+def test_graph_command_shows_modules_the_prefilter_skipped(tmp_path):
+    from click.testing import CliRunner
+
+    from reslint.cli import main
+
+    write(tmp_path, PROJECT)
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        result = CliRunner().invoke(main, ["graph", "--no-cache", "."])
+    finally:
+        os.chdir(cwd)
+    assert result.exit_code == 0, result.output
+    assert "sync" in result.output and "fetch" in result.output
+
+
+# -- workers ------------------------------------------------------------------------------------------
+def test_results_are_identical_with_and_without_workers(tmp_path):
+    cases = Path(__file__).resolve().parent / "fixtures" / "cases"
+    project = tmp_path / "p"
+    project.mkdir()
+    for i in range(3):  # enough files that workers start (PARALLEL_MIN_FILES)
+        for source in sorted(cases.rglob("*.py")):
+            target = project / f"copy{i}" / source.relative_to(cases)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(source.read_bytes())
+    outputs = []
+    for jobs in ("1", "2"):
+        proc = subprocess.run([sys.executable, "-m", "reslint", "--isolated", "--no-cache", "-j", jobs,
+                               "-f", "json", "."], cwd=project, capture_output=True, timeout=600)
+        assert proc.returncode == 1, proc.stderr.decode()
+        outputs.append(proc.stdout)
+    assert len(json.loads(outputs[0])) > 100
+    assert outputs[0] == outputs[1]
+
+
+# -- --profile ---------------------------------------------------------------------------------------
+def test_profile_prints_phases_and_rules(tmp_path):
+    write(tmp_path, {"m.py": "import requests\nrequests.get('u')\n"})
+    proc = subprocess.run([sys.executable, "-m", "reslint", "--isolated", "--no-cache", "--profile", "m.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1
+    phases = [" ".join(line.split()[:-3]) for line in proc.stderr.splitlines()[1:-1]]
+    for phase in ("discover", "syntax check (compile)", "parse (LibCST)", "visit", "visit RES101", "output"):
+        assert phase in phases, proc.stderr
+    assert proc.stderr.splitlines()[-1].startswith("total (wall)")
+    assert "RES101" in proc.stdout  # the findings are unchanged
