@@ -17,11 +17,12 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from reslint import __version__
 
 CACHE_DIR_NAME = ".reslint_cache"
+INDEX_NAME = "index.pickle"
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by reslint.\n"
 FORMAT = 1  # bump when the pickled types change shape
 #: the directory of one reslint version and settings: ``<version>-<16 hex digits>``
@@ -105,6 +106,32 @@ class Cache:
             with os.fdopen(fd, "wb") as handle:
                 pickle.dump(((FORMAT, __version__), value), handle, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, path)
+        except OSError:
+            pass
+
+    # -- the stat index: unchanged files are found without reading them ----------------
+    def load_index(self) -> Dict[str, tuple]:
+        """display path -> ((size, mtime ns, inode), key, value) from the last run with these
+        settings; empty when absent or unreadable. Lets a re-run skip reading and hashing
+        files whose ``stat`` is unchanged (a CI checkout, with new mtimes, uses the keys)."""
+        try:
+            with open(self.directory / INDEX_NAME, "rb") as handle:
+                stored = pickle.load(handle)
+        except Exception:  # noqa: BLE001 - missing, truncated, corrupted: start afresh
+            return {}
+        if not (isinstance(stored, tuple) and len(stored) == 2 and stored[0] == (FORMAT, __version__)
+                and isinstance(stored[1], dict)):
+            return {}
+        return stored[1]
+
+    def store_index(self, index: Dict[str, tuple]) -> None:
+        """Write the index atomically (the last writer wins; a lost update only costs reads)."""
+        try:
+            self._prepare()
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.directory)
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(((FORMAT, __version__), index), handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.directory / INDEX_NAME)
         except OSError:
             pass
 

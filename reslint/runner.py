@@ -9,6 +9,7 @@ yet. Findings are reported only for the files that were given.
 from __future__ import annotations
 
 import os
+import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,8 @@ from reslint.engine import FileResult, Linter, decode, module_name
 from reslint.registry import BY_CODE
 from reslint.suppression import Directive, Suppressions
 
+#: files modified this recently (ns) before the run are not put in the stat index
+RECENT_NS = 2_000_000_000
 #: below this many files to parse, starting worker processes costs more than it saves
 PARALLEL_MIN_FILES = 64
 
@@ -60,6 +63,9 @@ class Runner:
         # --ignore-noqa gives suppressed findings their fixes, which cached entries do not hold
         self.cache = Cache(directory, settings) if use_cache and not ignore_noqa else None
         self.parsed: List[str] = []
+        self._stat_index: Optional[dict] = None
+        self._index_changed = False
+        self._started_ns = time.time_ns()
 
     def run(self, paths: Sequence[Path], progress: Optional[Callable[[int, int], None]] = None) -> RunResult:
         """Raises :class:`reslint.discovery.DiscoveryError` for a missing path.
@@ -77,6 +83,7 @@ class Runner:
                 self._project_pass(results)
         for result in results:
             self.linter.complete(result, project_pass=self.linter.needs_summary)
+        self.save_index()
         return RunResult(results, [m for r in results for m in r.internal_errors], self.parsed)
 
     def lint_many(self, files: Sequence[Path], progress: Optional[Callable[[int, int], None]] = None
@@ -134,24 +141,61 @@ class Runner:
         return self._read_cached(path, force)
 
     def _read_cached(self, path: Path, force: bool):
+        display = self.linter.display_path(path)
+        signature = self._signature(path) if self.cache is not None else None
+        entry = self._index().get(display) if signature is not None else None
+        if entry is not None and entry[0] == signature and not (force and entry[2][5]):
+            return self._cached_result(path, display, entry[2], None), None, entry[1]
         try:
             data = Path(path).read_bytes()
         except OSError:
             return None, None, None
-        display = self.linter.display_path(path)
         key = file_key(display, data) if self.cache is not None else None
         stored = self.cache.load(key) if key is not None else None
         if not (isinstance(stored, tuple) and len(stored) == 6) or (force and stored[5]):
             return None, data, key
+        self._remember(display, signature, key, stored)
+        return self._cached_result(path, display, stored, data), data, key
+
+    @staticmethod
+    def _cached_result(path: Path, display: str, stored: tuple, data: Optional[bytes]) -> FileResult:
         findings, errors, summary, suppressed, comments, skipped = stored
         result = FileResult(str(path), display, list(findings), list(errors), summary=summary,
                             suppressed=list(suppressed), comments=comments, skipped=skipped)
         if findings or comments:  # a frame for each finding, RES900's included
             try:
-                result.source = decode(data)
-            except (SyntaxError, UnicodeDecodeError, LookupError):
+                result.source = decode(data if data is not None else Path(path).read_bytes())
+            except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
                 pass
-        return result, data, key
+        return result
+
+    # -- the stat index (reslint.cache.Cache.load_index) ------------------------------------
+    def _index(self) -> dict:
+        if self._stat_index is None:
+            self._stat_index = self.cache.load_index() if self.cache is not None else {}
+        return self._stat_index
+
+    def _signature(self, path: Path) -> Optional[tuple]:
+        """(size, mtime ns, inode); ``None`` when unreadable or modified in the last
+        :data:`RECENT_NS` (it could change again within the same mtime tick)."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        if st.st_mtime_ns >= self._started_ns - RECENT_NS:
+            return None
+        return st.st_size, st.st_mtime_ns, st.st_ino
+
+    def _remember(self, display: str, signature: Optional[tuple], key: Optional[str], value: tuple) -> None:
+        if signature is not None and key is not None:
+            self._index()[display] = (signature, key, value)
+            self._index_changed = True
+
+    def save_index(self) -> None:
+        """Write the stat index if this run added to it (called at the end of :meth:`run`)."""
+        if self._index_changed and self.cache is not None:
+            self.cache.store_index(self._index())
+            self._index_changed = False
 
     def _lint(self, path: Path, force: bool) -> FileResult:
         cached, data, key = self._cached(path, force)
@@ -164,8 +208,10 @@ class Runner:
         if not result.skipped:
             self.parsed.append(result.display)
         if key is not None and not result.internal_errors:
-            self.cache.store(key, (tuple(result.findings), tuple(result.internal_errors), result.summary,
-                                   tuple(result.suppressed), result.comments, result.skipped))
+            value = (tuple(result.findings), tuple(result.internal_errors), result.summary,
+                     tuple(result.suppressed), result.comments, result.skipped)
+            self.cache.store(key, value)
+            self._remember(result.display, self._signature(Path(result.path)), key, value)
         return result
 
     # -- the project pass ----------------------------------------------------------------

@@ -144,3 +144,32 @@ def test_profile_prints_phases_and_rules(tmp_path):
         assert phase in phases, proc.stderr
     assert proc.stderr.splitlines()[-1].startswith("total (wall)")
     assert "RES101" in proc.stdout  # the findings are unchanged
+
+
+# -- the stat index ------------------------------------------------------------------------------------
+def test_stat_index_skips_unchanged_files_and_sees_changed_ones(tmp_path, monkeypatch):
+    from reslint.cache import Cache
+
+    write(tmp_path, {"a.py": "import requests\nrequests.get('u')\n", "b.py": "x = 1\n",
+                     "c.py": "import requests\nrequests.get('u', timeout=5)\n"})
+    old = 1_600_000_000
+    for name in ("a.py", "b.py", "c.py"):
+        os.utime(tmp_path / name, (old, old))  # older than the run: safe to index
+    settings = load_settings(tmp_path)
+
+    def findings(run):
+        return sorted((f.filename, f.location.row, f.code) for r in run.results for f in r.findings)
+
+    first = Runner(settings, cache_dir=tmp_path / "cache", jobs=1).run([tmp_path])
+    assert findings(first) == [("a.py", 2, "RES101")]
+    loads = []
+    original = Cache.load
+    monkeypatch.setattr(Cache, "load", lambda self, key: loads.append(key) or original(self, key))
+    second = Runner(settings, cache_dir=tmp_path / "cache", jobs=1).run([tmp_path])
+    assert findings(second) == findings(first) and loads == []  # every file from the index
+
+    (tmp_path / "c.py").write_text("import requests\nrequests.get('u', timeout=None)\n", "utf-8")
+    os.utime(tmp_path / "c.py", (old + 10, old + 10))
+    third = Runner(settings, cache_dir=tmp_path / "cache", jobs=1).run([tmp_path])
+    assert findings(third) == [("a.py", 2, "RES101"), ("c.py", 2, "RES102")]
+    assert len(loads) == 1  # only the changed file went to the content-keyed entries
