@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional
 
-
 from reslint.diagnostics import Applicability, Edit, Finding
 from reslint.engine import FileResult, Linter, apply_edits, parse_module
 
@@ -125,6 +124,12 @@ def write_atomically(path: Path, text: str, encoding: str, expected_digest: str)
         return f"{path}: cannot re-read before writing the fix: {exc.strerror or exc}"
     if hashlib.blake2b(current, digest_size=16).hexdigest() != expected_digest:
         return f"{path}: changed on disk since it was read; fixes not written"
+    try:
+        faithful = current.decode(encoding).encode(encoding) == current
+    except (UnicodeError, LookupError):
+        faithful = False
+    if not faithful:  # e.g. unicode_escape: re-encoding would rewrite the whole file
+        return f"{path}: the {encoding} codec does not give back this file byte for byte; fixes not written"
     data = text.encode(encoding)
     try:
         fd, tmp = tempfile.mkstemp(prefix=".reslint-", suffix=".tmp", dir=os.path.dirname(target))

@@ -264,9 +264,6 @@ def test_fix_keeps_encoding_bom_and_line_endings_byte_exact(tmp_path, name):
     assert not [p.name for p in project.iterdir() if p.name.startswith(".reslint-")], "temporary file left"
 
 
-@pytest.mark.xfail(strict=True, reason="a coding cookie whose codec does not round-trip (unicode_escape): the "
-                   "fix re-encodes the whole file, every newline becomes the two characters `\\n`, so the "
-                   "file is rewritten as one line; the README promises the encoding is kept")
 def test_fix_with_a_codec_that_does_not_round_trip_changes_only_the_fix(tmp_path):
     original = b'# coding: unicode_escape\nimport requests\nrequests.get("u")\n'
     project = project_with(tmp_path, {"hostile.py": original})
