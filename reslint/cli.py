@@ -99,11 +99,17 @@ def _use_color(choice: str) -> bool:
               help="Add `# noqa: CODE` to every line with a finding (to adopt reslint on existing code).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes for large runs (default: one per CPU; 1 = no workers).")
+@click.option("--profile", is_flag=True,
+              help="Print the time spent per phase and per rule to stderr (runs in one process).")
 def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fixes, output_format, output_file,
           statistics, exit_zero, config_file, isolated, stdin_filename, color, quiet, no_cache, cache_dir,
-          ignore_noqa, add_noqa, jobs):
+          ignore_noqa, add_noqa, jobs, profile):
     """Check PATHS (files or directories; default `.`) for resilience anti-patterns."""
     from reslint.discovery import DiscoveryError
+
+    if profile:
+        jobs = 1
+        _start_profile()
 
     stdin_mode = list(paths) == [Path("-")]
     if add_noqa and (fix or diff or stdin_mode):
@@ -127,7 +133,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
 
     fix_errors: List[str] = []
     fixed_findings = []
-    diff_found = False
+    diffs: List[str] = []
     rewritten = False
     if fix or diff:
         from reslint.fixer import fix_file, fix_text
@@ -144,10 +150,9 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
             if outcome.text is None:
                 continue
             if diff:
-                diff_found = True
-                click.echo("".join(difflib.unified_diff(
+                diffs.append("".join(difflib.unified_diff(
                     result.source.text.splitlines(keepends=True), outcome.text.splitlines(keepends=True),
-                    fromfile=f"a/{result.display}", tofile=f"b/{result.display}")), nl=False)
+                    fromfile=f"a/{result.display}", tofile=f"b/{result.display}")))
                 continue
             fixed_findings.extend(outcome.applied)
             if stdin_mode:
@@ -168,7 +173,13 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
 
     internal = [message for result in results for message in result.internal_errors] + fix_errors
     findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key())
-    if not (stdin_mode and fix) and not diff:
+    if diff:
+        _write("".join(diffs), output_file)
+    elif stdin_mode and fix and output_file is None:
+        # stdout carries the code: what remains goes to stderr, concise (as Ruff does)
+        _emit(findings, results, "concise", None, statistics, "never", unsafe_fixes, len(fixed_findings), quiet,
+              settings.root, err=True)
+    else:
         _emit(findings, results, output_format, output_file, statistics, color, unsafe_fixes, len(fixed_findings),
               quiet, settings.root)
     if show_fixes and fixed_findings:
@@ -177,9 +188,19 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
         click.echo(f"reslint: error: {message}", err=True)
     if internal:
         sys.exit(2)
-    if diff:
-        sys.exit(1 if diff_found else 0)
-    sys.exit(1 if findings and not exit_zero else 0)
+    remains = diffs if diff else findings
+    sys.exit(1 if remains and not exit_zero else 0)
+
+
+def _start_profile() -> None:
+    """Collect ``--profile`` times; the table goes to stderr when the command ends (any exit)."""
+    import time
+
+    from reslint import profiling
+
+    collected, started = profiling.start(), time.perf_counter()
+    click.get_current_context().call_on_close(
+        lambda: click.echo(collected.report(time.perf_counter() - started), err=True))
 
 
 def _settings(config_file, isolated, select, extend_select, ignore):
@@ -294,25 +315,49 @@ def _lint_stdin(linter, stdin_filename: Optional[str]):
 
 
 def _emit(findings, results, output_format, output_file, statistics, color, unsafe_fixes, fixed, quiet,
-          root) -> None:
+          root, err: bool = False) -> None:
     from reslint.output import Report, renderer
 
     use_color = False
     if statistics:
-        counts = Counter((f.code, f.name) for f in findings)
-        text = "".join(f"{n}\t{code}\t{name}\n" for (code, name), n in sorted(counts.items()))
-        text += f"Found {len(findings)} error{'s' if len(findings) != 1 else ''}.\n"
+        text = _statistics(findings, output_format)
     else:
         sources = {r.display: r.source.text for r in results if r.findings and r.source is not None}
         use_color = _use_color(color) and output_file is None and output_format in ("full", "concise")
         summary = not (quiet and output_format in ("full", "concise"))
         text = renderer(output_format)(findings, Report(sources, use_color, unsafe_fixes, fixed, summary, root))
-    if output_file is not None:
-        output_file.parent.mkdir(parents=True, exist_ok=True)
-        output_file.write_text(text, encoding="utf-8")
-    else:
+    _write(text, output_file, use_color, err)
+
+
+def _statistics(findings, output_format: str) -> str:
+    """``--statistics``: findings per rule, as JSON with ``-f json`` (as Ruff does), else as text."""
+    counts = sorted(Counter((f.code, f.name) for f in findings).items())
+    if output_format == "json":
+        import json
+
+        rows = [{"code": code, "name": name, "count": n} for (code, name), n in counts]
+        return json.dumps(rows, indent=2) + "\n"
+    text = "".join(f"{n}\t{code}\t{name}\n" for (code, name), n in counts)
+    return text + f"Found {len(findings)} error{'s' if len(findings) != 1 else ''}.\n"
+
+
+def _write(text: str, output_file: Optional[Path], use_color: bool = False, err: bool = False) -> None:
+    """Print ``text``, or write it to ``output_file`` (creating missing parent directories, as
+    Ruff does); a file that cannot be written exits 2 with one line naming it and why."""
+    if output_file is None:
         # click strips ANSI styles when stdout is not a terminal unless told otherwise
-        click.echo(text, nl=False, color=True if use_color else None)
+        click.echo(text, nl=False, color=True if use_color else None, err=err)
+        return
+    try:
+        if not output_file.parent.is_dir():
+            output_file.parent.mkdir(parents=True)
+        output_file.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if isinstance(exc, FileExistsError):  # a parent is a file
+            reason = f"{exc.filename} is not a directory"
+        click.echo(f"reslint: error: cannot write {output_file}: {reason}", err=True)
+        sys.exit(2)
 
 
 def _show_fixes(fixed) -> None:

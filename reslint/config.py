@@ -152,12 +152,21 @@ def _table(value: Any, key: str, where: str) -> Dict[str, Any]:
     return value
 
 
+#: the options each rule accepts in ``[tool.reslint.rules.RESnnn]`` (none yet: every key is unknown)
+RULE_OPTIONS: Dict[str, Tuple[str, ...]] = {}
+
+
 def _rule_options(value: Any, key: str, where: str) -> Dict[str, Dict[str, Any]]:
     table = _table(value, key, where)
     for code, options in table.items():
-        if registry.lookup(code) is None:
+        info = registry.lookup(code)
+        if info is None:
             raise ConfigError(f"{where}: `{key}.{code}` is not a rule code")
-        _table(options, f"{key}.{code}", where)
+        known = RULE_OPTIONS.get(info.code, ())
+        for option in _table(options, f"{key}.{code}", where):
+            if option not in known:
+                accepted = f"known keys: {', '.join(known)}" if known else f"{info.code} has no options"
+                raise ConfigError(f"{where}: unknown key `{key}.{code}.{option}` ({accepted})")
     return table
 
 

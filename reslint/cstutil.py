@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from typing import Optional
 
 import libcst as cst
@@ -64,6 +66,16 @@ def parse_expression(code: str) -> Optional[cst.BaseExpression]:
         return cst.parse_expression(code)
     except cst.ParserSyntaxError:
         return None
+
+
+def whole_units(seconds: float, unit_s: float = 1.0) -> int:
+    """``seconds`` as a whole number of ``unit_s`` units, rounded up and at least 1.
+
+    Rounding down could write 0, which many libraries read as "no timeout"
+    (pymongo's ``socketTimeoutMS=0``, libpq's ``connect_timeout=0``). The value is
+    first rounded to 9 places so ``2.0 / 0.001`` (2000.0000000000002) stays 2000.
+    """
+    return max(1, math.ceil(round(seconds / unit_s, 9)))
 
 
 def format_seconds(seconds: float) -> str:

@@ -3,7 +3,7 @@
 Renders the project pass's view as Mermaid (GitHub renders it in Markdown) or
 Graphviz DOT: one node per retry layer, labelled with its attempts and time cap;
 an edge from an outer layer to each inner layer it reaches, labelled with the
-multiplied attempts; amplified paths (nested layers) drawn in red.
+product of the two layers' attempts; amplified paths (nested layers) drawn in red.
 """
 
 from __future__ import annotations
@@ -22,16 +22,15 @@ def _layers(graph: CallGraph) -> Dict[Tuple[str, int], Hop]:
 
 
 def _edges(graph: CallGraph) -> List[Tuple[Hop, Hop, int]]:
+    """(outer, inner, product) per pair of layers next to each other in some chain: the product
+    is of those two layers alone (middle (3) → inner (3) is x9 however many layers call middle),
+    as RES301 reports the pair."""
     edges = {}
     for nesting in graph.nestings():
         chain = nesting.chain
-        for index in range(len(chain) - 1):
-            outer, inner = chain[index], chain[index + 1]
-            product = 1
-            for hop in chain[:index + 2]:
-                product *= max(hop.layer.attempts, 1)
-            key = ((outer.path, outer.layer.id), (inner.path, inner.layer.id))
-            edges[key] = max(edges.get(key, (outer, inner, 0)), (outer, inner, product), key=lambda e: e[2])
+        for outer, inner in zip(chain, chain[1:]):
+            product = max(outer.layer.attempts, 1) * max(inner.layer.attempts, 1)
+            edges[((outer.path, outer.layer.id), (inner.path, inner.layer.id))] = (outer, inner, product)
     return sorted(edges.values(), key=lambda e: (e[0].path, e[0].layer.row, e[1].path, e[1].layer.row))
 
 

@@ -11,7 +11,7 @@ import functools
 import re
 import sys
 from pathlib import Path
-from typing import List
+from typing import List, Tuple
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -19,7 +19,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 
-def _requirement_lines(root: Path) -> List[str]:
+def _requirement_lines(root: Path) -> Tuple[str, ...]:
     lines: List[str] = []
     try:
         data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
@@ -34,14 +34,28 @@ def _requirement_lines(root: Path) -> List[str]:
             lines.extend(path.read_text(encoding="utf-8", errors="replace").splitlines())
         except OSError:
             continue
-    return [line for line in lines if isinstance(line, str)]
+    return tuple(line.strip() for line in lines if isinstance(line, str) and line.strip()
+                 and not line.lstrip().startswith("#"))
+
+
+def dependency_facts(root: Path) -> Tuple[str, ...]:
+    """The project's requirement lines as read now (for the cache key: a new pin such as
+    ``urllib3<2`` changes which fixes are offered, so cached results must not survive it)."""
+    return _requirement_lines(Path(root))
+
+
+def pinned_below(root: Path, package: str, major: int) -> bool:
+    """Whether the project pins ``package`` to a version below ``major`` (e.g. urllib3 < 2).
+
+    The files are read on every call (a long-lived process, such as the API's user, sees an
+    edited requirements file); the parse is memoised on their text."""
+    return _pinned_below(_requirement_lines(Path(root)), package, major)
 
 
 @functools.lru_cache(maxsize=32)
-def pinned_below(root: Path, package: str, major: int) -> bool:
-    """Whether the project pins ``package`` to a version below ``major`` (e.g. urllib3 < 2)."""
+def _pinned_below(lines: Tuple[str, ...], package: str, major: int) -> bool:
     name = re.escape(package)
-    for line in _requirement_lines(root):
+    for line in lines:
         match = re.match(rf"\s*{name}\s*(?:\[[^\]]*\])?\s*(.*)", line, re.IGNORECASE)
         if not match:
             continue

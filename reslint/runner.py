@@ -83,6 +83,11 @@ class Runner:
                 self._project_pass(results)
         for result in results:
             self.linter.complete(result, project_pass=self.linter.needs_summary)
+            if result.findings and result.source is None:  # a project finding in a file without others
+                try:
+                    result.source = decode(Path(result.path).read_bytes())
+                except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
+                    pass
         self.save_index()
         return RunResult(results, [m for r in results for m in r.internal_errors], self.parsed)
 

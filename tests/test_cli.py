@@ -112,6 +112,14 @@ def test_statistics(project):
     assert result.output.splitlines()[0] == "1\tRES101\tmissing-timeout"
 
 
+def test_statistics_honours_json_and_output_file(project):
+    result = run(["--statistics", "-f", "json", "-o", "st.json", "."], project)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert json.loads((project / "st.json").read_text(encoding="utf-8")) == [
+        {"code": "RES101", "name": "missing-timeout", "count": 1}]
+    assert json.loads(run(["--statistics", "-f", "json", "ok.py"], project).stdout) == []
+
+
 def test_select_and_ignore(project):
     assert run(["--ignore", "RES101", "app.py"], project).exit_code == 0
     assert run(["--select", "RES102,RES103", "app.py"], project).exit_code == 0
@@ -140,6 +148,32 @@ def test_diff_writes_nothing(project):
     assert "+    return requests.get(url, timeout=10).json()" in result.output
     assert (project / "app.py").read_text(encoding="utf-8") == MISSING
     assert run(["--diff", "--unsafe-fixes", "ok.py"], project).exit_code == 0
+
+
+def test_diff_goes_to_the_output_file_and_honours_exit_zero(project):
+    result = run(["--diff", "--unsafe-fixes", "-o", "rep.diff", "app.py"], project)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert (project / "rep.diff").read_text(encoding="utf-8") == (
+        "--- a/app.py\n+++ b/app.py\n@@ -2,4 +2,4 @@\n \n \n def load(url):\n"
+        "-    return requests.get(url).json()\n+    return requests.get(url, timeout=10).json()\n")
+    assert run(["--diff", "--unsafe-fixes", "--exit-zero", "app.py"], project).exit_code == 0
+
+
+@pytest.mark.parametrize("target, reason", [
+    ("outdir", "Is a directory"),
+    ("app.py/report.txt", "app.py is not a directory"),
+])
+def test_unwritable_output_file_is_one_line_and_exit_2(project, target, reason):
+    (project / "outdir").mkdir()
+    result = run(["-o", target, "app.py"], project)
+    assert result.exit_code == 2
+    assert result.stderr == f"reslint: error: cannot write {target}: {reason}\n"
+    assert (project / "app.py").read_text(encoding="utf-8") == MISSING
+
+
+def test_output_file_parent_directories_are_created(project):
+    assert run(["-f", "concise", "-o", "a/b/out.txt", "app.py"], project).exit_code == 1
+    assert (project / "a" / "b" / "out.txt").read_text(encoding="utf-8").startswith("app.py:5:12: RES101")
 
 
 def test_config_error_names_file_and_key(tmp_path):
@@ -189,7 +223,22 @@ def test_stdin(tmp_path):
     assert result.exit_code == 1
     assert result.output.startswith("svc.py:5:12: RES101")
     fixed = run(["--isolated", "--fix", "--unsafe-fixes", "-"], tmp_path, stdin=MISSING)
-    assert fixed.output == MISSING.replace("get(url)", "get(url, timeout=10)")
+    assert fixed.stdout == MISSING.replace("get(url)", "get(url, timeout=10)")
+
+
+def test_stdin_fix_reports_what_remains_on_stderr(tmp_path):
+    result = run(["--isolated", "--fix", "--stdin-filename", "svc.py", "-"], tmp_path, stdin=MISSING)
+    assert result.exit_code == 1
+    assert result.stdout == MISSING  # the code, unchanged: the only fix is unsafe
+    assert result.stderr.splitlines()[:2] == [
+        "svc.py:5:12: RES101 `requests.get` call has no timeout: requests waits forever when no timeout is given, "
+        "so one stuck server holds this call, and the worker running it, forever; pass `timeout=`",
+        "Found 1 error."]
+    broken = run(["--isolated", "--fix", "-q", "--stdin-filename", "b.py", "-"], tmp_path, stdin="f(\n")
+    assert broken.exit_code == 1 and broken.stdout == "f(\n"
+    assert broken.stderr == "b.py:1:2: RES000 cannot parse: '(' was never closed\n"
+    clean = run(["--isolated", "--fix", "--unsafe-fixes", "-"], tmp_path, stdin=MISSING)
+    assert clean.exit_code == 0 and clean.stderr == "Found 1 error (1 fixed, 0 remaining).\n"
 
 
 def test_gitignore_line_that_cannot_be_used_is_a_warning_once(tmp_path):

@@ -139,3 +139,50 @@ def test_graph_command(shop):
     assert "  L1 -->|x12| L0" in lines and "  L2 -->|x9| L0" in lines
     assert dot.output.startswith("digraph retry_layers {")
     assert 'L1 -> L0 [label="x12", color=red, penwidth=2];' in dot.output
+
+
+def test_graph_edge_is_the_product_of_the_two_layers_it_joins(tmp_path):
+    (tmp_path / "app.py").write_text(textwrap.dedent("""\
+        from tenacity import retry, stop_after_attempt, wait_random_exponential, stop_after_delay
+
+
+        @retry(stop=stop_after_attempt(3) | stop_after_delay(10), wait=wait_random_exponential())
+        def inner():
+            return 1
+
+
+        @retry(stop=stop_after_attempt(3) | stop_after_delay(10), wait=wait_random_exponential())
+        def middle():
+            return inner()
+
+
+        @retry(stop=stop_after_attempt(2) | stop_after_delay(10), wait=wait_random_exponential())
+        def outer():
+            return middle()
+        """), encoding="utf-8")
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        result = CliRunner().invoke(main, ["graph", "--isolated", "--no-cache", "app.py"])
+    finally:
+        os.chdir(old)
+    edges = [line for line in result.output.splitlines() if "-->" in line]
+    assert edges == ["  L1 -->|x9| L0", "  L2 -->|x6| L1"]  # middle (3) → inner (3); outer (2) → middle (3)
+
+
+def test_cache_notices_a_new_dependency_pin(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.reslint]\n", encoding="utf-8")
+    (tmp_path / "u.py").write_text("from urllib3.util.retry import Retry\n"
+                                   "p = Retry(total=3, backoff_factor=0.5, status_forcelist=[500])\n", encoding="utf-8")
+
+    def res201_fixes():
+        runner = Runner(load_settings(tmp_path), cache_dir=tmp_path / "cache", jobs=1)
+        return [f.fix is not None for r in runner.run([tmp_path / "u.py"]).results for f in r.findings
+                if f.code == "RES201"]
+
+    assert res201_fixes() == [True]  # `backoff_jitter=` exists from urllib3 2.0 on
+    assert res201_fixes() == [True]  # now from the cache
+    (tmp_path / "requirements.txt").write_text("urllib3==1.26.20\n", encoding="utf-8")
+    assert res201_fixes() == [False]
+    (tmp_path / "requirements.txt").unlink()
+    assert res201_fixes() == [True]

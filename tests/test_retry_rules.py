@@ -182,6 +182,99 @@ def test_loop_jitter_fix_imports_random_once(tmp_path):
     assert fix_text(linter, outcome.text, "m.py", unsafe=False).text is None
 
 
+@pytest.mark.parametrize("body", [
+    f"@retry({GOOD}, wait=wait_fixed(next(DELAYS)))\ndef f():\n    return session.get('u', timeout=5)\n",
+    "p = Retry(total=3, backoff_factor=float(next(DELAYS)), status_forcelist=[500])\n",
+])
+def test_jitter_fix_does_not_evaluate_an_expression_twice(linter, body):
+    text = HEAD + "DELAYS = iter([1, 2])\n" + body
+    found, _ = linter.lint_text(text, "m.py")
+    assert [(f.code, f.fix) for f in found if f.code == "RES201"] == [("RES201", None)]
+
+
+def test_jitter_fix_copies_a_plain_name_or_constant(linter):
+    body = f"DELAY = 2\n@retry({GOOD}, wait=wait_fixed(DELAY * 0.5))\ndef f():\n    return session.get('u', timeout=5)\n"
+    assert fixed(linter, body) == body.replace("wait_fixed(DELAY * 0.5)",
+                                               "wait_fixed(DELAY * 0.5) + wait_random(0, DELAY * 0.5)")
+
+
+def test_huge_attempt_counts_are_reported_as_numbers_not_digits(linter):
+    body = ("@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(10 ** 100), "
+            "wait=wait_random_exponential(max=5))\ndef f():\n    return session.get('u', timeout=5)\n"
+            "p = Retry(total=10 ** 100, backoff_factor=0.5, backoff_jitter=0.5, status_forcelist=[500])\n")
+    text = HEAD + textwrap.dedent(body)
+    found, errors = linter.lint_text(text, "m.py")
+    assert errors == []
+    messages = [f.message for f in found if f.code == "RES202"]
+    assert len(messages) == 2
+    assert all("worst case 1e+100 attempts × " in m and "0000" not in m for m in messages), messages
+    # beyond the float range the cap is no cap: RES203, and no crash on int(inf)
+    inf = ("@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(10 ** 400), "
+           "wait=wait_random_exponential(max=5))\ndef f():\n    return session.get('u', timeout=5)\n")
+    assert findings(linter, inf) == [(1, "RES203")]
+
+
+def test_fix_extends_an_optional_import_and_withholds_for_a_lazy_one(linter):
+    optional = textwrap.dedent("""\
+        try:
+            from tenacity import retry, wait_fixed, stop_after_attempt
+            HAVE_TENACITY = True
+        except ImportError:  # optional dependency
+            HAVE_TENACITY = False
+
+        if HAVE_TENACITY:
+            @retry(wait=wait_fixed(1), stop=stop_after_attempt(100))
+            def poll():
+                pass
+        """)
+    outcome = fix_text(linter, optional, "m.py", unsafe=False)
+    assert outcome.text == optional.replace(
+        "from tenacity import retry, wait_fixed, stop_after_attempt\n",
+        "from tenacity import retry, wait_fixed, stop_after_attempt, wait_random, stop_after_delay\n").replace(
+        "@retry(wait=wait_fixed(1), stop=stop_after_attempt(100))",
+        "@retry(wait=wait_fixed(1) + wait_random(0, 1), stop=stop_after_attempt(100) | stop_after_delay(60))")
+    lazy = textwrap.dedent("""\
+        def lazy():
+            from tenacity import retry, wait_fixed, stop_after_attempt
+            @retry(wait=wait_fixed(1), stop=stop_after_attempt(100))
+            def g():
+                pass
+            return g
+        """)
+    found, _ = linter.lint_text(lazy, "m.py")
+    assert sorted((f.code, f.fix) for f in found) == [("RES201", None), ("RES202", None), ("RES204", None)]
+    assert fix_text(linter, lazy, "m.py", unsafe=True).text is None
+
+
+def test_narrowing_does_not_shadow_a_builtin(linter):
+    text = textwrap.dedent("""\
+        import socket
+        from requests import get
+        from tenacity import retry, stop_after_attempt, stop_after_delay, wait_random_exponential
+
+
+        @retry(stop=stop_after_attempt(3) | stop_after_delay(10), wait=wait_random_exponential())
+        def fetch():
+            return get("https://example.invalid", timeout=5)
+
+
+        def ping(host):
+            try:
+                socket.create_connection((host, 80), timeout=1).close()
+                return True
+            except ConnectionError:  # the builtin
+                return False
+        """)
+    outcome = fix_text(linter, text, "m.py", unsafe=True)
+    # `Timeout` may join `from requests import get`; `ConnectionError` is the builtin's name: qualified
+    assert outcome.text == text.replace("from requests import get\n", "from requests import get, Timeout\n").replace(
+        "wait_random_exponential\n\n",
+        "wait_random_exponential, retry_if_exception_type\nimport requests\n\n", 1).replace(
+        "wait=wait_random_exponential())",
+        "wait=wait_random_exponential(), "
+        "retry=retry_if_exception_type((requests.ConnectionError, Timeout)))")
+
+
 def test_narrowing_is_unsafe_and_uses_the_library_of_the_calls(linter):
     body = ("@retry(stop=stop_after_attempt(3) | stop_after_delay(20), wait=wait_random_exponential(max=5))\n"
             "def f():\n    return session.get('u', timeout=5)\n")

@@ -120,6 +120,8 @@ def total_wait(policy: RetryPolicy):
         return UNKNOWN
     if attempts > MAX_WAITS:
         return None
+    if attempts <= 1:  # no wait (also -inf from `max_retries=-(10 ** 400)`, which range() cannot take)
+        return 0.0
     total = 0.0
     for k in range(1, int(attempts)):
         bound = policy.wait.bound(k)
@@ -149,10 +151,20 @@ def fmt(seconds) -> str:
     return f"{rounded:g} s"
 
 
+def count_text(count) -> str:
+    """``6`` → ``6``; a huge count as ``1e+100`` rather than its hundred digits."""
+    if isinstance(count, int) and abs(count) < 10 ** 15:
+        return str(count)
+    try:
+        return f"{count:g}"
+    except OverflowError:  # an int beyond the float range
+        return "more than 1e+308"
+
+
 def describe(policy: RetryPolicy, per_attempt_s) -> str:
     """``6 attempts × 13.05 s + up to 23 s of waits = 101.3 s`` (parts unknown are said so)."""
     waits = total_wait(policy)
-    attempts = policy.attempts if _num(policy.attempts) else "?"
+    attempts = count_text(policy.attempts) if _num(policy.attempts) else "?"
     per = fmt(per_attempt_s) if _num(per_attempt_s) else "an unknown time"
     wait_text = f"up to {fmt(waits)} of waits" if _num(waits) else "unbounded waits" if waits is None else \
         "waits of unknown length"

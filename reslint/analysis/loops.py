@@ -40,6 +40,12 @@ _LOCAL_ERRORS = frozenset({
 _WAIT_ERROR_SUFFIXES = ("Empty", "EmptyError", "Full", "WouldBlock", "NotReady")
 
 
+def _finite(value) -> bool:
+    """A number a loop bound can be counted from: not ``inf`` or NaN (``range(10 ** 400)`` is
+    evaluated as ``inf``, which ``int()`` cannot take)."""
+    return _num(value) and (isinstance(value, int) or math.isfinite(value))
+
+
 def _own_nodes(body) -> List[cst.CSTNode]:
     """Nodes of a loop body, not descending into nested functions, classes or loops."""
     out: List[cst.CSTNode] = []
@@ -214,7 +220,7 @@ class LoopAnalyzer:
                 return None
             var = loop.target.value if isinstance(loop.target, cst.Name) else None
             values = [self.ctx.value_of(a.value, scope) for a in it.args if not a.keyword and not a.star]
-            if len(values) != len(it.args) or not values or not all(_num(v) for v in values):
+            if len(values) != len(it.args) or not values or not all(_finite(v) for v in values):
                 # range(n) over a computed n is a retry only when n names attempts (max_retries…)
                 names = " ".join(n.value.lower() for a in it.args for n in _expressions(a.value)
                                  if isinstance(n, cst.Name))
@@ -248,7 +254,7 @@ class LoopAnalyzer:
         op = test.comparisons[0].operator
         bound = self.ctx.value_of(test.comparisons[0].comparator, scope)
         start = self._initial(name, scope)
-        if not (_num(bound) and _num(start)):
+        if not (_finite(bound) and _finite(start)):
             return UNKNOWN, name, 0
         if isinstance(op, cst.LessThan):
             return max(0, int(bound - start)), name, int(start)
@@ -274,7 +280,7 @@ class LoopAnalyzer:
                 test = node.test
                 if isinstance(test.left, cst.Name) and test.left.value in counters and len(test.comparisons) == 1:
                     bound = self.ctx.value_of(test.comparisons[0].comparator, scope)
-                    return int(bound) if _num(bound) else UNKNOWN
+                    return int(bound) if _finite(bound) else UNKNOWN
         for handler in handlers:
             if any(isinstance(n, cst.If) and _one_branch_leaves(n) for n in _own_nodes(handler.body)):
                 return UNKNOWN

@@ -13,6 +13,7 @@ and ``research/retry-semantics.md`` section 1.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -26,6 +27,23 @@ Number = object  # float | None | UNKNOWN
 
 def _num(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _plus_one(retries):
+    """Attempts from a number of retries (``None``, no bound, and UNKNOWN stay as they are)."""
+    return retries + 1 if _num(retries) else retries
+
+
+def _whole(value):
+    """A count (attempts, retries) read from a constant: an int (``10 ** 100`` stays exact),
+    ``None`` (no bound) for ``inf``, UNKNOWN for NaN; ``-inf`` is 0."""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return UNKNOWN
+        if math.isinf(value):
+            return None if value > 0 else 0
+        return int(value)
+    return value
 
 
 @dataclass
@@ -282,10 +300,9 @@ class Extractor:
             for part in parts[1:]:
                 attempts, delay = combine(attempts, part[0]), combine(delay, part[1])
             return attempts, delay, what == "all" or any(p[2] for p in parts)
-        value = self.number(Args(expr, params), params[0], UNKNOWN, scope=scope)
         if what == "attempts":
-            return (int(value) if _num(value) else value), None, False
-        return None, value, False
+            return self._count(Args(expr, params), params[0], UNKNOWN, scope), None, False
+        return None, self.number(Args(expr, params), params[0], UNKNOWN, scope=scope), False
 
     def _tenacity_wait(self, expr, scope, depth: int = 0) -> Wait:
         if expr is None:
@@ -458,8 +475,14 @@ class Extractor:
         return policy
 
     def _count(self, args: Args, name: str, default, scope):
-        value = self.number(args, name, default, scope=scope)
-        return int(value) if _num(value) else value
+        """A count parameter, exact (not through a float: ``int(float(10 ** 100))`` has the digits
+        10000000000000000159...), its default when absent, UNKNOWN if unreadable."""
+        if name not in args:
+            return UNKNOWN if args.star else default
+        value = self.value(args.expr(name), scope)
+        if value is None:
+            return None
+        return _whole(value) if _num(value) else UNKNOWN
 
     # -- stamina ---------------------------------------------------------------------
     def _stamina(self, call, anchor, scope, kind, qual) -> RetryPolicy:
@@ -667,7 +690,7 @@ class Extractor:
         if total is False:
             policy.attempts = 1
         elif _num(total):
-            policy.attempts = int(total) + 1
+            policy.attempts = _plus_one(_whole(total))
         else:
             policy.attempts = UNKNOWN
         policy.max_delay_s = None
@@ -699,7 +722,7 @@ class Extractor:
         value = self.value(args.expr("max_retries"), scope)
         if not _num(value):
             return None  # a Retry object is its own policy (reported at its constructor)
-        policy = RetryPolicy("requests", kind, anchor, call=call, attempts=int(value) + 1, max_delay_s=None,
+        policy = RetryPolicy("requests", kind, anchor, call=call, attempts=_plus_one(_whole(value)), max_delay_s=None,
                              wait=Wait.none(), retried=Retried("status", (), frozenset(), True))
         policy.respects_retry_after = True
         return policy

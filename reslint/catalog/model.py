@@ -65,6 +65,9 @@ class TimeoutSpec:
       timeout can still be passed to ``connect()``): without it, not reported.
     - ``url``: ``(param name, position)`` of a URL argument; a constant ``data:`` or
       ``file:`` URL is not a network call.
+    - ``whole_units``: the parameter takes a whole number of its unit (libpq's
+      ``connect_timeout`` in seconds, pymongo's ``*MS``): a fix rounds the value up,
+      to at least 1, since rounding down can reach 0 ("no timeout") or shorten it.
     - ``fix``: the text a fix inserts, with ``{param}``, ``{seconds}``/``{ms}`` and
       the objects named in ``fix_imports`` (dotted paths) as ``{obj0}``, spelled
       as the file already imports them or with an ``import`` added; ``None`` when
@@ -89,6 +92,7 @@ class TimeoutSpec:
     default_per_attempt_s: Optional[float] = None
     connects_with: Optional[Tuple[str, int]] = None
     url: Optional[Tuple[str, int]] = None
+    whole_units: bool = False
 
 
 @dataclass(frozen=True)

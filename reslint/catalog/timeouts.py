@@ -166,21 +166,21 @@ def _databases() -> List[TimeoutSpec]:
         TimeoutSpec(
             "psycopg2.connect", (TimeoutParam("connect_timeout"),), None,
             "https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNECT-CONNECT-TIMEOUT "
-            "(zero, negative or unset: wait indefinitely)",
+            "(zero, negative or unset: wait indefinitely; \"write as a decimal integer\")",
             "libpq waits for the OS TCP timeout (minutes) without connect_timeout",
-            dsn=("dsn", 0, ("connect_timeout",)), disable_values=(None, 0),
+            dsn=("dsn", 0, ("connect_timeout",)), disable_values=(None, 0), whole_units=True,
         ),
         TimeoutSpec(
             "psycopg.connect", (TimeoutParam("connect_timeout"),), 130.0,
             "psycopg/conninfo.py _DEFAULT_CONNECT_TIMEOUT = 130 (psycopg 3.1.18, 3.2+)",
             "psycopg 3 falls back to 130 s without connect_timeout",
-            dsn=("conninfo", 0, ("connect_timeout",)),
+            dsn=("conninfo", 0, ("connect_timeout",)), whole_units=True,  # passed on to libpq: an integer
         ),
         TimeoutSpec(
             "psycopg.AsyncConnection.connect", (TimeoutParam("connect_timeout"),), 130.0,
             "psycopg/conninfo.py _DEFAULT_CONNECT_TIMEOUT = 130 (psycopg 3.1.18, 3.2+)",
             "psycopg 3 falls back to 130 s without connect_timeout",
-            dsn=("conninfo", 0, ("connect_timeout",)),
+            dsn=("conninfo", 0, ("connect_timeout",)), whole_units=True,  # passed on to libpq: an integer
         ),
         TimeoutSpec(
             "asyncpg.connect", (TimeoutParam("command_timeout"),), None,
@@ -221,7 +221,7 @@ def _databases() -> List[TimeoutSpec]:
             "https://pymongo.readthedocs.io/en/stable/api/pymongo/mongo_client.html (socketTimeoutMS default None; "
             "0 means no timeout; timeoutMS since 4.2)",
             "pymongo has no socket timeout by default", unit_s=0.001, disable_values=(None, 0), carrier=True,
-            dsn=("host", 0, ("socketTimeoutMS", "timeoutMS")), fix="{param}={ms}",
+            dsn=("host", 0, ("socketTimeoutMS", "timeoutMS")), fix="{param}={ms}", whole_units=True,
         ),
     ]
 

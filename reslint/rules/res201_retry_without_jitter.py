@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 
 from reslint.analysis.retry import RetryPolicy
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
-from reslint.rules.fixes import remove_arg, spell, with_callee
+from reslint.rules.fixes import copyable, remove_arg, spell, with_callee
 from reslint.rules.retry_base import PolicyRule, library_name, retries
 
 WHY = ("without jitter every client that failed together retries together, hitting the recovering service in "
@@ -73,7 +75,10 @@ class RetryWithoutJitter(PolicyRule):
             if pinned_below(self.settings.root, "urllib3", 2):
                 return None  # backoff_jitter exists from urllib3 2.0 on
 
-            factor = policy.call and _arg_code(call, "backoff_factor") or "1"
+            factor = _arg(call, "backoff_factor")
+            if factor is not None and not copyable(factor):
+                return None  # the jitter would evaluate the factor's expression a second time
+            factor = cst.Module([]).code_for_node(factor) if factor is not None else "1"
             return FixPlan(f"Add `backoff_jitter={factor}` (urllib3 >= 2.0)", Applicability.SAFE,
                            ((call, add_keyword_arg(call, "backoff_jitter", cst.parse_expression(factor))),))
         return None
@@ -88,10 +93,13 @@ class RetryWithoutJitter(PolicyRule):
                 return FixPlan("Use `wait_random_exponential` with the same bounds (full jitter)", Applicability.SAFE,
                                ((wait, new),), imports)
         if name in ("wait_fixed", "wait_incrementing") and wait.args:
+            first = wait.args[0]
+            if name == "wait_fixed" and (first.star or not copyable(first.value)):
+                return None  # the random term would evaluate the wait's expression a second time
             spelled, imports = spell(self.ctx, "tenacity.wait_random")
             if spelled is None:
                 return None
-            span = cst.Module([]).code_for_node(wait.args[0].value) if name == "wait_fixed" else "1"
+            span = cst.Module([]).code_for_node(first.value) if name == "wait_fixed" else "1"
             addition = cst.parse_expression(f"{spelled}(0, {span})")
             new = cst.BinaryOperation(left=wait, operator=cst.Add(), right=addition)
             return FixPlan(f"Add a random term: `+ {spelled}(0, {span})`", Applicability.SAFE, ((wait, new),), imports)
@@ -110,10 +118,10 @@ class RetryWithoutJitter(PolicyRule):
                        imports)
 
 
-def _arg_code(call: cst.Call, name: str):
+def _arg(call: cst.Call, name: str) -> Optional[cst.BaseExpression]:
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == name:
-            return cst.Module([]).code_for_node(arg.value)
+            return arg.value
     return None
 
 

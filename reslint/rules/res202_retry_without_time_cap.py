@@ -26,11 +26,13 @@ class RetryWithoutTimeCap(PolicyRule):
         self._policies: List[RetryPolicy] = []
         self._seen = set()
         self._per_attempt: Dict[int, object] = {}  # id(policy) -> seconds per attempt (or UNKNOWN)
+        self._scopes: Dict[int, object] = {}  # id(policy) -> the scope it was seen in (where its fix goes)
 
     def check(self, policy: RetryPolicy) -> None:
         if id(policy) not in self._seen:
             self._seen.add(id(policy))
             self._policies.append(policy)
+            self._scopes[id(policy)] = self.ctx.scope
 
     def visit_Call(self, node: cst.Call) -> None:
         super().visit_Call(node)
@@ -86,7 +88,7 @@ class RetryWithoutTimeCap(PolicyRule):
         seconds = format_seconds(limit)
         call = policy.call
         if policy.library == "tenacity" and policy.stop_node is not None:
-            spelled, imports = spell(self.ctx, "tenacity.stop_after_delay")
+            spelled, imports = spell(self.ctx, "tenacity.stop_after_delay", self._scopes.get(id(policy)))
             if spelled is None:
                 return None
             new = cst.BinaryOperation(left=policy.stop_node, operator=cst.BitOr(),

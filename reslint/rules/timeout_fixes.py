@@ -12,7 +12,7 @@ from typing import Optional, Tuple
 import libcst as cst
 
 from reslint.analysis.timeouts import TimeoutReading, find_argument
-from reslint.cstutil import add_keyword_arg, format_seconds, parse_expression
+from reslint.cstutil import add_keyword_arg, format_seconds, parse_expression, whole_units
 from reslint.rules.fixes import spell
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
@@ -27,8 +27,8 @@ def _render(template: str, reading: TimeoutReading, ctx) -> Tuple[Optional[str],
     spec = reading.spec
     values = {
         "param": spec.params[0].name,
-        "seconds": format_seconds(seconds),
-        "ms": str(int(round(seconds * 1000))),
+        "seconds": str(whole_units(seconds)) if spec.whole_units else format_seconds(seconds),
+        "ms": str(whole_units(seconds, 0.001)),
     }
     imports: Tuple[str, ...] = ()
     for i, dotted in enumerate(spec.fix_imports):
@@ -78,12 +78,20 @@ def replace_disabled_fix(reading: TimeoutReading, ctx) -> Optional[FixPlan]:
     is_name = isinstance(node, cst.Name) and node.value != "None"
     if is_name and not (spec.fix or "").startswith("{param}="):
         return None  # the name stands for an object, not a number: no mechanical fix
-    seconds = _default_seconds(ctx)
-    text = str(int(round(seconds / spec.unit_s))) if spec.unit_s != 1.0 else format_seconds(seconds)
+    text = _in_unit(_default_seconds(ctx), spec)
     value = parse_expression(text)
     if value is None:
         return None
     return FixPlan(f"Replace `{_code(node)}` with `{text}`", Applicability.UNSAFE, ((node, value),))
+
+
+def _in_unit(seconds: float, spec) -> str:
+    """``seconds`` written in the parameter's own unit (whole units when the catalog says so)."""
+    if spec.whole_units:
+        return str(whole_units(seconds, spec.unit_s))
+    if spec.unit_s != 1.0:
+        return format_seconds(round(seconds / spec.unit_s, 9))
+    return format_seconds(seconds)
 
 
 def _code(node) -> str:
