@@ -53,7 +53,7 @@ from reslint.walk import walk
 SYNTAX = BY_CODE["RES000"]
 UNUSED_NOQA = BY_CODE["RES900"]
 #: rules decided by the project pass over module summaries, not by a per-file visitor
-PROJECT_RULES = frozenset({"RES301", "RES402"})
+PROJECT_RULES = frozenset({"RES301", "RES401", "RES402"})
 #: LibCST visits and renders recursively (long implicit string concatenations, long ``and``
 #: chains nest deeply); safe because that work runs on a thread with a large stack
 RECURSION_LIMIT = 200000
@@ -267,7 +267,7 @@ class Linter:
             for glob, codes in settings.per_file_ignores
         ]
         self._module: Optional[Tuple[str, bool]] = None  # the module name of the file being linted
-        #: project rules (RES301, RES402) need module summaries: every chain they report starts
+        #: project rules (RES301, RES401, RES402) need module summaries: every chain they report starts
         #: at a call in a retried scope, so files that can hold one are parsed up front and the
         #: others only when the call graph reaches them (:class:`reslint.runner.Runner`)
         self.needs_summary = bool(self.enabled & PROJECT_RULES)

@@ -144,19 +144,23 @@ def _binding(parent_chain, name):
 
 def names_resolved_to_locals(original: str, fixed: str) -> List[str]:
     """Names a fix newly refers to in some scope that resolve there to a parameter or a
-    local (or an enclosing function's) variable rather than a global or an import."""
+    local (or an enclosing function's) variable rather than a global or an import. A
+    name the fix binds itself where none was (RES401's new ``idempotency_key``
+    parameter) is meant to be local: only a binding the original already had shadows."""
     before, after = _scopes(original), _scopes(fixed)
     problems = []
     for path, (_, table) in after.items():
         old = before.get(path)
         old_refs = {s.get_name() for s in old[1].get_symbols() if s.is_referenced()} if old else set()
+        old_local = {s.get_name() for s in old[1].get_symbols()
+                     if s.is_parameter() or s.is_local()} if old else set()
         chain = [after[path[:i]][1] for i in range(len(path) - 1, 0, -1)]
         for symbol in table.get_symbols():
             name = symbol.get_name()
             if not symbol.is_referenced() or name in old_refs:
                 continue
-            if symbol.is_parameter() or (symbol.is_local() and not symbol.is_imported()
-                                         and not symbol.is_namespace()):
+            if (symbol.is_parameter() or (symbol.is_local() and not symbol.is_imported()
+                                          and not symbol.is_namespace())) and name in old_local:
                 problems.append(f"{name} in {table.get_type()} {table.get_name()} (line {table.get_lineno()})")
             elif symbol.is_free():
                 bound = _binding(chain, name)

@@ -90,3 +90,259 @@ def test_res403_fix_removes_post(tmp_path):
     text = HEAD + "p = Retry(total=3, backoff_factor=0.5, backoff_jitter=0.5, allowed_methods=['GET', 'POST'])\n"
     outcome = fix_text(Linter(Settings(root=tmp_path, select=("RES403",))), text, "app.py", unsafe=False)
     assert outcome.text == text.replace("['GET', 'POST']", "['GET']")
+
+
+@pytest.mark.parametrize("methods, after", [
+    # each kept method keeps its own trailing comment; the dropped one takes its comment along
+    ('[\n    "GET",  # reads\n    "POST",  # writes\n]', '[\n    "GET",  # reads\n]'),
+    ('[\n    "GET",  # reads\n    "POST"  # writes\n]', '[\n    "GET",  # reads\n]'),
+    ('[\n    "POST",  # writes\n    "GET",  # reads\n    "PATCH",  # more\n    "HEAD",  # heads\n]',
+     '[\n    "GET",  # reads\n    "HEAD",  # heads\n]'),
+    ('("GET", "POST")', '("GET",)'),  # still a tuple
+])
+def test_res403_fix_keeps_the_comments_of_the_kept_methods(tmp_path, methods, after):
+    text = HEAD + f"p = Retry(total=3, backoff_factor=0.5, backoff_jitter=0.5, allowed_methods={methods})\n"
+    outcome = fix_text(Linter(Settings(root=tmp_path, select=("RES403",))), text, "app.py", unsafe=False)
+    assert outcome.text == text.replace(methods, after)
+
+
+# -- keys added after the dict is built, helpers in other modules, vendor keys, SDK writes ------------------------
+@pytest.mark.parametrize("body, expected", [
+    # added later: counts as a key (no RES402); fresh when minted inside the retried code
+    ("@retry(**POLICY)\ndef f(u):\n    headers = {'Accept': 'json'}\n    headers['Idempotency-Key'] = str(uuid.uuid4())\n"
+     "    return session.post(u, headers=headers, timeout=5)\n", [(4, "RES401")]),
+    ("@retry(**POLICY)\ndef f(u, key):\n    body = {'a': 1}\n    body['idempotency_key'] = key\n"
+     "    return session.post(u, json=body, timeout=5)\n", []),
+    ("@retry(**POLICY)\ndef f(u):\n    headers = {}\n    headers.update({'Idempotency-Key': uuid.uuid4().hex})\n"
+     "    return session.post(u, headers=headers, timeout=5)\n", [(4, "RES401")]),
+    ("@retry(**POLICY)\ndef f(u, key):\n    headers = {}\n    headers.setdefault('Idempotency-Key', key)\n"
+     "    return session.post(u, headers=headers, timeout=5)\n", []),
+    # a dict built once before the retry loop keeps its key for every attempt
+    ("def f(u):\n    headers = {'Idempotency-Key': str(uuid.uuid4())}\n    for attempt in Retrying(**POLICY):\n"
+     "        with attempt:\n            return session.post(u, headers=headers, timeout=5)\n", []),
+    ("def f(u):\n    headers = {}\n    headers['Idempotency-Key'] = str(uuid.uuid4())\n"
+     "    for attempt in Retrying(**POLICY):\n        with attempt:\n"
+     "            return session.post(u, headers=headers, timeout=5)\n", []),
+    # the caller's key is used when given (what the parameter fix produces)
+    ("@retry(**POLICY)\ndef f(u, idempotency_key=None):\n    key = idempotency_key or str(uuid.uuid4())\n"
+     "    return session.post(u, headers={'Idempotency-Key': key}, timeout=5)\n", []),
+    # vendor deduplication keys
+    ("@retry(**POLICY)\ndef f(event):\n    return session.post('https://events.pagerduty.com/v2/enqueue', "
+     "json={'dedup_key': str(uuid.uuid4()), 'payload': event}, timeout=5)\n", [(3, "RES401")]),
+    ("@retry(**POLICY)\ndef f(event, alert_id):\n    return session.post('https://api.opsgenie.com/v2/alerts', "
+     "json={'alias': alert_id, 'message': event}, timeout=5)\n", []),
+    ("@retry(**POLICY)\ndef f(event, alert_id):\n    return session.post('https://other.example/v2/alerts', "
+     "json={'alias': alert_id, 'message': event}, timeout=5)\n", [(3, "RES402")]),
+])
+def test_keys_added_later_and_vendor_keys(tmp_path, body, expected):
+    assert codes(tmp_path, body) == expected
+
+
+SDK_HEAD = """\
+import paypalrestsdk
+from django.core.mail import EmailMessage, EmailMultiAlternatives
+from googleapiclient.discovery import build
+from slack_sdk import WebClient
+from twilio.rest import Client
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("@retry(**POLICY)\ndef f(to):\n    EmailMessage('s', 'b', 'x@example.invalid', [to]).send()\n", [(3, "RES402")]),
+    ("@retry(**POLICY)\ndef f(to):\n    msg = EmailMultiAlternatives('s', 'b', 'x@example.invalid', [to])\n"
+     "    msg.send()\n", [(4, "RES402")]),
+    ("@retry(**POLICY)\ndef f(thing):\n    thing.send()\n", []),  # receiver type unknown
+    ("slack = WebClient(token='x', timeout=10)\n\n\n@retry(**POLICY)\ndef f(text):\n"
+     "    slack.chat_postMessage(channel='#ops', text=text)\n    slack.api_call('chat.postMessage', json={'text': text})\n"
+     "    slack.api_call('conversations.list')\n", [(6, "RES402"), (7, "RES402")]),
+    ("gmail = build('gmail', 'v1')\n\n\n@retry(**POLICY)\ndef f(raw):\n"
+     "    gmail.users().messages().send(userId='me', body={'raw': raw}).execute()\n"
+     "    gmail.users().messages().list(userId='me').execute()\n", [(6, "RES402")]),
+    ("twilio = Client('sid', 'token')\n\n\n@retry(**POLICY)\ndef f(to):\n"
+     "    twilio.messages.create(to=to, from_='+15550000000', body='hi')\n", [(6, "RES402")]),
+    # paypalrestsdk keys each Payment object: a new object per attempt is a new key, one object is one key
+    ("@retry(**POLICY)\ndef f(spec):\n    payment = paypalrestsdk.Payment(spec)\n    return payment.create()\n",
+     [(4, "RES402")]),
+    ("def f(spec):\n    payment = paypalrestsdk.Payment(spec)\n    for attempt in Retrying(**POLICY):\n"
+     "        with attempt:\n            return payment.create()\n", []),
+])
+def test_sdk_writes(tmp_path, body, expected):
+    assert codes(tmp_path, SDK_HEAD.replace("\n", "; ").rstrip("; ") + "\n" + textwrap.dedent(body)) == \
+        [(row + 1, code) for row, code in expected]
+
+
+KEYS_MODULE = """\
+import hashlib
+import uuid
+
+
+def new_key():
+    return str(uuid.uuid4())
+
+
+def order_key(order_id):
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, order_id))
+
+
+def write_headers():
+    return {"Idempotency-Key": uuid.uuid4().hex}
+
+
+def stable_headers(order_id):
+    return {"Idempotency-Key": hashlib.sha256(order_id.encode()).hexdigest()}
+
+
+def wrapped():
+    return new_key()
+"""
+
+
+def project(tmp_path: Path, app: str, select=("RES4",)):
+    (tmp_path / "keys.py").write_text(KEYS_MODULE, encoding="utf-8")
+    (tmp_path / "app.py").write_text(HEAD + "import keys\nfrom keys import new_key, order_key\n" +
+                                     textwrap.dedent(app), encoding="utf-8")
+    run = Runner(Settings(root=tmp_path, select=select), use_cache=False).run([tmp_path])
+    offset = HEAD.count("\n") + 2
+    return sorted((f.filename, f.location.row - (offset if f.filename == "app.py" else 0), f.code, f.message)
+                  for r in run.results for f in r.findings)
+
+
+@pytest.mark.parametrize("app, expected", [
+    ("@retry(**POLICY)\ndef f(u):\n    return session.post(u, headers={'Idempotency-Key': new_key()}, timeout=5)\n",
+     [("keys.py", 6, "RES401")]),
+    ("@retry(**POLICY)\ndef f(u):\n    key = keys.wrapped()\n    return session.post(u, json={'idempotency_key': key}, "
+     "timeout=5)\n", [("keys.py", 6, "RES401")]),
+    ("@retry(**POLICY)\ndef f(u):\n    return session.post(u, headers=keys.write_headers(), timeout=5)\n",
+     [("keys.py", 14, "RES401")]),
+    # stable keys from helpers: clean, and the write counts as keyed
+    ("@retry(**POLICY)\ndef f(u, order_id):\n    return session.post(u, headers={'Idempotency-Key': order_key(order_id)}, "
+     "timeout=5)\n", []),
+    ("@retry(**POLICY)\ndef f(u, order_id):\n    return session.post(u, headers=keys.stable_headers(order_id), "
+     "timeout=5)\n", []),
+    # minted in the caller, before the retry: clean
+    ("def f(u):\n    key = new_key()\n    for attempt in Retrying(**POLICY):\n        with attempt:\n"
+     "            return session.post(u, headers={'Idempotency-Key': key}, timeout=5)\n", []),
+    # a dict from another module without a key: RES402 decided in the project pass
+    ("@retry(**POLICY)\ndef f(u):\n    return session.post(u, headers=keys.new_key(), timeout=5)\n",
+     [("app.py", 3, "RES402")]),
+])
+def test_keys_minted_in_another_module(tmp_path, app, expected):
+    assert [row[:3] for row in project(tmp_path, app)] == expected
+
+
+def test_cross_module_message_names_helper_and_caller(tmp_path):
+    app = "@retry(**POLICY)\ndef f(u):\n    key = keys.wrapped()\n    return session.post(u, json={'idempotency_key': key}, timeout=5)\n"
+    ((_, _, _, message),) = project(tmp_path, app)
+    offset = HEAD.count("\n") + 2
+    assert message.startswith(f"idempotency key minted by `uuid.uuid4()` in `wrapped()`, which the "
+                              f"retried code calls (app.py:{offset + 3}): every attempt of the HTTP POST sends a new key")
+
+
+# -- fixes -------------------------------------------------------------------------------------------------------
+def fixed(tmp_path, body, select=("RES401",)):
+    text = HEAD + textwrap.dedent(body)
+    linter = Linter(Settings(root=tmp_path, select=select))
+    outcome = fix_text(linter, text, "app.py", unsafe=True)
+    assert outcome.error is None
+    result = outcome.text if outcome.text is not None else text
+    compile(result, "app.py", "exec")
+    assert fix_text(linter, result, "app.py", unsafe=True).text is None, "a second run must change nothing"
+    (tmp_path / "app.py").write_text(result, encoding="utf-8")
+    run = Runner(Settings(root=tmp_path, select=select), use_cache=False).run([tmp_path / "app.py"])
+    remaining = [f.code for r in run.results for f in r.findings]
+    return result[len(HEAD):], remaining
+
+
+def test_fix_hoists_assignment_above_retry_loop(tmp_path):
+    body = ("def f(u, pi):\n    for attempt in Retrying(**POLICY):\n        with attempt:\n"
+            "            key = f'refund-{pi}-{time.time()}'\n"
+            "            return session.post(u, headers={'Idempotency-Key': key}, timeout=5)\n")
+    text, remaining = fixed(tmp_path, body)
+    assert text == ("def f(u, pi):\n    key = f'refund-{pi}-{time.time()}'\n    for attempt in Retrying(**POLICY):\n"
+                    "        with attempt:\n            return session.post(u, headers={'Idempotency-Key': key}, timeout=5)\n")
+    assert remaining == []
+
+
+def test_fix_binds_inline_key_above_hand_rolled_loop(tmp_path):
+    body = ("def f(u):\n    for attempt in range(3):\n        try:\n"
+            "            return session.post(u, headers={'Idempotency-Key': uuid.uuid4().hex}, timeout=5)\n"
+            "        except T:\n            if attempt == 2:\n                raise\n"
+            "            time.sleep(random.uniform(0, 2 ** attempt))\n")
+    text, remaining = fixed(tmp_path, body)
+    assert text.startswith("def f(u):\n    idempotency_key = uuid.uuid4().hex\n    for attempt in range(3):\n")
+    assert "headers={'Idempotency-Key': idempotency_key}" in text
+    assert remaining == []
+
+
+def test_fix_not_offered_when_key_uses_loop_variable(tmp_path):
+    body = ("def f(u):\n    for attempt in range(3):\n        try:\n            key = f'{attempt}-{uuid.uuid4()}'\n"
+            "            return session.post(u, headers={'Idempotency-Key': key}, timeout=5)\n"
+            "        except T:\n            if attempt == 2:\n                raise\n"
+            "            time.sleep(random.uniform(0, 2 ** attempt))\n")
+    text, remaining = fixed(tmp_path, body)
+    assert text == textwrap.dedent(body)
+    assert remaining == ["RES401"]
+
+
+def test_fix_adds_parameter_to_retried_function(tmp_path):
+    body = ("@retry(**POLICY)\ndef f(\n    u,\n    amount,\n):\n    key = str(uuid.uuid4())\n"
+            "    return session.post(u, json={'amount': amount}, headers={'Idempotency-Key': key}, timeout=5)\n\n\n"
+            "@retry(**POLICY)\ndef g(u, *, amount):\n"
+            "    return session.post(u, json={'amount': amount, 'idempotency_key': uuid.uuid4().hex}, timeout=5)\n")
+    text, remaining = fixed(tmp_path, body)
+    assert "def f(\n    u,\n    amount,\n    idempotency_key=None,\n):\n    key = idempotency_key or str(uuid.uuid4())\n" in text
+    assert "def g(u, *, amount, idempotency_key=None):\n" in text
+    assert "'idempotency_key': idempotency_key or uuid.uuid4().hex}" in text
+    assert remaining == []
+
+
+def test_parameter_fix_message_shows_how_callers_mint_the_key(tmp_path):
+    (tmp_path / "app.py").write_text(HEAD + "@retry(**POLICY)\ndef pay(u):\n"
+                                     "    return session.post(u, headers={'Idempotency-Key': str(uuid.uuid4())}, "
+                                     "timeout=5)\n", encoding="utf-8")
+    run = Runner(Settings(root=tmp_path, select=("RES401",)), use_cache=False).run([tmp_path])
+    ((finding,),) = [r.findings for r in run.results]
+    assert finding.fix is not None and finding.fix.applicability.name == "UNSAFE"
+    assert finding.fix.message.endswith("pass it: `pay(..., idempotency_key=str(uuid.uuid4()))`")
+
+
+# -- RES403: what aiohttp_retry really replays --------------------------------------------------------------------
+AIOHTTP_HEAD = "import aiohttp\nfrom aiohttp_retry import ExponentialRetry, RandomRetry, RetryClient, RetryOptions\n"
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("o = ExponentialRetry(attempts=3)\n", ["RES403"]),
+    ("o = RetryOptions(attempts=3)\n", ["RES403"]),  # deprecated alias of ExponentialRetry
+    ("o = ExponentialRetry(attempts=1)\n", []),  # no retry at all
+    ("o = ExponentialRetry(attempts=3, retry_all_server_errors=False)\n", []),  # no response is retried
+    ("o = ExponentialRetry(attempts=3, retry_all_server_errors=False, statuses={503})\n", ["RES403"]),
+    ("o = ExponentialRetry(attempts=3, methods={'GET'})\n", []),
+    # exceptions are retried for every method, whatever methods= says
+    ("o = ExponentialRetry(attempts=3, methods={'GET'}, exceptions={aiohttp.ServerTimeoutError})\n", ["RES403"]),
+    ("o = RandomRetry(attempts=3, methods={'GET'}, exceptions={aiohttp.ClientConnectorError})\n", []),
+    ("o = ExponentialRetry(attempts=3, methods={'GET'}, exceptions=ERRORS)\n", []),  # unknown: not reported
+])
+def test_res403_aiohttp_retry(tmp_path, line, expected):
+    (tmp_path / "app.py").write_text(AIOHTTP_HEAD + line, encoding="utf-8")
+    run = Runner(Settings(root=tmp_path, select=("RES403",)), use_cache=False).run([tmp_path])
+    assert [f.code for r in run.results for f in r.findings] == expected
+
+
+def test_res403_aiohttp_exceptions_message(tmp_path):
+    (tmp_path / "app.py").write_text(AIOHTTP_HEAD + "o = ExponentialRetry(methods={'GET'}, exceptions="
+                                     "{aiohttp.ServerTimeoutError})\n", encoding="utf-8")
+    run = Runner(Settings(root=tmp_path, select=("RES403",)), use_cache=False).run([tmp_path])
+    ((finding,),) = [r.findings for r in run.results]
+    assert "`exceptions=` retries `aiohttp.ServerTimeoutError` for every method" in finding.message
+    assert finding.fix is None
+
+
+def test_many_rebindings_do_not_blow_up(tmp_path):
+    # every `x` has 40 bindings, each reading `x`: following them all without memo is 40 ** depth
+    lines = "".join(f"    x = x + str({i})\n" for i in range(40))
+    body = f"@retry(**POLICY)\ndef f(u, x):\n{lines}    return session.post(u, headers={{'Idempotency-Key': x}}, timeout=5)\n"
+    import time as clock
+
+    start = clock.perf_counter()
+    assert codes(tmp_path, body) == []
+    assert clock.perf_counter() - start < 20

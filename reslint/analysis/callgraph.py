@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
-from reslint.analysis.summary import ANY, UNKNOWN_TYPES, CallSite, Layer, ModuleSummary
+from reslint.analysis.summary import ANY, UNKNOWN_TYPES, CallSite, KeyReturn, Layer, ModuleSummary
 from reslint.catalog.clients import EXCEPTION_BASES
 
 MAX_DEPTH = 12
@@ -244,6 +244,35 @@ class CallGraph:
                 for write_summary, write, path in self.writes_below(target):
                     out.append((outer, write_summary, write, path))
         return out
+
+    def key_sources(self, callee: Optional[str], kind: str, depth: int = 0
+                    ) -> List[Tuple[ModuleSummary, KeyReturn, Tuple[str, ...]]]:
+        """Where a key taken from a call to ``callee`` is minted afresh on every call (RES401 across
+        modules): ``(module, the fresh KeyReturn, path of functions)``, following helpers that return
+        another module's helper's result. ``kind``: ``"value"`` (the key) or ``"dict"`` (a dict with one)."""
+        target = self.resolve(callee)
+        if target is None or depth > MAX_DEPTH:
+            return []
+        summary, _ = self.functions[target]
+        out = []
+        for returned in summary.key_returns:
+            if returned.function != target or returned.kind != kind:
+                continue
+            if returned.what == "fresh":
+                out.append((summary, returned, (target,)))
+            elif returned.what == "external":
+                out.extend((s, r, (target,) + path) for s, r, path in self.key_sources(returned.name, "value",
+                                                                                        depth + 1))
+        return out
+
+    def returns_key_dict(self, callee: Optional[str]) -> Optional[bool]:
+        """Whether the project function ``callee`` returns a dict with an idempotency key (``None``:
+        not a function of the project)."""
+        target = self.resolve(callee)
+        if target is None:
+            return None
+        summary, _ = self.functions[target]
+        return any(r.function == target and r.kind == "dict" for r in summary.key_returns)
 
     def nestings(self) -> List[Nesting]:
         """Every call site inside a retried scope that reaches another retry layer."""

@@ -13,6 +13,7 @@ Catalog facts: :mod:`reslint.catalog.idempotency`.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -20,6 +21,7 @@ import libcst as cst
 from reslint.analysis.retry import _expressions
 from reslint.catalog import idempotency as cat
 from reslint.context import Context
+from reslint.walk import children
 
 _DICT_PARAMS = ("headers", "json", "data", "params", "options", "extra_headers", "body")
 _UPDATE_INCREMENT = re.compile(r"\bSET\b.*?\b(\w+)\s*=\s*\1\s*[-+]", re.IGNORECASE | re.DOTALL)
@@ -41,6 +43,7 @@ class Idempotency:
     def __init__(self, ctx: Context):
         self.ctx = ctx
         self._scope_nodes: Dict[int, Set[int]] = {}
+        self._added: Dict[int, Dict[str, List[Tuple[str, cst.BaseExpression, cst.CSTNode]]]] = {}
 
     # -- writes ------------------------------------------------------------------------
     def write_kind(self, call: cst.Call) -> Optional[str]:
@@ -55,9 +58,18 @@ class Idempotency:
             return None
         if qual in cat.WRITES:
             return f"`{qual}`"
+        if qual in cat.PAYPAL_CREATES:
+            return self._paypal(call, qual)
         if not isinstance(call.func, cst.Attribute):
             return None
         method = call.func.attr.value
+        if method == "execute" and not call.args:
+            google = self._google(call)
+            if google is not None:
+                return google
+        if method == "api_call" and qual and qual.rsplit(".", 1)[0] in cat.SLACK_CLIENTS:
+            api = self._first_string(call) or self._keyword_string(call, "api_method")
+            return f"Slack `{api}`" if api in cat.SLACK_WRITE_METHODS else None
         if method in cat.SQL_EXECUTE_METHODS:
             return self._sql(call)
         if qual and qual.startswith("stripe.") and method in cat.STRIPE_CREATE_METHODS:
@@ -72,6 +84,46 @@ class Idempotency:
                     not any(marker in method for marker in cat.AWS_IDEMPOTENT_MARKERS):
                 return f"AWS `{method}`"
         return None
+
+    def _keyword_string(self, call: cst.Call, name: str) -> Optional[str]:
+        arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+        return self.ctx.string_text(arg.value) if arg is not None else None
+
+    def _google(self, call: cst.Call) -> Optional[str]:
+        """``service.users().messages().send(...).execute()``: the request was built by a creating
+        method on a client made by ``googleapiclient.discovery.build``."""
+        request, _ = self.ctx.resolve(call.func.value)
+        if not (isinstance(request, cst.Call) and isinstance(request.func, cst.Attribute)):
+            return None
+        method = request.func.attr.value
+        if method not in cat.GOOGLE_API_WRITES:
+            return None
+        base = self._chain_base(request.func)
+        constructor = self.ctx.constructor_of(base) if base is not None else None
+        built = self.ctx.qualname(constructor.func) if constructor is not None else None
+        if built not in cat.GOOGLE_API_BUILDERS:
+            return None
+        return f"Google API `{method}(...).execute()`"
+
+    def _paypal(self, call: cst.Call, qual: str) -> Optional[str]:
+        """paypalrestsdk mints ``PayPal-Request-Id`` once per resource object: ``create()`` repeats
+        safely on the same object, but an object built on every attempt sends a new key each time."""
+        base = call.func.value if isinstance(call.func, cst.Attribute) else None
+        if isinstance(base, cst.Call):
+            return f"PayPal `{qual}`"
+        if not isinstance(base, cst.Name):
+            return None
+        found = self.ctx.lookup(base.value, self.ctx.scope)
+        if not found or len(found) != 1 or found[0].kind != "assign":
+            return None
+        scope = self.ctx.scope
+        while scope is not None and scope.kind in ("lambda", "comprehension"):
+            scope = scope.parent
+        if found[0].scope is not scope:
+            return None  # built outside this function: one object, one key, for every attempt
+        if self.ctx.retry_scopes and not self.inside(found[0].node, self.ctx.retry_scopes[-1]):
+            return None  # built before the retried code
+        return f"PayPal `{qual}` on an object built for each attempt"
 
     def _first_string(self, call: cst.Call) -> Optional[str]:
         for arg in call.args:
@@ -107,39 +159,148 @@ class Idempotency:
         return base
 
     # -- keys ----------------------------------------------------------------------------
-    def keys(self, call: cst.Call) -> List[Tuple[cst.BaseExpression, object, str]]:
-        """``(expression, scope, helper)`` for each key ``call`` sends; ``helper`` names the
-        function that built it when it comes from one (``headers=_write_headers()``)."""
-        out: List[Tuple[cst.BaseExpression, object, str]] = []
+    def keys(self, call: cst.Call, retry_scope=None) -> List["KeyUse"]:
+        """Each key ``call`` sends: keyword arguments, elements of header or body dicts (literal,
+        through a local, built by a helper of this module, or added after the dict was built:
+        ``headers["Idempotency-Key"] = ...``, ``.update({...})``, ``.setdefault(...)``).
+        With ``retry_scope``, a key computed once outside the retried code is marked ``outside``."""
+        out: List[KeyUse] = []
+        names = cat.KEY_NAMES | self._host_names(call)
         for arg in call.args:
             if arg.keyword is None:
                 continue
             name = arg.keyword.value
-            if cat.normalise(name) in cat.KEY_NAMES:
-                out.append((arg.value, self.ctx.scope, ""))
+            if cat.normalise(name) in names:
+                out.append(KeyUse(arg.value, self.ctx.scope, "", False, None))
             elif name in _DICT_PARAMS:
-                out.extend(self._dict_keys(arg.value, self.ctx.scope, 0, ""))
+                out.extend(self._dict_keys(arg.value, self.ctx.scope, 0, "", retry_scope, False, names))
         return out
 
-    def _dict_keys(self, expr, scope, depth: int, via: str) -> Iterator[Tuple[cst.BaseExpression, object, str]]:
+    def _host_names(self, call: cst.Call) -> frozenset:
+        """Vendor key names (Opsgenie ``alias``) when the call's URL names the vendor's host."""
+        extra = set()
+        for arg in call.args[:2]:
+            if arg.keyword is None or arg.keyword.value == "url":
+                text = self.ctx.string_text(arg.value) or ""
+                for host, names in cat.HOST_KEY_NAMES:
+                    if host in text:
+                        extra.update(names)
+        return frozenset(extra)
+
+    def _dict_keys(self, expr, scope, depth: int, via: str, retry_scope, outside: bool,
+                   names=cat.KEY_NAMES, seen: Optional[Set[int]] = None) -> Iterator["KeyUse"]:
         if depth > 4:
             return
+        seen = set() if seen is None else seen
         if isinstance(expr, cst.Name):
-            for binding in self.ctx.lookup(expr.value, scope) or ():
-                if binding.kind == "assign" and binding.value is not None:
-                    yield from self._dict_keys(binding.value, binding.scope, depth + 1, via)
+            found = self.ctx.lookup(expr.value, scope) or ()
+            for binding in found:
+                if binding.kind == "assign" and binding.value is not None and id(binding.value) not in seen:
+                    seen.add(id(binding.value))
+                    once = outside or self._once(binding.node, binding.scope, retry_scope, via)
+                    yield from self._dict_keys(binding.value, binding.scope, depth + 1, via, retry_scope, once, names,
+                                               seen)
+            if found:
+                home = found[0].scope
+                for key, value, stmt in self._additions(home).get(expr.value, ()):
+                    if cat.normalise(key) in names:
+                        once = outside or self._once(stmt, home, retry_scope, via)
+                        yield KeyUse(value, home, via, once, stmt)
             return
         if isinstance(expr, cst.Call):
+            name = expr.func.value if isinstance(expr.func, cst.Name) else ""
             for value, inner in self._returns(expr, scope):
-                name = expr.func.value if isinstance(expr.func, cst.Name) else ""
-                yield from self._dict_keys(value, inner, depth + 1, via or name)
+                if id(value) not in seen:
+                    seen.add(id(value))
+                    yield from self._dict_keys(value, inner, depth + 1, via or name, retry_scope, outside, names, seen)
             return
         if isinstance(expr, cst.Dict):
             for element in expr.elements:
                 if isinstance(element, cst.DictElement):
                     key = _string(element.key)
-                    if key is not None and cat.normalise(key) in cat.KEY_NAMES:
-                        yield element.value, scope, via
+                    if key is not None and cat.normalise(key) in names:
+                        yield KeyUse(element.value, scope, via, outside, None)
+
+    def _once(self, node, scope, retry_scope, via: str) -> bool:
+        """Whether a binding runs once, not on every attempt: outside the retried code, and not a
+        local of a helper (a helper's locals are made again on every call)."""
+        if retry_scope is None or self.inside(node, retry_scope):
+            return False
+        return not via or scope.kind == "module"
+
+    def external_dict_calls(self, call: cst.Call) -> List[Tuple[cst.Call, str]]:
+        """Header/body dict arguments built by a function of another module (``headers=auth.headers()``):
+        ``(call, qualified callee)``. Whether they carry a key is known only in the project pass."""
+        out = []
+        for arg in call.args:
+            if arg.keyword is None or arg.keyword.value not in _DICT_PARAMS:
+                continue
+            value, _ = self.ctx.resolve(arg.value)
+            if isinstance(value, cst.Call):
+                qual = self._external(value, self.ctx.scope)
+                if qual is not None:
+                    out.append((value, qual))
+        return out
+
+    def _external(self, call: cst.Call, scope) -> Optional[str]:
+        """The qualified name of a call to a function that is not defined in this module and is not
+        a key generator or a stable builder (a helper the project pass may find), else None."""
+        if isinstance(call.func, cst.Name):
+            found = self.ctx.lookup(call.func.value, scope)
+            if not found or any(b.kind != "import" for b in found):
+                return None
+        elif not isinstance(call.func, cst.Attribute):
+            return None
+        qual = self.ctx.qualname(call.func, scope)
+        if qual is None or qual in cat.KEY_GENERATORS or qual in cat.STABLE_BUILDERS:
+            return None
+        return qual
+
+    def _additions(self, scope) -> Dict[str, List[Tuple[str, cst.BaseExpression, cst.CSTNode]]]:
+        """Keys added to a dict after it was built, per name, in ``scope``'s own statements:
+        ``d["k"] = v``, ``d.update({"k": v})``, ``d.update(k=v)``, ``d.setdefault("k", v)``, ``d |= {...}``."""
+        key = id(scope)
+        if key in self._added:
+            return self._added[key]
+        out: Dict[str, List[Tuple[str, cst.BaseExpression, cst.CSTNode]]] = {}
+        node = scope.node
+        body = node.body if isinstance(node, (cst.FunctionDef, cst.Module)) else None
+        for stmt in _own_statements(body):
+            for small in stmt.body:
+                self._addition(small, stmt, out)
+        self._added[key] = out
+        return out
+
+    @staticmethod
+    def _addition(small, stmt, out) -> None:
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            target = small.targets[0].target
+            if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and \
+                    len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
+                key = _string(target.slice[0].slice.value)
+                if key is not None:
+                    out.setdefault(target.value.value, []).append((key, small.value, stmt))
+        elif isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.BitOrAssign) and \
+                isinstance(small.target, cst.Name) and isinstance(small.value, cst.Dict):
+            for key, value in _dict_items(small.value):
+                out.setdefault(small.target.value, []).append((key, value, stmt))
+        elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            call = small.value
+            func = call.func
+            if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+                return
+            name, method = func.value.value, func.attr.value
+            if method == "update":
+                for arg in call.args:
+                    if arg.keyword is not None:
+                        out.setdefault(name, []).append((arg.keyword.value, arg.value, stmt))
+                    elif isinstance(arg.value, cst.Dict) and not arg.star:
+                        for key, value in _dict_items(arg.value):
+                            out.setdefault(name, []).append((key, value, stmt))
+            elif method == "setdefault" and len(call.args) == 2 and call.args[0].keyword is None:
+                key = _string(call.args[0].value)
+                if key is not None:
+                    out.setdefault(name, []).append((key, call.args[1].value, stmt))
 
     def _returns(self, call: cst.Call, scope) -> Iterator[Tuple[cst.BaseExpression, object]]:
         """The returned expressions of a function of this module that ``call`` calls."""
@@ -149,6 +310,10 @@ class Idempotency:
         if not found or len(found) != 1 or found[0].kind != "def":
             return
         func: cst.FunctionDef = found[0].node
+        yield from self.returned(func, scope)
+
+    def returned(self, func: cst.FunctionDef, scope=None) -> Iterator[Tuple[cst.BaseExpression, object]]:
+        """``(expression, scope)`` of each ``return <expression>`` of ``func``."""
         inner = self.ctx.model.scopes.get(id(func.body), scope)
         for node in _expressions(func.body):
             if isinstance(node, cst.Return) and node.value is not None:
@@ -159,24 +324,75 @@ class Idempotency:
         """Key-minting calls reached from ``expr`` that run again on every attempt of
         ``retry_scope``: in the expression itself, in a local bound inside the retried code,
         or in a helper the retried code calls (``via`` names that helper)."""
+        return [(m.call, m.via) for m in self.trace(expr, retry_scope, scope, depth, via) if m.kind == "fresh"]
+
+    def trace(self, expr, retry_scope, scope=None, depth: int = 0, via: str = "", stmt=None,
+              _seen: Optional[Set[int]] = None) -> List["Minted"]:
+        """Where the value of the key ``expr`` comes from, on every attempt of ``retry_scope``:
+        ``fresh`` key-minting calls (in the expression, in a local bound inside the retried code,
+        in a helper of this module), and ``external`` calls to functions of other modules whose
+        result becomes the key (the project pass follows those). ``param or uuid4()`` takes the
+        caller's key when one is passed: only the parameter is followed."""
         scope = scope or self.ctx.scope
+        out: List[Minted] = []
+        seen = set() if _seen is None else _seen  # bindings and helpers already followed (no blow-up)
         if depth > 6:
-            return []
-        out: List[Tuple[cst.Call, str]] = []
-        for node in _expressions(expr):
+            return out
+        stack = [expr]
+        while stack:
+            node = stack.pop()
             if isinstance(node, cst.Call):
                 qual = self.ctx.qualname(node.func, scope)
                 if qual in cat.KEY_GENERATORS:
-                    out.append((node, via))
-                elif isinstance(node.func, cst.Name):
+                    out.append(Minted("fresh", node, via, expr, stmt, qual))
+                    continue
+                local = isinstance(node.func, cst.Name) and self._local_def(node.func.value, scope)
+                if local:
                     for value, inner in self._returns(node, scope):
-                        out.extend(self.fresh_keys(value, retry_scope, inner, depth + 1, via or node.func.value))
+                        if id(value) not in seen:
+                            seen.add(id(value))
+                            out.extend(self.trace(value, retry_scope, inner, depth + 1, via or node.func.value,
+                                                  stmt, seen))
+                else:
+                    external = self._external(node, scope)
+                    if external is not None:
+                        out.append(Minted("external", node, via, expr, stmt, external))
             elif isinstance(node, cst.Name):
                 for binding in self.ctx.lookup(node.value, scope) or ():
-                    if binding.kind == "assign" and binding.value is not None and \
-                            self.inside(binding.node, retry_scope):
-                        out.extend(self.fresh_keys(binding.value, retry_scope, binding.scope, depth + 1, via))
+                    if binding.kind == "assign" and binding.value is not None and id(binding.value) not in seen \
+                            and not self._once(binding.node, binding.scope, retry_scope, via) and \
+                            (retry_scope is None or via or self.inside(binding.node, retry_scope)):
+                        seen.add(id(binding.value))
+                        out.extend(self.trace(binding.value, retry_scope, binding.scope, depth + 1, via,
+                                              binding.node, seen))
+                continue
+            if not via:
+                guarded = self._guarded(node, scope)
+                if guarded is not None:
+                    stack.append(guarded)
+                    continue
+            stack.extend(children(node))
         return out
+
+    def _local_def(self, name: str, scope) -> bool:
+        found = self.ctx.lookup(name, scope)
+        return bool(found) and len(found) == 1 and found[0].kind == "def"
+
+    def _guarded(self, node, scope):
+        """``param or <new key>`` (and ``<new> if param is None else param``): the part that is used
+        when the caller passes a key, which the retry then reuses."""
+        def is_param(expr) -> bool:
+            found = self.ctx.lookup(expr.value, scope) if isinstance(expr, cst.Name) else None
+            return bool(found) and all(b.kind == "param" for b in found)
+
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or) and is_param(node.left):
+            return node.left
+        if isinstance(node, cst.IfExp):
+            for branch in (node.body, node.orelse):
+                if is_param(branch) and any(isinstance(n, cst.Name) and n.value == branch.value
+                                            for n in _expressions(node.test)):
+                    return branch
+        return None
 
     def inside(self, node, retry_scope) -> bool:
         """Whether ``node`` lies in the retried code of ``retry_scope``."""
@@ -184,6 +400,83 @@ class Idempotency:
         if key not in self._scope_nodes:
             self._scope_nodes[key] = {id(n) for n in _expressions(retry_scope.node)}
         return id(node) in self._scope_nodes[key]
+
+
+@dataclass
+class KeyUse:
+    """A key a write sends: its expression (and scope), the helper of this module that built it
+    (``""``: none), whether it was computed once outside the retried code, and the statement that
+    added it to a dict after the dict was built (``headers["Idempotency-Key"] = ...``)."""
+
+    expr: cst.BaseExpression
+    scope: object
+    helper: str
+    outside: bool
+    added_by: Optional[cst.CSTNode]
+
+
+@dataclass
+class Minted:
+    """Where a key's value comes from: ``kind`` ``fresh`` (``call`` is a key generator named ``name``)
+    or ``external`` (``call`` is a function of another module named ``name``); ``expr`` the key
+    expression that holds it and ``stmt`` the assignment that bound it (None: in the key expression)."""
+
+    kind: str
+    call: cst.Call
+    via: str
+    expr: cst.BaseExpression
+    stmt: Optional[cst.CSTNode]
+    name: str
+
+
+def _dict_items(node: cst.Dict):
+    for element in node.elements:
+        if isinstance(element, cst.DictElement):
+            key = _string(element.key)
+            if key is not None:
+                yield key, element.value
+
+
+def _own_statements(body) -> Iterator[cst.CSTNode]:
+    """The simple statement lines (and one-line suites) of a block and its nested blocks, not of
+    nested functions or classes."""
+    if body is None:
+        return
+    stack = [body]
+    while stack:
+        block = stack.pop()
+        if isinstance(block, cst.SimpleStatementSuite):
+            yield block
+            continue
+        for stmt in getattr(block, "body", ()):
+            if isinstance(stmt, cst.SimpleStatementLine):
+                yield stmt
+            else:
+                stack.extend(_blocks(stmt))
+
+
+def _blocks(stmt) -> List[cst.CSTNode]:
+    """The blocks of a compound statement (not of a function or class definition)."""
+    if isinstance(stmt, cst.If):
+        return list(_if_blocks(stmt))
+    if isinstance(stmt, (cst.For, cst.While)):
+        return [stmt.body] + ([stmt.orelse.body] if stmt.orelse is not None else [])
+    if isinstance(stmt, cst.With):
+        return [stmt.body]
+    if isinstance(stmt, (cst.Try, cst.TryStar)):
+        return [stmt.body] + [h.body for h in stmt.handlers] + \
+            [extra.body for extra in (stmt.orelse, stmt.finalbody) if extra is not None]
+    if isinstance(stmt, cst.Match):
+        return [case.body for case in stmt.cases]
+    return []
+
+
+def _if_blocks(node: cst.If):
+    yield node.body
+    orelse = node.orelse
+    while orelse is not None:
+        yield orelse.body
+        orelse = orelse.orelse if isinstance(orelse, cst.If) else None
 
 
 def analysis(ctx: Context) -> Idempotency:

@@ -66,6 +66,49 @@ class Function:
 
 
 @dataclass(frozen=True)
+class KeyCall:
+    """In a retried scope, the key of a write (``kind`` ``"value"``) or its header/body dict
+    (``"dict"``) comes from a call to ``callee``, a function of another module (RES401 across
+    modules); ``write`` describes the write (``HTTP POST``)."""
+
+    callee: str
+    kind: str
+    write: str
+    row: int = 0
+    column: int = 0
+
+
+@dataclass(frozen=True)
+class KeyReturn:
+    """What ``function`` returns as a key: ``kind`` ``"value"`` (the key itself) or ``"dict"``
+    (a header/body dict with a key); ``what`` is ``"fresh"`` (minted by the generator ``name`` at
+    the position given), ``"external"`` (the result of ``name``, a function of another module) or
+    ``"stable"`` (a dict key that is neither)."""
+
+    function: str
+    kind: str
+    what: str
+    name: str = ""
+    row: int = 0
+    column: int = 0
+    end_row: int = 0
+    end_column: int = 0
+
+
+@dataclass(frozen=True)
+class PendingWrite:
+    """A keyless write in a retried scope whose header/body dicts come from functions of other
+    modules (``callees``): RES402 unless one of them returns a dict with a key (project pass)."""
+
+    callees: Tuple[str, ...]
+    message: str
+    row: int = 0
+    column: int = 0
+    end_row: int = 0
+    end_column: int = 0
+
+
+@dataclass(frozen=True)
 class ModuleSummary:
     """Everything the project pass knows about one module (plain data)."""
 
@@ -84,6 +127,11 @@ class ModuleSummary:
     exception_names: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
     #: module-level names bound to clients that retry inside, and their layer (for other modules)
     client_objects: Tuple[Tuple[str, int], ...] = ()
+    #: RES401/RES402 across modules: keys taken from other modules' functions in retried scopes,
+    #: what this module's functions return as keys, and writes whose key depends on other modules
+    key_calls: Tuple[KeyCall, ...] = ()
+    key_returns: Tuple[KeyReturn, ...] = ()
+    pending_writes: Tuple[PendingWrite, ...] = ()
 
 
 @dataclass
@@ -107,6 +155,10 @@ class SummaryCollector:
         self._layers: List[dict] = []
         self._layer_ids: Dict[int, int] = {}
         self._calls: List[_PendingCall] = []
+        #: (fields, node) pairs; positions are added in :meth:`summary`
+        self._key_calls: List[Tuple[dict, cst.CSTNode]] = []
+        self._key_returns: List[Tuple[dict, cst.CSTNode]] = []
+        self._pending_writes: List[Tuple[dict, cst.CSTNode]] = []
 
     # -- layers ----------------------------------------------------------------------
     def layer_of(self, policy: RetryPolicy) -> int:
@@ -143,10 +195,59 @@ class SummaryCollector:
             kind = idempotency.write_kind(node)
             if kind is not None and not idempotency.keys(node):
                 write = kind
+        else:
+            self._retried_keys(node)
         if callee is None and client is None and write is None:
             return
         retried_by = tuple(self.layer_of(scope.policy) for scope in ctx.retry_scopes)
         self._calls.append(_PendingCall(node, callee, _function_name(ctx), retried_by, client, write))
+
+    def _retried_keys(self, node: cst.Call) -> None:
+        """Keys of a retried write that come from other modules' functions (RES401), and a keyless
+        write whose dicts do (RES402 decided in the project pass)."""
+        from reslint.analysis.idempotency import analysis
+        from reslint.rules.res402_non_idempotent_retry import deferred, message
+
+        idempotency = analysis(self.ctx)
+        kind = idempotency.write_kind(node)
+        if kind is None:
+            return
+        scope = self.ctx.retry_scopes[-1]
+        uses = idempotency.keys(node, scope)
+        for use in uses:
+            if use.outside:
+                continue
+            for minted in idempotency.trace(use.expr, scope, use.scope, via=use.helper, stmt=use.added_by):
+                if minted.kind == "external":
+                    self._key_calls.append((dict(callee=minted.name, kind="value", write=kind), minted.call))
+        external = deferred(idempotency, node, uses)
+        for call, callee in external:
+            self._key_calls.append((dict(callee=callee, kind="dict", write=kind), call))
+        text = message(kind, scope.policy) if external else None
+        if text is not None:
+            self._pending_writes.append((dict(callees=tuple(c for _, c in external), message=text), node))
+
+    def visit_Return(self, node: cst.Return) -> None:
+        """What a module-level function or method returns as a key (for callers in other modules)."""
+        scope = self.ctx.scope
+        if node.value is None or scope.kind != "function" or scope.parent is None or \
+                scope.parent.kind not in ("module", "class"):
+            return
+        from reslint.analysis.idempotency import analysis
+
+        idempotency = analysis(self.ctx)
+        function = _function_name(self.ctx)
+        via = scope.name
+        for minted in idempotency.trace(node.value, None, scope, via=via):
+            self._key_returns.append((dict(function=function, kind="value", what=minted.kind, name=minted.name),
+                                      minted.call))
+        for use in idempotency._dict_keys(node.value, scope, 0, via, None, False):
+            found = idempotency.trace(use.expr, None, use.scope, via=via)
+            for minted in found:
+                self._key_returns.append((dict(function=function, kind="dict", what=minted.kind, name=minted.name),
+                                          minted.call))
+            if not found:
+                self._key_returns.append((dict(function=function, kind="dict", what="stable"), use.expr))
 
     def _client_layer(self, node: cst.Call) -> Optional[int]:
         """The layer of a client that retries inside, when ``node`` is a call on one."""
@@ -288,7 +389,10 @@ class SummaryCollector:
             file_codes, file_all = tuple(sorted(suppressions.file_codes)), suppressions.file_all
         return ModuleSummary(model.module_name, display, model.is_package, imports, tuple(model.star_imports),
                              tuple(functions), tuple(layers), tuple(calls), lines, file_codes, file_all,
-                             self._exception_names(), client_objects)
+                             self._exception_names(), client_objects,
+                             key_calls=_placed(KeyCall, self._key_calls, positions, end=False),
+                             key_returns=_placed(KeyReturn, self._key_returns, positions),
+                             pending_writes=_placed(PendingWrite, self._pending_writes, positions))
 
     def _client_objects(self):
         """Module-level clients that retry inside, so that calls on them from other modules count."""
@@ -320,7 +424,8 @@ class SummaryCollector:
 
     @property
     def needs_positions(self) -> bool:
-        return bool(self._layers) or any(c.retried_by or c.write for c in self._calls)
+        return bool(self._layers or self._key_calls or self._key_returns or self._pending_writes) or \
+            any(c.retried_by or c.write for c in self._calls)
 
     def _functions(self):
         """(qualified name, decorator layer id) of every function and method."""
@@ -340,6 +445,20 @@ class SummaryCollector:
                 elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
                     stack.append((stmt.body.body, f"{prefix}.{stmt.name.value}"))
         return out
+
+
+def _placed(cls, items, positions, end: bool = True) -> tuple:
+    """Build ``cls(**fields, row=..., column=...)`` for each ``(fields, node)`` (unique, in order)."""
+    out = []
+    for fields, node in items:
+        span = positions.get(node) if positions is not None else None
+        place = dict(row=span.start.line if span else 0, column=span.start.column + 1 if span else 0)
+        if end:
+            place.update(end_row=span.end.line if span else 0, end_column=span.end.column + 1 if span else 0)
+        item = cls(**fields, **place)
+        if item not in out:
+            out.append(item)
+    return tuple(out)
 
 
 def _function_name(ctx: Context) -> str:

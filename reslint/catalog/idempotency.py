@@ -24,7 +24,18 @@ KEY_NAMES: FrozenSet[str] = frozenset(normalise(n) for n in (
     "Idempotency-Key", "X-Idempotency-Key", "Idempotency-Token", "idempotency_key",
     "ClientToken", "ClientRequestToken", "IdempotencyToken", "MessageDeduplicationId", "dedup_id",
     "deduplication_id",
+    # PagerDuty Events API: v2 ``dedup_key``, v1 ``incident_key``: an event with the key of an open alert
+    # is merged into it (https://developer.pagerduty.com/docs/events-api-v2/overview/#deduplication,
+    # https://developer.pagerduty.com/docs/events-api-v1/trigger-events/)
+    "dedup_key", "incident_key",
 ))
+
+#: Names that carry a deduplication key only in requests to one vendor's host: ``(host text, names)``.
+#: Opsgenie ``alias``: "an alert with the same alias is not created again while it is open"
+#: (https://docs.opsgenie.com/docs/alert-api#create-alert); ``alias`` elsewhere means anything.
+HOST_KEY_NAMES: Tuple[Tuple[str, FrozenSet[str]], ...] = (
+    ("opsgenie.com", frozenset({normalise("alias")})),
+)
 
 #: Calls whose value differs on every call (a fresh key each attempt).
 KEY_GENERATORS: FrozenSet[str] = frozenset({
@@ -59,7 +70,38 @@ WRITES: Dict[str, Tuple[str, ...]] = {
     "smtplib.SMTP.sendmail": (), "smtplib.SMTP.send_message": (), "smtplib.SMTP_SSL.sendmail": (),
     "smtplib.SMTP_SSL.send_message": (), "django.core.mail.send_mail": (), "django.core.mail.send_mass_mail": (),
     "kafka.KafkaProducer.send": (), "confluent_kafka.Producer.produce": (),
+    # Django: ``send()`` of a message object whose type is known (django/core/mail/message.py,
+    # EmailMessage.send -> connection.send_messages; EmailMultiAlternatives subclasses it)
+    "django.core.mail.EmailMessage.send": (), "django.core.mail.EmailMultiAlternatives.send": (),
+    "django.core.mail.message.EmailMessage.send": (), "django.core.mail.message.EmailMultiAlternatives.send": (),
+    # Slack: chat.postMessage posts a new message each call, it takes no key
+    # (https://api.slack.com/methods/chat.postMessage; slack_sdk/web/client.py WebClient.chat_postMessage)
+    "slack_sdk.WebClient.chat_postMessage": (), "slack_sdk.web.WebClient.chat_postMessage": (),
+    "slack_sdk.web.client.WebClient.chat_postMessage": (), "slack_sdk.web.async_client.AsyncWebClient.chat_postMessage": (),
+    "slack_sdk.web.AsyncWebClient.chat_postMessage": (), "slack.WebClient.chat_postMessage": (),
+    # Twilio: each messages.create sends an SMS (https://www.twilio.com/docs/messaging/api/message-resource#create-a-message-resource;
+    # twilio/rest/__init__.py Client, twilio/rest/api/v2010/account/message/__init__.py MessageList.create)
+    "twilio.rest.Client.messages.create": (),
 }
+
+#: ``api_call("chat.postMessage", ...)`` on these Slack clients (slack_sdk/web/base_client.py api_call).
+SLACK_CLIENTS: FrozenSet[str] = frozenset({
+    "slack_sdk.WebClient", "slack_sdk.web.WebClient", "slack_sdk.web.client.WebClient",
+    "slack_sdk.web.async_client.AsyncWebClient", "slack_sdk.web.AsyncWebClient", "slack.WebClient",
+})
+SLACK_WRITE_METHODS: FrozenSet[str] = frozenset({"chat.postMessage"})
+
+#: Google API client (googleapiclient): ``service.<collection>().<method>(...).execute()`` sends the request
+#: built by ``<method>``; these methods create or send (googleapiclient/discovery.py builds them from the
+#: discovery document; Gmail ``users.messages.send``, Calendar ``events.insert``, Drive ``files.copy``...).
+GOOGLE_API_BUILDERS: FrozenSet[str] = frozenset({"googleapiclient.discovery.build", "apiclient.discovery.build"})
+GOOGLE_API_WRITES: FrozenSet[str] = frozenset({"insert", "create", "send", "copy", "patch"})
+
+#: paypalrestsdk: ``Resource.http_headers`` sends ``PayPal-Request-Id``, minted once per resource object
+#: (paypalrestsdk/resource.py ``generate_request_id``: ``uuid.uuid4()`` when ``request_id`` is None), so
+#: ``Payment(...).create()`` is keyed per object: a new object per attempt is a new key.
+PAYPAL_CREATES: FrozenSet[str] = frozenset({"paypalrestsdk.Payment.create", "paypalrestsdk.payments.Payment.create",
+                                            "paypalrestsdk.Payout.create", "paypalrestsdk.payments.Payout.create"})
 
 #: botocore client operations that create, publish or invoke (any AWS service), and their key parameters.
 AWS_WRITE_PREFIXES: Tuple[str, ...] = ("create_", "run_", "start_", "put_record")
@@ -89,7 +131,14 @@ NOT_SENT_ERRORS: FrozenSet[str] = frozenset({
 URLLIB3_DEFAULT_METHODS: FrozenSet[str] = frozenset({"HEAD", "GET", "PUT", "DELETE", "OPTIONS", "TRACE"})
 
 #: aiohttp_retry option classes: their ``methods`` default to every verb (aiohttp_retry/retry_options.py 2.9.1).
-AIOHTTP_RETRY_OPTIONS: FrozenSet[str] = frozenset({
-    "aiohttp_retry.ExponentialRetry", "aiohttp_retry.JitterRetry", "aiohttp_retry.RandomRetry",
-    "aiohttp_retry.ListRetry", "aiohttp_retry.FibonacciRetry",
-})
+AIOHTTP_RETRY_OPTIONS: FrozenSet[str] = frozenset(
+    f"{module}.{name}" for module in ("aiohttp_retry", "aiohttp_retry.retry_options")
+    for name in ("ExponentialRetry", "JitterRetry", "RandomRetry", "ListRetry", "FibonacciRetry",
+                 "RetryOptions")  # RetryOptions: a deprecated function returning ExponentialRetry
+)
+#: What an aiohttp_retry option replays (aiohttp_retry/client.py ``_RequestContext``, 2.9.1):
+#: a response is retried when its method is in ``methods`` (default: every verb, POST and PATCH included)
+#: and its status is >= 500 with ``retry_all_server_errors=True`` (the default), or in ``statuses``, or
+#: ``evaluate_response_callback`` says so; an exception is retried when it is an instance of one of
+#: ``exceptions`` (default: none), whatever the method. ``attempts`` counts the first call (default 3).
+AIOHTTP_RETRY_DEFAULT_ATTEMPTS = 3

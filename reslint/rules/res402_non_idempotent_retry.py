@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import List, Optional, Tuple
+
 import libcst as cst
 
 from reslint.analysis.idempotency import analysis
@@ -10,25 +12,46 @@ from reslint.rules.base import Rule
 from reslint.rules.retry_base import RETRY_TRIGGERS
 
 
+def message(kind: str, policy) -> Optional[str]:
+    """The finding's message for a keyless ``kind`` write under ``policy``; ``None`` when the policy
+    retries only errors raised before the request was sent."""
+    types = set(policy.retried.types) if policy.retried.kind == "types" else set()
+    if types and types <= cat.NOT_SENT_ERRORS:
+        return None  # retried only when the request was never sent
+    layer = "a hand-rolled retry loop" if policy.kind == "loop" else f"a {policy.library} retry"
+    return (f"{kind} runs inside {layer} with no idempotency key: a timeout means the outcome is "
+            f"unknown, and when the first attempt did succeed the replay performs the write again "
+            f"(a duplicate row, charge, message or mail); send a stable idempotency key minted once "
+            f"before the first attempt, make the write idempotent (ON CONFLICT, PUT), or do not retry it")
+
+
+def deferred(idempotency, node: cst.Call, uses) -> List[Tuple[cst.Call, str]]:
+    """A keyless write whose header/body dicts are built by functions of other modules: whether it
+    sends a key is decided in the project pass (the module summary's ``pending_writes``)."""
+    if uses:
+        return []
+    return idempotency.external_dict_calls(node)
+
+
 class NonIdempotentRetry(Rule):
     code = "RES402"
     needs_retries = True
     triggers = RETRY_TRIGGERS + ("psycopg", "psycopg2", "sqlite3", "pymysql", "sqlalchemy", "stripe", "boto3",
-                                 "smtplib", "django", "kafka", "confluent_kafka")
+                                 "smtplib", "django", "kafka", "confluent_kafka", "slack_sdk", "slack", "twilio",
+                                 "googleapiclient", "apiclient", "paypalrestsdk")
 
     def visit_Call(self, node: cst.Call) -> None:
         if not self.ctx.retry_scopes:
             return
         idempotency = analysis(self.ctx)
         kind = idempotency.write_kind(node)
-        if kind is None or idempotency.keys(node):
+        if kind is None:
+            return
+        uses = idempotency.keys(node)
+        if uses:
             return  # a key is sent: stable (fine) or minted per attempt (RES401 reports that)
-        policy = self.ctx.retry_scopes[-1].policy
-        types = set(policy.retried.types) if policy.retried.kind == "types" else set()
-        if types and types <= cat.NOT_SENT_ERRORS:
-            return  # retried only when the request was never sent
-        layer = "a hand-rolled retry loop" if policy.kind == "loop" else f"a {policy.library} retry"
-        self.report(node, f"{kind} runs inside {layer} with no idempotency key: a timeout means the outcome is "
-                          f"unknown, and when the first attempt did succeed the replay performs the write again "
-                          f"(a duplicate row, charge, message or mail); send a stable idempotency key minted once "
-                          f"before the first attempt, make the write idempotent (ON CONFLICT, PUT), or do not retry it")
+        if deferred(idempotency, node, uses):
+            return  # the dict comes from another module: the project pass decides
+        text = message(kind, self.ctx.retry_scopes[-1].policy)
+        if text is not None:
+            self.report(node, text)

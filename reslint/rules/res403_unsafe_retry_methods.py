@@ -53,17 +53,66 @@ class UnsafeRetryMethods(Rule):
                 return
 
     def _aiohttp_retry(self, node: cst.Call, qual: str) -> None:
-        arg = next((a for a in node.args if a.keyword is not None and a.keyword.value == "methods"), None)
-        if arg is None:
-            if any(a.star for a in node.args):
-                return
-            self.report(node, f"`{qual.rsplit('.', 1)[1]}` without `methods=` retries every method, POST and PATCH "
-                              f"included: {WHY}; pass `methods={{'GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'}}`")
+        """What the option really replays (aiohttp_retry/client.py, 2.9.1): responses of the methods in
+        ``methods`` (default: all) with a 5xx (``retry_all_server_errors``, default True), a status in
+        ``statuses`` or a callback's yes; and exceptions in ``exceptions`` (default: none) for any method."""
+        if any(a.star for a in node.args):
             return
-        unsafe = sorted(m for m in self._methods(arg.value) if m.upper() in cat.NON_IDEMPOTENT_METHODS)
-        if unsafe:
-            self.report(node, f"`{qual.rsplit('.', 1)[1]}(methods=...)` retries {', '.join(unsafe)}: {WHY}",
-                        fix=self._without(arg.value, unsafe))
+        args = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        name = qual.rsplit(".", 1)[1]
+        attempts = self.ctx.value_of(args["attempts"]) if "attempts" in args else \
+            (self.ctx.value_of(node.args[0].value) if node.args and node.args[0].keyword is None
+             else cat.AIOHTTP_RETRY_DEFAULT_ATTEMPTS)
+        if isinstance(attempts, int) and not isinstance(attempts, bool) and attempts <= 1:
+            return  # one attempt: nothing is replayed
+        problems, fix = [], None
+        if self._retries_responses(args):
+            arg = args.get("methods")
+            if arg is None or self.ctx.value_of(arg) is None:
+                problems.append(f"without `methods=` it retries every method after a 5xx, POST and PATCH included")
+            else:
+                unsafe = sorted(m for m in self._methods(arg) if m.upper() in cat.NON_IDEMPOTENT_METHODS)
+                if unsafe:
+                    problems.append(f"`methods=` retries {', '.join(unsafe)} after a 5xx")
+                    fix = self._without(arg, unsafe)
+        replayed = self._sent_exceptions(args.get("exceptions"))
+        if replayed:
+            problems.append(f"`exceptions=` retries {', '.join(f'`{e}`' for e in replayed)} for every method, "
+                            f"POST and PATCH included (aiohttp_retry applies `methods=` to responses only)")
+        if not problems:
+            return
+        advice = "pass `methods={'GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'}`" if not replayed else \
+            "list only errors raised before the request is sent (`aiohttp.ClientConnectorError`) in `exceptions=`, " \
+            "or send an Idempotency-Key"
+        self.report(node, f"`{name}`: {'; '.join(problems)}: {WHY}; {advice}", fix=fix)
+
+    def _retries_responses(self, args) -> bool:
+        """Whether some response is retried: a 5xx (``retry_all_server_errors`` not False), ``statuses`` or a callback."""
+        if "retry_all_server_errors" not in args or self.ctx.value_of(args["retry_all_server_errors"]) is not False:
+            return True
+        statuses = args.get("statuses")
+        if statuses is not None and self.ctx.value_of(statuses) is not None and not self._empty(statuses):
+            return True
+        callback = args.get("evaluate_response_callback")
+        return callback is not None and self.ctx.value_of(callback) is not None
+
+    def _sent_exceptions(self, expr):
+        """The retried exceptions that can be raised after the request was sent (names), when all are known."""
+        if expr is None:
+            return []
+        expr, scope = self.ctx.resolve(expr)
+        if isinstance(expr, cst.Call) and expr.args and isinstance(expr.func, cst.Name) and \
+                expr.func.value in ("frozenset", "set", "tuple", "list"):
+            expr, scope = self.ctx.resolve(expr.args[0].value, scope)
+        if not isinstance(expr, (cst.Set, cst.List, cst.Tuple)):
+            return []  # unknown: never reported
+        names = []
+        for element in expr.elements:
+            qual = self.ctx.qualname(element.value, scope) if isinstance(element, cst.Element) else None
+            if qual is None:
+                return []
+            names.append(qual)
+        return [n for n in names if n not in cat.NOT_SENT_ERRORS]
 
     def _empty(self, expr) -> bool:
         """``frozenset()``, ``set()``, ``[]``: an empty collection means every method too."""
@@ -97,15 +146,16 @@ class UnsafeRetryMethods(Rule):
             target = target.args[0].value
         if not isinstance(target, (cst.Set, cst.List, cst.Tuple)):
             return None
-        kept = [e for e in target.elements if not (isinstance(e, cst.Element) and
-                                                   isinstance(self.ctx.value_of(e.value), str) and
-                                                   self.ctx.value_of(e.value).upper() in cat.NON_IDEMPOTENT_METHODS)]
-        if not kept:
+        from reslint.rules.fixes import without_elements
+
+        def unsafe_method(e) -> bool:
+            value = self.ctx.value_of(e.value) if isinstance(e, cst.Element) else None
+            return isinstance(value, str) and value.upper() in cat.NON_IDEMPOTENT_METHODS
+
+        new = without_elements(target, unsafe_method)  # each kept method keeps its own comment
+        if new is None:
             return None
-        last = target.elements[-1]
-        kept[-1] = kept[-1].with_changes(comma=last.comma)
-        return FixPlan(f"Remove {', '.join(unsafe)} from the retried methods", Applicability.SAFE,
-                       ((target, target.with_changes(elements=kept)),))
+        return FixPlan(f"Remove {', '.join(unsafe)} from the retried methods", Applicability.SAFE, ((target, new),))
 
 
 def _code(node) -> str:
