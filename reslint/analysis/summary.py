@@ -424,7 +424,10 @@ class SummaryCollector:
 
     @property
     def needs_positions(self) -> bool:
-        return bool(self._layers or self._key_calls or self._key_returns or self._pending_writes) or \
+        """Whether anything the project pass may report or cite is recorded (a key return
+        other than a fresh one only leads to another module: its position is never shown)."""
+        return bool(self._layers or self._key_calls or self._pending_writes) or \
+            any(fields["what"] == "fresh" for fields, _ in self._key_returns) or \
             any(c.retried_by or c.write for c in self._calls)
 
     def _functions(self):
