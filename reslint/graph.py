@@ -34,7 +34,7 @@ def _edges(graph: CallGraph) -> List[Tuple[Hop, Hop, int]]:
     return sorted(edges.values(), key=lambda e: (e[0].path, e[0].layer.row, e[1].path, e[1].layer.row))
 
 
-def _label(hop: Hop) -> str:
+def _label(hop: Hop) -> List[str]:
     layer = hop.layer
     attempts = "unbounded" if layer.attempts == 0 else "? attempts" if layer.attempts < 0 else \
         f"{layer.attempts} attempts"
@@ -46,12 +46,20 @@ def _ids(nodes) -> Dict[Tuple[str, int], str]:
     return {key: f"L{index}" for index, key in enumerate(sorted(nodes, key=lambda k: (k[0], nodes[k].layer.row)))}
 
 
+def _mermaid_text(text: str) -> str:
+    """Text for a quoted Mermaid label: Mermaid renders labels as HTML, so ``<``, ``>``, ``&`` and
+    ``"`` are written as its entity codes (mermaid.js.org, flowchart syntax, "Entity codes")."""
+    for char, code in (("&", "#amp;"), ("<", "#lt;"), (">", "#gt;"), ('"', "#quot;")):
+        text = text.replace(char, code)
+    return text
+
+
 def mermaid(graph: CallGraph) -> str:
     nodes = _layers(graph)
     ids = _ids(nodes)
     lines = ["flowchart LR"]
     for key, node_id in ids.items():
-        text = "<br/>".join(_label(nodes[key])).replace('"', "'")
+        text = "<br/>".join(_mermaid_text(part) for part in _label(nodes[key]))
         lines.append(f'  {node_id}["{text}"]')
     edges = _edges(graph)
     for outer, inner, product in edges:
@@ -66,7 +74,7 @@ def dot(graph: CallGraph) -> str:
     ids = _ids(nodes)
     lines = ["digraph retry_layers {", "  rankdir=LR;", "  node [shape=box, fontname=Helvetica];"]
     for key, node_id in ids.items():
-        text = "\\n".join(_label(nodes[key])).replace('"', "'")
+        text = "\\n".join(part.replace("\\", "\\\\").replace('"', '\\"') for part in _label(nodes[key]))
         lines.append(f'  {node_id} [label="{text}"];')
     for outer, inner, product in _edges(graph):
         lines.append(f'  {ids[(outer.path, outer.layer.id)]} -> {ids[(inner.path, inner.layer.id)]} '

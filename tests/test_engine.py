@@ -189,6 +189,10 @@ def test_add_keyword_arg_layouts(before, after):
     ("import redis\nr = redis.from_url('redis://h:6379/0?socket_timeout=5')\n", []),
     ("import psycopg2\npsycopg2.connect(host='h', connect_timeout=0)\n", [(2, "RES102")]),
     ("import psycopg2\npsycopg2.connect('host=h connect_timeout=0')\n", [(2, "RES102")]),
+    ("import psycopg2\npsycopg2.connect('host=h connect_timeout=-1')\n", [(2, "RES102")]),
+    ("import psycopg2\npsycopg2.connect(host='h', connect_timeout=-1)\n", [(2, "RES102")]),
+    ("import pymongo\npymongo.MongoClient('mongodb://h/?sockettimeoutms=0')\n", [(2, "RES102")]),
+    ("import pymongo\npymongo.MongoClient('mongodb://h/?SOCKETTIMEOUTMS=5000')\n", []),
     # botocore: defaults count per attempt only when no phase is configured
     ("import boto3\nfrom botocore.config import Config\nboto3.client('s3', config=Config(connect_timeout=5))\n", []),
     ("import boto3\nfrom botocore.config import Config\nboto3.client('s3', config=Config(retries={}))\n",

@@ -186,3 +186,33 @@ def test_cache_notices_a_new_dependency_pin(tmp_path):
     assert res201_fixes() == [False]
     (tmp_path / "requirements.txt").unlink()
     assert res201_fixes() == [True]
+
+
+def test_graph_labels_escape_file_names(tmp_path):
+    """Mermaid renders labels as HTML and DOT labels are quoted strings: a file name with
+    `<b>` or a quote must show as text, not as markup or a broken label."""
+    folder = tmp_path / 'we<b>"ird'
+    folder.mkdir()
+    (folder / "app.py").write_text(textwrap.dedent("""\
+        import tenacity
+
+
+        @tenacity.retry(stop=tenacity.stop_after_attempt(3))
+        def inner():
+            return 1
+
+
+        @tenacity.retry(stop=tenacity.stop_after_attempt(2))
+        def outer():
+            return inner()
+        """), encoding="utf-8")
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        mermaid = CliRunner().invoke(main, ["graph", "--no-cache", "."])
+        dot = CliRunner().invoke(main, ["graph", "--no-cache", "--format", "dot", "."])
+    finally:
+        os.chdir(cwd)
+    assert mermaid.exit_code == 0 and dot.exit_code == 0, mermaid.output + dot.output
+    assert "we#lt;b#gt;#quot;ird/app.py:9" in mermaid.output and "<b>" not in mermaid.output
+    assert 'we<b>\\"ird/app.py:9' in dot.output

@@ -200,7 +200,9 @@ def _read_dsn(call: cst.Call, spec: TimeoutSpec, ctx: Context, max_timeout: floa
     if text is None:
         return TimeoutReading(spec, UNKNOWN_STATE, "the connection string cannot be read statically")
     for key in keys:
-        match = re.search(rf"\b{re.escape(key)}\s*=\s*([0-9.]+)", text)
+        # URI options are case-insensitive (MongoDB connection string spec); a negative value
+        # is read, so that it is judged (libpq: "zero, negative ... means wait indefinitely")
+        match = re.search(rf"\b{re.escape(key)}\s*=\s*(-?[0-9.]+)", text, re.IGNORECASE)
         if match:
             try:
                 value = float(match.group(1))
@@ -213,6 +215,9 @@ def _read_dsn(call: cst.Call, spec: TimeoutSpec, ctx: Context, max_timeout: floa
 def _judge_number(value, spec: TimeoutSpec, max_timeout: float, node, what: str) -> TimeoutReading:
     if value in spec.disable_values and not isinstance(value, bool):
         return TimeoutReading(spec, DISABLED, f"{what} disables the timeout", replace=node)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+        # no library takes a negative timeout as a bound: libpq waits forever, others raise
+        return TimeoutReading(spec, DISABLED, f"{what} is negative: it sets no working timeout", replace=node)
     if value is None:
         # where None does not disable the timeout it asks for the library's default (botocore's
         # `config=None`), which is judged as if no value were given
