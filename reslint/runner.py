@@ -272,6 +272,7 @@ class Runner:
 
     def _retried_writes(self, graph, given: Dict[str, FileResult]) -> None:
         from reslint.catalog.idempotency import NOT_SENT_ERRORS
+        from reslint.rules.res402_non_idempotent_retry import FIX as write_fix, WHY as write_why
 
         seen = set()
         for outer, summary, site, path in graph.retried_writes():
@@ -285,10 +286,7 @@ class Runner:
             attempts = f"{outer.attempts} attempts" if outer.attempts > 0 else \
                 "unbounded attempts" if outer.attempts == 0 else "retried"
             message = (f"{site.write} in `{path[-1].rsplit('.', 1)[-1]}()` runs under the {outer.label} retry "
-                       f"({attempts}, through {chain}) with no "
-                       f"idempotency key: a timeout means the outcome is unknown, and when the first attempt did "
-                       f"succeed the replay performs the write again; send a stable idempotency key minted once "
-                       f"before the first attempt, make the write idempotent, or do not retry it")
+                       f"({attempts}, through {chain}) with no idempotency key: {write_why}; {write_fix}")
             at, end = Location(site.row, site.column), Location(site.end_row, site.end_column)
             finding = Finding(WRITE.code, WRITE.name, WRITE.severity, message, summary.path, at, end, noqa_row=site.row,
                               related=(Related(summary.path, Location(outer.row, outer.column),

@@ -12,6 +12,13 @@ from reslint.rules.base import Rule
 from reslint.rules.retry_base import RETRY_TRIGGERS
 
 
+#: why a replayed write is a fault, and what to do: one wording for the per-file and the project findings
+WHY = ("a timeout, a dropped connection or a 5xx answer leaves the outcome unknown, and when the first attempt "
+       "did succeed the replay performs the write again (a duplicate row, charge, message or mail)")
+FIX = ("send a stable idempotency key minted once before the first attempt, make the write idempotent "
+       "(ON CONFLICT, PUT), or do not retry it")
+
+
 def message(kind: str, policy) -> Optional[str]:
     """The finding's message for a keyless ``kind`` write under ``policy``; ``None`` when the policy
     retries only errors raised before the request was sent."""
@@ -19,10 +26,7 @@ def message(kind: str, policy) -> Optional[str]:
     if types and types <= cat.NOT_SENT_ERRORS:
         return None  # retried only when the request was never sent
     layer = "a hand-rolled retry loop" if policy.kind == "loop" else f"a {policy.library} retry"
-    return (f"{kind} runs inside {layer} with no idempotency key: a timeout means the outcome is "
-            f"unknown, and when the first attempt did succeed the replay performs the write again "
-            f"(a duplicate row, charge, message or mail); send a stable idempotency key minted once "
-            f"before the first attempt, make the write idempotent (ON CONFLICT, PUT), or do not retry it")
+    return f"{kind} runs inside {layer} with no idempotency key: {WHY}; {FIX}"
 
 
 def deferred(idempotency, node: cst.Call, uses) -> List[Tuple[cst.Call, str]]:
