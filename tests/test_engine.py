@@ -191,6 +191,8 @@ def test_add_keyword_arg_layouts(before, after):
     ("import psycopg2\npsycopg2.connect('host=h connect_timeout=0')\n", [(2, "RES102")]),
     ("import psycopg2\npsycopg2.connect('host=h connect_timeout=-1')\n", [(2, "RES102")]),
     ("import psycopg2\npsycopg2.connect(host='h', connect_timeout=-1)\n", [(2, "RES102")]),
+    ("import psycopg2\npsycopg2.connect(host='h', connect_timeout='0')\n", [(2, "RES102")]),
+    ("import psycopg2\npsycopg2.connect(host='h', connect_timeout='5')\n", []),
     ("import pymongo\npymongo.MongoClient('mongodb://h/?sockettimeoutms=0')\n", [(2, "RES102")]),
     ("import pymongo\npymongo.MongoClient('mongodb://h/?SOCKETTIMEOUTMS=5000')\n", []),
     # botocore: defaults count per attempt only when no phase is configured

@@ -250,6 +250,12 @@ def _read_value(expr, spec: TimeoutSpec, ctx: Context, max_timeout: float) -> Ti
         return TimeoutReading(spec, UNKNOWN_STATE, "computed at run time")
     if isinstance(value, tuple):
         return _read_tuple(expr if not followed else None, value, target, spec, max_timeout, code)
+    if isinstance(value, str) and spec.numeric_strings:
+        try:
+            value = float(value)
+        except ValueError:
+            return TimeoutReading(spec, UNKNOWN_STATE, "not a number")
+        value = int(value) if value.is_integer() else value
     if isinstance(value, bool) or not (value is None or isinstance(value, (int, float))):
         return TimeoutReading(spec, UNKNOWN_STATE, "not a number")
     what = f"`{code}`" if not followed else f"`{code}` (= {value!r})"

@@ -68,6 +68,9 @@ class TimeoutSpec:
     - ``whole_units``: the parameter takes a whole number of its unit (libpq's
       ``connect_timeout`` in seconds, pymongo's ``*MS``): a fix rounds the value up,
       to at least 1, since rounding down can reach 0 ("no timeout") or shorten it.
+    - ``numeric_strings``: a string holding a number counts as that number
+      (psycopg turns keyword arguments into libpq's text ``key=value`` conninfo, so
+      ``connect_timeout="0"`` is ``0``: psycopg2/extensions.py ``make_dsn``).
     - ``fix``: the text a fix inserts, with ``{param}``, ``{seconds}``/``{ms}`` and
       the objects named in ``fix_imports`` (dotted paths) as ``{obj0}``, spelled
       as the file already imports them or with an ``import`` added; ``None`` when
@@ -93,6 +96,7 @@ class TimeoutSpec:
     connects_with: Optional[Tuple[str, int]] = None
     url: Optional[Tuple[str, int]] = None
     whole_units: bool = False
+    numeric_strings: bool = False
 
 
 @dataclass(frozen=True)

@@ -168,19 +168,19 @@ def _databases() -> List[TimeoutSpec]:
             "https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNECT-CONNECT-TIMEOUT "
             "(zero, negative or unset: wait indefinitely; \"write as a decimal integer\")",
             "libpq waits for the OS TCP timeout (minutes) without connect_timeout",
-            dsn=("dsn", 0, ("connect_timeout",)), disable_values=(None, 0), whole_units=True,
+            dsn=("dsn", 0, ("connect_timeout",)), disable_values=(None, 0), whole_units=True, numeric_strings=True,
         ),
         TimeoutSpec(
             "psycopg.connect", (TimeoutParam("connect_timeout"),), 130.0,
             "psycopg/conninfo.py _DEFAULT_CONNECT_TIMEOUT = 130 (psycopg 3.1.18, 3.2+)",
             "psycopg 3 falls back to 130 s without connect_timeout",
-            dsn=("conninfo", 0, ("connect_timeout",)), whole_units=True,  # passed on to libpq: an integer
+            dsn=("conninfo", 0, ("connect_timeout",)), whole_units=True, numeric_strings=True,  # libpq: text, an integer
         ),
         TimeoutSpec(
             "psycopg.AsyncConnection.connect", (TimeoutParam("connect_timeout"),), 130.0,
             "psycopg/conninfo.py _DEFAULT_CONNECT_TIMEOUT = 130 (psycopg 3.1.18, 3.2+)",
             "psycopg 3 falls back to 130 s without connect_timeout",
-            dsn=("conninfo", 0, ("connect_timeout",)), whole_units=True,  # passed on to libpq: an integer
+            dsn=("conninfo", 0, ("connect_timeout",)), whole_units=True, numeric_strings=True,  # libpq: text, an integer
         ),
         TimeoutSpec(
             "asyncpg.connect", (TimeoutParam("command_timeout"),), None,
