@@ -56,16 +56,6 @@ POSITIONAL_KINDS = (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)
 # -- catalog entries found wrong against the real library ------------------------------------
 #: ``"check:entry"`` -> why the catalog is wrong. Each case is ``xfail(strict=True)``.
 CATALOG_MISTAKES: Dict[str, str] = {
-    "keywords:redo.retriable_async": (
-        "redo.retriable_async(retry_exceptions=Exception, sleeptime_kwargs=None) takes none of attempts, "
-        "sleeptime, max_sleeptime, sleepscale, jitter: it always makes retry_async's 5 attempts with "
-        "calculate_sleep_time(delay_factor=5.0, randomization_factor=0.5, max_delay=120), so the redo "
-        "extractor's names, positions and REDO_DEFAULTS do not apply to it"
-    ),
-    "positional:redo.retriable_async": (
-        "redo.retriable_async's positional parameters are (retry_exceptions, sleeptime_kwargs), not "
-        "(attempts, sleeptime, max_sleeptime, sleepscale, jitter) as the redo extractor reads them"
-    ),
 }
 #: Aliases whose target is another class with the same parameters, in the library versions where
 #: that is so (a condition, so an older library that still re-exports httpx's class does not XPASS).
@@ -891,7 +881,8 @@ EXTRACTOR_READS: Dict[str, Reads] = {
     "opnieuw.retry_async": Reads("opnieuw.retry_async", _OPNIEUW),
     # retriable(*a, **kw) calls retry(func, *a, **kw): its positionals start after `action`.
     "redo.retriable": Reads("redo.retry", _REDO + ("retry_exceptions",), _REDO, offset=1),
-    "redo.retriable_async": Reads("redo.retriable_async", _REDO + ("retry_exceptions",), _REDO),
+    "redo.retriable_async": Reads("redo.retriable_async", ("retry_exceptions", "sleeptime_kwargs"),
+                                  ("retry_exceptions", "sleeptime_kwargs")),
     "redo.retrier": Reads("redo.retrier", _REDO, _REDO, defaults=(("sleeptime", 10),)),
     "redo.retry": Reads("redo.retry", _REDO + ("retry_exceptions",), ("action",) + _REDO),
     "google.api_core.retry.Retry": Reads("google.api_core.retry.Retry", _GOOGLE, _GOOGLE),
@@ -1044,6 +1035,8 @@ def test_opnieuw_redo_google_defaults():
     for qualnames, defaults in (
         (("opnieuw.retry", "opnieuw.retry_async"), retries.OPNIEUW_DEFAULTS),
         (("redo.retry",), retries.REDO_DEFAULTS),
+        (("redo.retry_async",), {"attempts": retries.REDO_ASYNC_DEFAULTS["attempts"]}),
+        (("redo.calculate_sleep_time",), {k: v for k, v in retries.REDO_ASYNC_DEFAULTS.items() if k != "attempts"}),
         (("google.api_core.retry.Retry", "google.api_core.retry.AsyncRetry"), retries.GOOGLE_DEFAULTS),
     ):
         try:

@@ -302,3 +302,26 @@ def test_messages_carry_the_numbers(linter):
         """)
     (finding,) = [f for f in linter.lint_text(text, "m.py")[0] if f.code == "RES202"]
     assert "6 attempts × 13.05 s + up to 23 s of waits = 101.3 s > max-retry-time (60 s)" in finding.message
+
+
+def test_redo_retriable_async_is_read_from_its_own_parameters(linter):
+    """redo.retriable_async takes only retry_exceptions and sleeptime_kwargs: always 5 attempts,
+    sleeping calculate_sleep_time(n) = min(2 ** (n - 1) * 5 * (1 + 0.5 * random()), 120) before
+    attempt n (redo 3.0.1): up to 15 + 30 + 60 + 120 = 225 s of waits."""
+    text = textwrap.dedent("""\
+        import redo
+
+
+        @redo.retriable_async(retry_exceptions=(ConnectionError,))
+        async def fetch(session):
+            return await session.get("u")
+
+
+        @redo.retriable_async(sleeptime_kwargs={"delay_factor": 0.1, "max_delay": 1})
+        async def quick(session):
+            return await session.get("u")
+        """)
+    found, errors = linter.lint_text(text, "m.py")
+    assert errors == []
+    assert [(f.location.row, f.code) for f in found] == [(4, "RES202"), (9, "RES204")]
+    assert "5 attempts" in found[0].message and "225 s of waits" in found[0].message

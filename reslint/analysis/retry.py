@@ -604,6 +604,8 @@ class Extractor:
         return policy
 
     def _redo(self, call, anchor, scope, kind, qual) -> RetryPolicy:
+        if qual == "redo.retriable_async":
+            return self._redo_async(call, anchor, scope, kind)
         names = ("action",) if kind == "caller" else ()
         args = Args(call, names + ("attempts", "sleeptime", "max_sleeptime", "sleepscale", "jitter"))
         d = cat.REDO_DEFAULTS
@@ -620,6 +622,40 @@ class Extractor:
         policy.wait = Wait("redo", kind_j, lambda k: _clamp(_add(_mul(sleep, _pow(scale, k - 1)),
                                                                  _mul(jitter or 0.0, _pow(scale, k - 1))), None, cap),
                            args.expr("jitter"))
+        exc = args.expr("retry_exceptions")
+        types = self.exception_types(exc, scope) if exc is not None else ("Exception",)
+        policy.retried = Retried("types", types, node=exc, default=exc is None) if types else \
+            Retried("unknown", node=exc)
+        return policy
+
+    def _redo_async(self, call, anchor, scope, kind) -> RetryPolicy:
+        """``redo.retriable_async(retry_exceptions, sleeptime_kwargs)``: a fixed 5 attempts and
+        redo's ``calculate_sleep_time`` (catalog ``REDO_ASYNC_DEFAULTS``)."""
+        args = Args(call, ("retry_exceptions", "sleeptime_kwargs"))
+        d = cat.REDO_ASYNC_DEFAULTS
+        policy = RetryPolicy("redo", kind, anchor, call=call)
+        if args.star:
+            return policy
+        policy.attempts = d["attempts"]
+        policy.max_delay_s = None
+        options = {name: d[name] for name in ("delay_factor", "randomization_factor", "max_delay")}
+        given = args.expr("sleeptime_kwargs")
+        target, where = self.ctx.resolve(given, scope) if given is not None else (None, scope)
+        if isinstance(target, cst.Dict):
+            for element in target.elements:
+                key = self.ctx.value_of(element.key, where) if isinstance(element, cst.DictElement) else UNKNOWN
+                if key in options:
+                    options[key] = self.ctx.value_of(element.value, where)
+                else:  # `**other` or an unknown key: the sleeps cannot be known
+                    options = {name: UNKNOWN for name in options}
+                    break
+        elif given is not None and self.ctx.value_of(given, scope) is not None:
+            options = {name: UNKNOWN for name in options}
+        factor, spread, cap = options["delay_factor"], options["randomization_factor"], options["max_delay"]
+        jitter = "unknown" if spread is UNKNOWN else ("yes" if spread else "no")
+        # the wait after the k-th failure precedes attempt k + 1: 2 ** k * factor, times up to (1 + spread)
+        policy.wait = Wait("redo", jitter, lambda k: _clamp(_mul(_mul(factor, _pow(2.0, k)), _add(1.0, spread)),
+                                                           None, cap), given)
         exc = args.expr("retry_exceptions")
         types = self.exception_types(exc, scope) if exc is not None else ("Exception",)
         policy.retried = Retried("types", types, node=exc, default=exc is None) if types else \

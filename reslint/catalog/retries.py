@@ -195,5 +195,10 @@ CELERY_DEFAULTS = {"max_retries": 3, "default_retry_delay": 180.0, "retry_backof
 OPNIEUW_DEFAULTS = {"max_calls_total": 3, "retry_window_after_first_call_in_seconds": 60.0}
 #: redo/__init__.py retry/retriable: attempts=5, sleeptime=60, max_sleeptime=300, sleepscale=1.5, jitter=1
 REDO_DEFAULTS = {"attempts": 5, "sleeptime": 60.0, "max_sleeptime": 300.0, "sleepscale": 1.5, "jitter": 1.0}
+#: redo/__init__.py retriable_async -> retry_async (redo 3.0.1): always 5 attempts; the sleep before
+#: attempt n is calculate_sleep_time(n, delay_factor=5, randomization_factor=0.5, max_delay=120)
+#: = min(2 ** (n - 1) * delay_factor * (1 + randomization_factor * random()), max_delay);
+#: only retry_exceptions and sleeptime_kwargs (those three names) can be given
+REDO_ASYNC_DEFAULTS = {"attempts": 5, "delay_factor": 5.0, "randomization_factor": 0.5, "max_delay": 120.0}
 #: google/api_core/retry: initial=1, maximum=60, multiplier=2, timeout=120 (full jitter, no attempt cap)
 GOOGLE_DEFAULTS = {"initial": 1.0, "maximum": 60.0, "multiplier": 2.0, "timeout": 120.0}
