@@ -124,14 +124,19 @@ def test_suppression_and_per_file_ignores_apply_to_project_findings(shop):
     assert nested(Runner(load_settings(shop), use_cache=False).run([shop])) == []
 
 
-def test_graph_command(shop):
+def graphs(root: Path):
+    """``reslint graph`` run in ``root``: (Mermaid result, DOT result)."""
     old = os.getcwd()
-    os.chdir(shop)
+    os.chdir(root)
     try:
-        mermaid = CliRunner().invoke(main, ["graph", "--no-cache", "."])
-        dot = CliRunner().invoke(main, ["graph", "--no-cache", "--format", "dot", "."])
+        return (CliRunner().invoke(main, ["graph", "--no-cache", "."]),
+                CliRunner().invoke(main, ["graph", "--no-cache", "--format", "dot", "."]))
     finally:
         os.chdir(old)
+
+
+def test_graph_command(shop):
+    mermaid, dot = graphs(shop)
     assert mermaid.exit_code == 0
     lines = mermaid.output.splitlines()
     assert lines[0] == "flowchart LR"
@@ -206,13 +211,7 @@ def test_graph_labels_escape_file_names(tmp_path):
         def outer():
             return inner()
         """), encoding="utf-8")
-    cwd = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        mermaid = CliRunner().invoke(main, ["graph", "--no-cache", "."])
-        dot = CliRunner().invoke(main, ["graph", "--no-cache", "--format", "dot", "."])
-    finally:
-        os.chdir(cwd)
+    mermaid, dot = graphs(tmp_path)
     assert mermaid.exit_code == 0 and dot.exit_code == 0, mermaid.output + dot.output
     assert "we#lt;b#gt;#quot;ird/app.py:9" in mermaid.output and "<b>" not in mermaid.output
     assert 'we<b>\\"ird/app.py:9' in dot.output
