@@ -101,14 +101,17 @@ class Scope:
         return scope
 
 
-def _dotted(node) -> Optional[str]:
+def dotted_name(node) -> Optional[str]:
     """``a.b.c`` as text for Name/Attribute chains, else ``None``."""
     if isinstance(node, cst.Name):
         return node.value
     if isinstance(node, cst.Attribute):
-        base = _dotted(node.value)
+        base = dotted_name(node.value)
         return None if base is None else f"{base}.{node.attr.value}"
     return None
+
+
+_dotted = dotted_name
 
 
 def _import_from_module(node: cst.ImportFrom) -> str:

@@ -60,6 +60,14 @@ def _first_arg_whitespace(call: cst.Call):
     return cst.SimpleWhitespace(" ")
 
 
+def source(node: cst.CSTNode) -> str:
+    """The code of a node as written (its own whitespace and comments included)."""
+    return _EMPTY.code_for_node(node)
+
+
+_EMPTY = cst.Module(body=[])
+
+
 def parse_expression(code: str) -> Optional[cst.BaseExpression]:
     """Parse ``code`` as an expression, or ``None`` when it is not valid Python."""
     try:

@@ -45,7 +45,7 @@ from reslint.context import Context, SemanticModel
 from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
 from reslint.registry import BY_CODE
 from reslint.rules import ALL_RULES
-from reslint.rules.base import FixPlan, Report
+from reslint.rules.base import Report
 from reslint.rules.retry_base import RETRY_TRIGGERS
 from reslint.suppression import Comment, could_hold_directives, read_comments, suppressions_from, unused_noqa
 from reslint.walk import walk
@@ -239,6 +239,11 @@ def _positions(module: cst.Module) -> Dict[cst.CSTNode, object]:
     return sink._computed
 
 
+def internal_error(display: str, exc: BaseException, where: str = "") -> str:
+    """The message of an exception inside reslint, contained to one file (exit status 2)."""
+    return f"{display}: internal error{where}: {type(exc).__name__}: {exc}; please report this bug to the reslint project"
+
+
 def _timed(phase: str, function, *args):
     """``function(*args)``, its time added to ``phase`` when ``--profile`` is on."""
     profile = profiling.ACTIVE
@@ -334,12 +339,6 @@ class Linter:
         result = self._lint(text, display)
         self.complete(result, project_pass=False)
         return result.findings, result.internal_errors
-
-    def lint_text_with_summary(self, text: str, display: str):
-        """As :meth:`lint_text`, plus the module summary (or ``None``) for the project pass."""
-        result = self._lint(text, display)
-        self.complete(result, project_pass=False)
-        return result.findings, result.internal_errors, result.summary
 
     def complete(self, result: FileResult, project_pass: bool) -> None:
         """The last step for a file, once every pass has run: with ``--ignore-noqa`` report
@@ -453,8 +452,7 @@ class Linter:
         try:
             ctx = _timed("semantic model + retried scopes", self._context, model)
         except Exception as exc:  # noqa: BLE001 - contained: this file gets an internal error, the run goes on
-            return [], [f"{display}: internal error in the retry analysis: {type(exc).__name__}: {exc}; please "
-                        f"report this bug to the reslint project"], None
+            return [], [internal_error(display, exc, " in the retry analysis")], None
         reports: List[Report] = []
         rules = [rule_class(ctx, reports) for rule_class in self.rule_classes]
         collector = None
@@ -474,8 +472,7 @@ class Linter:
                 try:
                     walk(module, [rule_class(ctx, mine)], ctx.enter, ctx.leave)
                 except Exception as exc:  # noqa: BLE001
-                    errors.append(f"{display}: internal error in {rule_class.code} ({rule_class.name}): "
-                                  f"{type(exc).__name__}: {exc}; please report this bug to the reslint project")
+                    errors.append(internal_error(display, exc, f" in {rule_class.code} ({rule_class.name})"))
                     continue
                 reports.extend(mine)
             collector = None  # a summary from a failed walk would be wrong

@@ -20,7 +20,7 @@ from reslint.cache import CACHE_DIR_NAME, Cache, file_key
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location, Related
 from reslint.discovery import Walker
-from reslint.engine import FileResult, Linter, decode, module_name
+from reslint.engine import FileResult, Linter, decode, internal_error, module_name
 from reslint.registry import BY_CODE
 from reslint.suppression import Directive, Suppressions
 
@@ -80,7 +80,11 @@ class Runner:
         results = self.lint_many(files, progress)
         if self.linter.needs_summary:
             with profile.phase("project pass") if profile is not None else nullcontext():
-                self._project_pass(results)
+                project = self.settings.project_root
+                # the whole project was given (`reslint .` at its root): no second walk for the others
+                whole = project is not None and any(
+                    os.path.abspath(p) == os.path.abspath(project) for p in (list(paths) or [Path(".")]))
+                self._project_pass(results, others=project is not None and not whole)
         for result in results:
             self.linter.complete(result, project_pass=self.linter.needs_summary)
             if result.findings and result.source is None:  # a project finding in a file without others
@@ -134,9 +138,7 @@ class Runner:
             return self._lint(path, force)
         except Exception as exc:  # noqa: BLE001 - one file must not stop the run
             display = self.linter.display_path(path)
-            return FileResult(str(path), display, internal_errors=[
-                f"{display}: internal error: {type(exc).__name__}: {exc}; please report this bug to the reslint "
-                f"project"])
+            return FileResult(str(path), display, internal_errors=[internal_error(display, exc)])
 
     def _cached(self, path: Path, force: bool = False):
         """(cached result or None, the file's bytes or None when unreadable, cache key or None)."""
@@ -220,14 +222,16 @@ class Runner:
         return result
 
     # -- the project pass ----------------------------------------------------------------
-    def _project_pass(self, results: List[FileResult]) -> None:
+    def _project_pass(self, results: List[FileResult], others: bool = True) -> None:
+        """RES301/RES401/RES402 over the call graph; ``others``: the project has files that were
+        not given (pre-commit names a few), whose summaries come from the cache or a parse."""
         from reslint.analysis.callgraph import CallGraph
 
         given: Dict[str, FileResult] = {r.display: r for r in results}
         summaries = [r.summary for r in results if r.summary is not None]
         skipped = [Path(r.path) for r in results if r.skipped]
         project = self.settings.project_root
-        if project is not None:
+        if others:
             for path in self.walker.expand([project]):
                 if self.linter.display_path(path) not in given:
                     other = self.lint(path)
@@ -243,19 +247,10 @@ class Runner:
             self._helper_keys(graph, given)
         if NESTED.code not in enabled:
             return
+        seen: set = set()
         for nesting in graph.nestings():
-            result = given.get(nesting.summary.path)
-            if result is None or len(nesting.chain) <= self.settings.max_retry_layers:
-                continue
-            finding = _nested_finding(nesting)
-            if NESTED.code in self.linter._ignored_codes(result.display):
-                continue
-            if _suppressed(nesting.summary, finding, self.settings.allow_blanket_noqa):
-                result.suppressed.append(finding)  # for RES900 and --ignore-noqa
-                continue
-            result.findings.append(finding)
-            result.findings.sort(key=Finding.sort_key)
-
+            if len(nesting.chain) > self.settings.max_retry_layers:
+                self._add(given, seen, nesting.summary, _nested_finding(nesting))
 
     def _loader(self, paths: List[Path]) -> Callable[[str], Optional[object]]:
         """``load(module name) -> ModuleSummary or None`` over the files the prefilter skipped:
@@ -274,14 +269,10 @@ class Runner:
         from reslint.catalog.idempotency import NOT_SENT_ERRORS
         from reslint.rules.res402_non_idempotent_retry import FIX as write_fix, WHY as write_why
 
-        seen = set()
+        seen: set = set()
         for outer, summary, site, path in graph.retried_writes():
-            result = given.get(summary.path)
-            if result is None or (summary.path, site.row, site.column) in seen:
-                continue
             if set(outer.catches) and set(outer.catches) <= NOT_SENT_ERRORS:
                 continue  # retried only when the request was never sent
-            seen.add((summary.path, site.row, site.column))
             chain = " → ".join(name.rsplit(".", 1)[-1] for name in path)
             attempts = f"{outer.attempts} attempts" if outer.attempts > 0 else \
                 "unbounded attempts" if outer.attempts == 0 else "retried"
@@ -291,14 +282,7 @@ class Runner:
             finding = Finding(WRITE.code, WRITE.name, WRITE.severity, message, summary.path, at, end, noqa_row=site.row,
                               related=(Related(summary.path, Location(outer.row, outer.column),
                                                f"{outer.label}: {outer.attempts} attempts"),))
-            if WRITE.code in self.linter._ignored_codes(result.display):
-                continue
-            if _suppressed(summary, finding, self.settings.allow_blanket_noqa):
-                result.suppressed.append(finding)  # for RES900 and --ignore-noqa
-                continue
-            result.findings.append(finding)
-            result.findings.sort(key=Finding.sort_key)
-
+            self._add(given, seen, summary, finding)
 
     def _helper_keys(self, graph, given: Dict[str, FileResult]) -> None:
         """RES401 for keys minted by another module's helper that a retried write sends (reported at the

@@ -13,7 +13,7 @@ LibCST; the engine's hooks run before every visit and after every leave.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Dict, Iterable, List, Sequence, Tuple, Type
+from typing import Callable, Dict, Iterable, List, Sequence, Tuple
 
 import libcst as cst
 

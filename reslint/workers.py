@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterator, List, Optional, Sequence, Tuple, TypeVar
 
 from reslint.config import Settings
-from reslint.engine import FileResult, Linter
+from reslint.engine import FileResult, Linter, internal_error
 
 T = TypeVar("T")
 
@@ -51,8 +51,7 @@ def lint_one(path: str, data: bytes, linter: Optional[Linter] = None) -> FileRes
         result = linter.lint_path(Path(path), complete=False, data=data)
     except Exception as exc:  # noqa: BLE001 - one file must not stop the run
         display = linter.display_path(Path(path))
-        return FileResult(path, display, internal_errors=[
-            f"{display}: internal error: {type(exc).__name__}: {exc}; please report this bug to the reslint project"])
+        return FileResult(path, display, internal_errors=[internal_error(display, exc)])
     if not result.findings and not result.comments:
         result.source = None  # nobody needs the text: do not send it back
     return result

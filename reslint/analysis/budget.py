@@ -9,8 +9,6 @@ wait the policy can draw; server-sent ``Retry-After`` waits are left out
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 from reslint.analysis.retry import RetryPolicy, _num

@@ -14,7 +14,7 @@ retried.
 from __future__ import annotations
 
 import math
-from typing import Dict, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 import libcst as cst
 
@@ -22,6 +22,7 @@ from reslint.analysis.retry import Retried, RetryPolicy, Wait, _expressions, _nu
 from reslint.catalog import retries as cat
 from reslint.context import UNKNOWN, Context, arithmetic
 from reslint.walk import children
+from reslint.cstutil import source
 
 _EXITS = (cst.Return, cst.Break)
 #: header names whose value is a server-directed wait (Retry-After, rate-limit resets)
@@ -442,7 +443,7 @@ class LoopAnalyzer:
             return False
         found = _handler_types(self.ctx, handler.type, scope)
         if found is None:  # self.queue.Empty: judge by the name as written
-            text = cst.Module([]).code_for_node(handler.type)
+            text = source(handler.type)
             found = [part.strip() for part in text.strip("()").split(",") if part.strip()]
         return bool(found) and all(t in _LOCAL_ERRORS or t.rsplit(".", 1)[-1].endswith(_WAIT_ERROR_SUFFIXES)
                                    for t in found)

@@ -9,7 +9,7 @@ resolved callee, the local layers around them and the client layer they enter.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 import libcst as cst

@@ -18,6 +18,7 @@ import libcst as cst
 from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
 from reslint.catalog.model import INHERITED, TimeoutObjectSpec, TimeoutParam, TimeoutSpec
 from reslint.context import UNKNOWN, Context
+from reslint.cstutil import source
 
 OK, MISSING, DISABLED, EXCESSIVE, UNKNOWN_STATE = "ok", "missing", "disabled", "excessive", "unknown"
 _SEVERITY = {DISABLED: 4, EXCESSIVE: 3, UNKNOWN_STATE: 2, OK: 1}
@@ -381,6 +382,6 @@ def _fix_keywords(obj: TimeoutObjectSpec, phases) -> List[str]:
 
 def _code(node) -> str:
     try:
-        return cst.Module(body=[]).code_for_node(node)
+        return source(node)
     except Exception:  # noqa: BLE001 - only used for messages
         return "…"

@@ -8,6 +8,7 @@ from typing import Optional, Tuple
 import libcst as cst
 
 from reslint.catalog import canonical
+from reslint.context import dotted_name
 
 
 def spell(ctx, dotted: str, scope=None) -> Tuple[Optional[str], Tuple[str, ...]]:
@@ -92,10 +93,10 @@ def _imported_at_top(tree: cst.Module, top: str) -> bool:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 if isinstance(small, cst.Import) and any(
-                        cst.Module([]).code_for_node(a.name).split(".")[0] == top for a in small.names):
+                        (dotted_name(a.name) or "").split(".")[0] == top for a in small.names):
                     return True
                 if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None and \
-                        cst.Module([]).code_for_node(small.module).split(".")[0] == top:
+                        (dotted_name(small.module) or "").split(".")[0] == top:
                     return True
     return False
 
@@ -113,7 +114,7 @@ def find_from_import(tree: cst.Module, module: str):
             for small in stmt.body:
                 if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None and \
                         not isinstance(small.names, cst.ImportStar) and \
-                        cst.Module([]).code_for_node(small.module) == module:
+                        dotted_name(small.module) == module:
                     return stmt, small
     return None
 

@@ -7,6 +7,7 @@ from typing import Optional
 import libcst as cst
 
 from reslint.analysis.retry import RetryPolicy
+from reslint.cstutil import source
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
 from reslint.rules.fixes import copyable, remove_arg, spell, with_callee
@@ -78,7 +79,7 @@ class RetryWithoutJitter(PolicyRule):
             factor = _arg(call, "backoff_factor")
             if factor is not None and not copyable(factor):
                 return None  # the jitter would evaluate the factor's expression a second time
-            factor = cst.Module([]).code_for_node(factor) if factor is not None else "1"
+            factor = source(factor) if factor is not None else "1"
             return FixPlan(f"Add `backoff_jitter={factor}` (urllib3 >= 2.0)", Applicability.SAFE,
                            ((call, add_keyword_arg(call, "backoff_jitter", cst.parse_expression(factor))),))
         return None
@@ -99,7 +100,7 @@ class RetryWithoutJitter(PolicyRule):
             spelled, imports = spell(self.ctx, "tenacity.wait_random")
             if spelled is None:
                 return None
-            span = cst.Module([]).code_for_node(first.value) if name == "wait_fixed" else "1"
+            span = source(first.value) if name == "wait_fixed" else "1"
             addition = cst.parse_expression(f"{spelled}(0, {span})")
             new = cst.BinaryOperation(left=wait, operator=cst.Add(), right=addition)
             return FixPlan(f"Add a random term: `+ {spelled}(0, {span})`", Applicability.SAFE, ((wait, new),), imports)
@@ -112,7 +113,7 @@ class RetryWithoutJitter(PolicyRule):
         if spelled is None:
             return None
         value = sleep.args[0].value
-        drawn = cst.parse_expression(f"{spelled}(0, {cst.Module([]).code_for_node(value)})")
+        drawn = cst.parse_expression(f"{spelled}(0, {source(value)})")
         new = sleep.with_changes(args=[sleep.args[0].with_changes(value=drawn), *sleep.args[1:]])
         return FixPlan("Sleep a random time up to the same bound (full jitter)", Applicability.SAFE, ((sleep, new),),
                        imports)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from reslint.analysis.retry import RetryPolicy
-from reslint.cstutil import add_keyword_arg
+from reslint.cstutil import add_keyword_arg, source
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
 from reslint.rules.fixes import spell
@@ -77,6 +77,6 @@ def _races_only(policy: RetryPolicy) -> bool:
     for handler in policy.extra.get("handlers", ()):
         if handler.type is None:
             return False
-        text = cst.Module([]).code_for_node(handler.type)
+        text = source(handler.type)
         names.extend(part.strip() for part in text.strip("()").split(",") if part.strip())
     return bool(names) and all(any(word in n.rsplit(".", 1)[-1] for word in _RACE_WORDS) for n in names)

@@ -19,6 +19,7 @@ from reslint.analysis.idempotency import Minted, analysis
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan, Report, Rule
 from reslint.rules.retry_base import RETRY_TRIGGERS
+from reslint.cstutil import source
 
 #: the name of the parameter (decorated functions) or local (loops) a fix adds
 KEY_NAME = "idempotency_key"
@@ -97,7 +98,7 @@ class IdempotencyKeyInRetry(Rule):
             if isinstance(expr, (cst.IfExp, cst.Lambda, cst.NamedExpr)) and not expr.lpar else expr
         guarded = cst.BooleanOperation(left=cst.Name(KEY_NAME), operator=cst.Or(), right=right)
         name = function.name.value
-        shown = cst.Module([]).code_for_node(expr)
+        shown = source(expr)
         return FixPlan(
             f"Add a keyword parameter `{KEY_NAME}=None` to `{name}()`, used when given; then mint the key once "
             f"in each caller, before the first attempt, and pass it: `{name}(..., {KEY_NAME}={shown})`",

@@ -7,6 +7,7 @@ import libcst as cst
 from reslint.catalog import idempotency as cat
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan, Rule
+from reslint.cstutil import source
 
 WHY = "after a read error or a 5xx the server may already have acted, so replaying a POST or PATCH creates a " \
       "duplicate"
@@ -39,7 +40,7 @@ class UnsafeRetryMethods(Rule):
                 continue
             value = self.ctx.value_of(arg.value)
             if value is None or value is False or value == () or self._empty(arg.value):
-                self.report(node, f"urllib3 `Retry({name}={_code(arg.value)})` retries every method, POST and PATCH "
+                self.report(node, f"urllib3 `Retry({name}={source(arg.value)})` retries every method, POST and PATCH "
                                   f"included: {WHY}; leave the default (idempotent methods only)",
                             fix=self._drop(node, name))
                 return
@@ -69,7 +70,7 @@ class UnsafeRetryMethods(Rule):
         if self._retries_responses(args):
             arg = args.get("methods")
             if arg is None or self.ctx.value_of(arg) is None:
-                problems.append(f"without `methods=` it retries every method after a 5xx, POST and PATCH included")
+                problems.append("without `methods=` it retries every method after a 5xx, POST and PATCH included")
             else:
                 unsafe = sorted(m for m in self._methods(arg) if m.upper() in cat.NON_IDEMPOTENT_METHODS)
                 if unsafe:
@@ -100,11 +101,8 @@ class UnsafeRetryMethods(Rule):
         """The retried exceptions that can be raised after the request was sent (names), when all are known."""
         if expr is None:
             return []
-        expr, scope = self.ctx.resolve(expr)
-        if isinstance(expr, cst.Call) and expr.args and isinstance(expr.func, cst.Name) and \
-                expr.func.value in ("frozenset", "set", "tuple", "list"):
-            expr, scope = self.ctx.resolve(expr.args[0].value, scope)
-        if not isinstance(expr, (cst.Set, cst.List, cst.Tuple)):
+        expr, scope = self._collection(expr)
+        if expr is None:
             return []  # unknown: never reported
         names = []
         for element in expr.elements:
@@ -114,24 +112,29 @@ class UnsafeRetryMethods(Rule):
             names.append(qual)
         return [n for n in names if n not in cat.NOT_SENT_ERRORS]
 
+    def _collection(self, expr):
+        """(the literal collection behind ``expr``, its scope), following a name bound once and
+        ``frozenset(...)``/``set``/``tuple``/``list`` (no argument: empty); ``None`` when unknown."""
+        expr, scope = self.ctx.resolve(expr)
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in _CONSTRUCTORS:
+            if not expr.args:
+                return cst.Tuple([]), scope
+            expr, scope = self.ctx.resolve(expr.args[0].value, scope)
+        return (expr if isinstance(expr, (cst.Set, cst.List, cst.Tuple)) else None), scope
+
     def _empty(self, expr) -> bool:
         """``frozenset()``, ``set()``, ``[]``: an empty collection means every method too."""
-        expr, _ = self.ctx.resolve(expr)
-        if isinstance(expr, cst.Call) and not expr.args and isinstance(expr.func, cst.Name):
-            return expr.func.value in ("frozenset", "set", "tuple", "list")
-        return isinstance(expr, (cst.List, cst.Tuple, cst.Set)) and not expr.elements
+        literal, _ = self._collection(expr)
+        return literal is not None and not literal.elements
 
     def _methods(self, expr):
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitOr):
             return self._methods(expr.left) + self._methods(expr.right)  # DEFAULT_ALLOWED_METHODS | {"POST"}
-        expr, scope = self.ctx.resolve(expr)
-        if isinstance(expr, cst.Call) and expr.args and isinstance(expr.func, cst.Name) and \
-                expr.func.value in ("frozenset", "set", "tuple", "list"):
-            expr = expr.args[0].value
-        if isinstance(expr, (cst.Set, cst.List, cst.Tuple)):
-            values = [self.ctx.value_of(e.value, scope) for e in expr.elements if isinstance(e, cst.Element)]
-            return [v for v in values if isinstance(v, str)]
-        return []
+        literal, scope = self._collection(expr)
+        if literal is None:
+            return []
+        values = [self.ctx.value_of(e.value, scope) for e in literal.elements if isinstance(e, cst.Element)]
+        return [v for v in values if isinstance(v, str)]
 
     def _drop(self, call: cst.Call, name: str):
         from reslint.rules.fixes import remove_arg
@@ -158,5 +161,7 @@ class UnsafeRetryMethods(Rule):
         return FixPlan(f"Remove {', '.join(unsafe)} from the retried methods", Applicability.SAFE, ((target, new),))
 
 
-def _code(node) -> str:
-    return cst.Module([]).code_for_node(node)
+#: builtins that turn an iterable into the collection of retried methods or exceptions
+_CONSTRUCTORS = ("frozenset", "set", "tuple", "list")
+
+

@@ -12,7 +12,7 @@ from typing import Optional, Tuple
 import libcst as cst
 
 from reslint.analysis.timeouts import TimeoutReading, find_argument
-from reslint.cstutil import add_keyword_arg, format_seconds, parse_expression, whole_units
+from reslint.cstutil import add_keyword_arg, format_seconds, parse_expression, source, whole_units
 from reslint.rules.fixes import spell
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
@@ -60,7 +60,7 @@ def add_timeout_fix(call: cst.Call, reading: TimeoutReading, ctx) -> Optional[Fi
     if value is None:
         return None
     if reading.replace is not None:  # `config=None`, the default: the value goes in its place
-        return FixPlan(f"Replace `{_code(reading.replace)}` with `{value_code}`", Applicability.UNSAFE,
+        return FixPlan(f"Replace `{source(reading.replace)}` with `{value_code}`", Applicability.UNSAFE,
                        ((reading.replace, value),), imports)
     first = spec.params[0]
     if find_argument(call, first.name, first.position) is not None or \
@@ -82,7 +82,7 @@ def replace_disabled_fix(reading: TimeoutReading, ctx) -> Optional[FixPlan]:
     value = parse_expression(text)
     if value is None:
         return None
-    return FixPlan(f"Replace `{_code(node)}` with `{text}`", Applicability.UNSAFE, ((node, value),))
+    return FixPlan(f"Replace `{source(node)}` with `{text}`", Applicability.UNSAFE, ((node, value),))
 
 
 def _in_unit(seconds: float, spec) -> str:
@@ -94,5 +94,3 @@ def _in_unit(seconds: float, spec) -> str:
     return format_seconds(seconds)
 
 
-def _code(node) -> str:
-    return cst.Module(body=[]).code_for_node(node)
