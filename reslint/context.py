@@ -27,6 +27,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 import libcst as cst
 
 from reslint.catalog import TIMEOUT_INJECTION_HOOKS, canonical, instance_type
+from reslint.prefilter import absolute_module
 
 
 class _Unknown:
@@ -194,7 +195,7 @@ class SemanticModel:
             if isinstance(small.names, cst.ImportStar):
                 self.star_imports.append(base)
                 return
-            base = self._absolute(base)
+            base = absolute_module(base, self.module_name, self.is_package)
             for alias in small.names:
                 imported = _dotted(alias.name) or ""
                 name = imported
@@ -207,19 +208,6 @@ class SemanticModel:
         elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             self.expression_calls.append((small.value, scope))
             self._record_mount(small.value, scope)
-
-    def _absolute(self, module: str) -> str:
-        """``.http_layer`` in package ``shop`` → ``shop.http_layer`` (unchanged if absolute)."""
-        dots = len(module) - len(module.lstrip("."))
-        if not dots:
-            return module
-        package = self.module_name if self.is_package else self.module_name.rpartition(".")[0]
-        parts = package.split(".") if package else []
-        if dots - 1 > len(parts):
-            return module  # beyond the top-level package: leave it relative (unresolvable)
-        base = parts[:len(parts) - (dots - 1)] if dots > 1 else parts
-        rest = module[dots:]
-        return ".".join(p for p in (".".join(base), rest) if p)
 
     def _record_mount(self, call: cst.Call, scope: Scope) -> None:
         func = call.func
@@ -344,6 +332,17 @@ class Context:
     def statement(self):
         """The innermost statement being visited (where a fix's edit is computed)."""
         return self._statements[-1] if self._statements else None
+
+    @property
+    def unit(self):
+        """The statement whose rendering holds the node being visited: the top-level
+        statement, or a member of a top-level class body (nested classes alike); the unit
+        of :class:`reslint.positions.Positions`."""
+        statements = self._statements
+        k = 0
+        while k + 1 < len(statements) and type(statements[k]) is cst.ClassDef:
+            k += 1
+        return statements[k] if statements else None
 
     def enter(self, node) -> None:
         if _is_statement(type(node)):

@@ -5,12 +5,15 @@ lints one file at a time:
 
 1. read bytes and decode with the file's declared encoding (PEP 263 cookie,
    BOM); a file that cannot be read, decoded or parsed is ``RES000``;
-2. ``libcst.parse_module`` once, with the garbage collector paused;
-3. build the semantic model (:mod:`reslint.context`) with a statement walk;
-4. one batched visit of all enabled rules, the context kept current by the
+2. the text prefilter (:class:`reslint.prefilter.Trigger`): most files stop here;
+3. the syntax check, which builds the file's :mod:`ast`, and the ast prefilter
+   (:class:`reslint.prefilter.Relevance`);
+4. ``libcst.parse_module`` once, with the garbage collector paused;
+5. build the semantic model (:mod:`reslint.context`) with a statement walk;
+6. one batched visit of all enabled rules, the context kept current by the
    visit's ``before_visit``/``after_leave`` hooks;
-5. only when something was reported: positions (``PositionProvider``),
-   suppressions, and fixes turned into text edits.
+7. only when something was reported: positions (:class:`reslint.positions.Positions`,
+   for the statements that hold findings), suppressions, and fixes turned into text edits.
 
 The result, :class:`FileResult`, is plain data (no CST nodes).
 """
@@ -31,18 +34,20 @@ import tokenize
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import libcst as cst
 import pathspec
 from libcst._nodes.internal import CodegenState  # stable since LibCST 0.3; renders one statement
-from libcst.metadata import MetadataWrapper, PositionProvider
-from libcst.metadata.position_provider import PositionProvidingCodegenState  # public module, since LibCST 0.3
 
 from reslint import profiling
+from reslint.catalog import canonical
+from reslint.catalog.entries import entry_points
 from reslint.config import Settings
 from reslint.context import Context, SemanticModel
 from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
+from reslint.positions import Positions, UnitLines, unit_lines
+from reslint.prefilter import Relevance, module_name, trigger
 from reslint.registry import BY_CODE
 from reslint.rules import ALL_RULES
 from reslint.rules.base import Report
@@ -57,54 +62,6 @@ PROJECT_RULES = frozenset({"RES301", "RES401", "RES402"})
 #: LibCST visits and renders recursively (long implicit string concatenations, long ``and``
 #: chains nest deeply); safe because that work runs on a thread with a large stack
 RECURSION_LIMIT = 200000
-
-
-class Trigger:
-    """The import prefilter: does a file import a module some enabled rule looks for?
-
-    Entries are ``module`` (any import of it) or ``module:name|name`` (an import of it
-    and one of the names somewhere in the text). Sound for per-file rules: a call can
-    only resolve to a catalog name through an import in the same file, and its last
-    name is spelled where it is called or imported.
-    """
-
-    def __init__(self, entries: Iterable[str]):
-        plain, worded = set(), {}
-        for entry in entries:
-            module, _, words = entry.partition(":")
-            if words:
-                worded.setdefault(module, set()).update(words.split("|"))
-            else:
-                plain.add(module)
-        self._plain = _names(sorted(plain)) if plain else None
-        self._worded = [(_names([module]), _names(sorted(words)))
-                        for module, words in sorted(worded.items()) if module not in plain]
-
-    def search(self, text: str) -> bool:
-        imports = "\n".join(_IMPORT_LINES.findall(text))  # one pass over the text; the rest is short
-        if self._plain is not None and self._plain.search(imports):
-            return True
-        return any(module.search(imports) and names.search(text) for module, names in self._worded)
-
-
-#: the head of every import statement (a parenthesised name list continues on other lines,
-#: but the module is on the first)
-_IMPORT_LINES = re.compile(r"(?m)^[ \t]*(?:from|import)[ \t][^\n#]*")
-
-
-def _names(names: Sequence[str]) -> "re.Pattern[str]":
-    return re.compile(rf"\b(?:{'|'.join(names)})\b")
-
-
-def _trigger(rule_classes, extra: Sequence[str] = ()) -> Optional[Trigger]:
-    """The prefilter of the enabled rules (``extra``: more entries, for the project rules'
-    retried call sites); ``None`` when some rule must see every file."""
-    entries = set(extra)
-    for rule in rule_classes:
-        if rule.triggers is None:
-            return None
-        entries.update(rule.triggers)
-    return Trigger(entries)
 
 
 @dataclass
@@ -217,28 +174,6 @@ def _on_large_stack(function, *args):
     return _parse_thread.submit(function, *args).result()
 
 
-class _PositionSink:
-    """Where :class:`PositionProvidingCodegenState` records ranges (a provider's ``_computed``)."""
-
-    def __init__(self):
-        self._computed: Dict[cst.CSTNode, object] = {}
-
-
-def _positions(module: cst.Module) -> Dict[cst.CSTNode, object]:
-    """node -> ``CodeRange``, exactly what ``MetadataWrapper.resolve(PositionProvider)`` gives
-    (libcst/metadata/position_provider.py, ``PositionProvider._gen_impl``: one rendering of the
-    module with a recording state), without the wrapper's extra pass over the whole tree for
-    batchable providers, which cost as much as the rendering itself."""
-    try:
-        sink = _PositionSink()
-        state = PositionProvidingCodegenState(default_indent=module.default_indent,
-                                              default_newline=module.default_newline, provider=sink)
-    except TypeError:  # the state's fields changed in a new LibCST: the public, slower way
-        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    module._codegen(state)
-    return sink._computed
-
-
 def internal_error(display: str, exc: BaseException, where: str = "") -> str:
     """The message of an exception inside reslint, contained to one file (exit status 2)."""
     return f"{display}: internal error{where}: {type(exc).__name__}: {exc}; please report this bug to the reslint project"
@@ -276,8 +211,10 @@ class Linter:
         #: at a call in a retried scope, so files that can hold one are parsed up front and the
         #: others only when the call graph reaches them (:class:`reslint.runner.Runner`)
         self.needs_summary = bool(self.enabled & PROJECT_RULES)
-        self.trigger = _trigger(self.rule_classes, RETRY_TRIGGERS if self.needs_summary else ())
+        self.trigger = trigger(self.rule_classes, RETRY_TRIGGERS if self.needs_summary else ())
         self.needs_retries = self.needs_summary or any(rule.needs_retries for rule in self.rule_classes)
+        self.relevance = Relevance(entry_points(), canonical, loops=self.needs_retries) \
+            if self.trigger is not None else None
         self.safe_codes = settings.codes(settings.extend_safe_fixes)
         self.unsafe_codes = settings.codes(settings.extend_unsafe_fixes)
 
@@ -365,21 +302,30 @@ class Linter:
     def _lint(self, text: str, display: str, force: bool = False) -> FileResult:
         """The per-file pass over decoded text (``path`` is ``display``; no :meth:`complete`)."""
         ignored = self._ignored_codes(display)
-        syntax = _timed("syntax check (compile)", self._check_syntax, text, display, ignored) \
-            if SYNTAX.code in self.enabled else []
-        if syntax:
-            return FileResult(display, display, syntax)
         comments: Tuple[Comment, ...] = ()
         if could_hold_directives(text, self.settings.allow_blanket_noqa):
             comments = read_comments(text)
-        if not force and self.trigger is not None and not _timed("prefilter", self.trigger.search, text):
-            return FileResult(display, display, comments=comments, skipped=self.needs_summary)
-        findings, errors, summary, suppressed = _on_large_stack(self._lint_module, text, display, ignored, comments)
+        skipped = FileResult(display, display, comments=comments, skipped=self.needs_summary)
+        if not force and self.trigger is not None and not _timed("prefilter (text)", self.trigger.search, text):
+            return skipped
+        tree, syntax = _timed("syntax check (ast)", self._check_syntax, text, display, ignored)
+        if tree is None:
+            return FileResult(display, display, syntax)
+        name, is_package = self._module or module_name(os.path.join(str(self.settings.root), display))
+        if not force and self.relevance is not None and \
+                not _timed("prefilter (ast)", self.relevance.wanted, tree, name, is_package):
+            return skipped
+        lines = unit_lines(tree.body)
+        del tree
+        findings, errors, summary, suppressed = _on_large_stack(self._lint_module, text, display, ignored, comments,
+                                                                lines)
         return FileResult(display, display, findings, errors, summary=summary, suppressed=suppressed,
                           comments=comments)
 
-    def _lint_module(self, text: str, display: str, ignored: frozenset, comments: Tuple[Comment, ...]):
-        """Parse and visit: (findings, internal errors, module summary, suppressed findings)."""
+    def _lint_module(self, text: str, display: str, ignored: frozenset, comments: Tuple[Comment, ...],
+                     lines: Optional[UnitLines] = None):
+        """Parse and visit: (findings, internal errors, module summary, suppressed findings).
+        ``lines``: :func:`reslint.positions.unit_lines` of the file's ``ast``."""
         gc_was_enabled = gc.isenabled()
         gc.disable()
         limit = sys.getrecursionlimit()
@@ -401,14 +347,15 @@ class Linter:
             profile = profiling.ACTIVE
             started = time.perf_counter() if profile is not None else 0.0
             try:
-                positions = _positions(module) if reports or (
-                    collector is not None and collector.needs_positions) else None
+                positions = None
+                if reports or (collector is not None and collector.needs_positions):
+                    positions = Positions(module, text, _line_starts(text), lines)
+                    positions.cover(report.unit for report in reports)
                 suppressions = suppressions_from(comments) if positions is not None else None
                 summary = collector.summary(display, positions, suppressions) if collector is not None else None
                 if not reports:
                     return [], errors, summary, []
-                findings, suppressed = self._findings(module, positions, suppressions, text, display, reports,
-                                                      ignored)
+                findings, suppressed = self._findings(module, positions, suppressions, text, display, reports, ignored)
                 return findings, errors, summary, suppressed
             except RecursionError:
                 return self._syntax(display, "cannot analyse: too deeply nested", Location(1, 1), ignored), errors, \
@@ -422,17 +369,18 @@ class Linter:
                 gc.enable()
 
     # -- internals ----------------------------------------------------------------------
-    def _check_syntax(self, text: str, display: str, ignored: frozenset) -> List[Finding]:
+    def _check_syntax(self, text: str, display: str, ignored: frozenset) -> Tuple[Optional[ast.Module], List[Finding]]:
+        """(the file's :mod:`ast`, no findings), or (``None``, RES000 findings) when CPython's
+        grammar rejects it (the Python reslint runs on)."""
         try:
-            compile(text, display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+            return compile(text, display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True), []
         except SyntaxError as exc:
             at = Location(exc.lineno or 1, (exc.offset or 1))
-            return self._syntax(display, f"cannot parse: {exc.msg}", at, ignored)
+            return None, self._syntax(display, f"cannot parse: {exc.msg}", at, ignored)
         except (ValueError, RecursionError, MemoryError) as exc:
             reason = str(exc) or {"MemoryError": "too deeply nested for the Python parser"}.get(
                 type(exc).__name__, type(exc).__name__)
-            return self._syntax(display, f"cannot parse: {reason}", Location(1, 1), ignored)
-        return []
+            return None, self._syntax(display, f"cannot parse: {reason}", Location(1, 1), ignored)
 
     def _ignored_codes(self, display: str) -> frozenset:
         codes = set()
@@ -490,7 +438,6 @@ class Linter:
 
     def _findings(self, module, positions, suppressions, text, display, reports: List[Report], ignored):
         allow_blanket = self.settings.allow_blanket_noqa
-        starts: Optional[List[int]] = None
         findings = []
         suppressed = []
         seen = set()
@@ -512,8 +459,7 @@ class Linter:
                 continue
             fix = None
             if report.fix is not None:
-                starts = starts or _line_starts(text)
-                fix = self._fix(module, text, starts, positions, report, code)
+                fix = self._fix(module, text, positions.starts, positions, report, code)
             finding = Finding(code, report.rule.name, report.rule.severity, report.message, display, start, end,
                               fix, noqa_row=start.row)
             (suppressed if silenced else findings).append(finding)
@@ -615,6 +561,7 @@ def _from_import_edit(module: cst.Module, text: str, starts, positions, spec: st
     if found is None:
         return None
     line, node = found
+    positions.cover([line])
     return _replacement_edit(module, text, starts, positions, line, node, add_import_name(node, name))
 
 
@@ -639,22 +586,6 @@ def _import_edit(module: cst.Module, positions, starts: List[int], name: str) ->
         text = f"import {name}{newline}"
     location = _location(starts, offset)
     return Edit(offset, offset, text, location, location)
-
-
-def module_name(path: str, root: Optional[str] = None) -> Tuple[str, bool]:
-    """(dotted module name, is package) of a file: its directory chain of packages
-    (directories with ``__init__.py``) up to the first that is not one."""
-    absolute = os.path.abspath(path)
-    directory, filename = os.path.split(absolute)
-    stem = filename.rsplit(".", 1)[0]
-    is_package = stem == "__init__"
-    parts = [] if is_package else [stem]
-    while os.path.isfile(os.path.join(directory, "__init__.py")):
-        directory, package = os.path.split(directory)
-        parts.insert(0, package)
-        if not package:
-            break
-    return ".".join(p for p in parts if p) or "__main__", is_package
 
 
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:

@@ -15,7 +15,8 @@ from typing import Callable, Dict, Iterator, Optional
 ACTIVE: Optional["Profile"] = None
 
 #: the order phases are printed in (others follow, by time)
-ORDER = ("discover", "read + hash + cache", "decode", "syntax check (compile)", "prefilter", "parse (LibCST)",
+ORDER = ("discover", "read + hash + cache", "decode", "prefilter (text)", "syntax check (ast)", "prefilter (ast)",
+         "parse (LibCST)",
          "semantic model + retried scopes", "visit", "positions + findings + fixes", "project pass", "fix",
          "output")
 

@@ -20,7 +20,8 @@ from reslint.cache import CACHE_DIR_NAME, Cache, file_key
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location, Related
 from reslint.discovery import Walker
-from reslint.engine import FileResult, Linter, decode, internal_error, module_name
+from reslint.engine import FileResult, Linter, decode, internal_error
+from reslint.prefilter import module_name
 from reslint.registry import BY_CODE
 from reslint.suppression import Directive, Suppressions
 

@@ -64,8 +64,8 @@ def test_lint_source(project):
     assert lint_source(MISSING, "scripts/x.py") == []  # per-file-ignores follow the filename
     assert lint_source(CLEAN) == []
     assert [f.filename for f in lint_source(MISSING)] == ["<stdin>"]
-    (syntax,) = lint_source("def broken(:\n", "bad.py")
-    assert syntax.code == "RES000" and syntax.location.row == 1
+    (syntax,) = lint_source("import requests\ndef broken(:\n", "bad.py")
+    assert syntax.code == "RES000" and syntax.location.row == 2
     settings = load(isolated=True)
     assert len(lint_source(MISSING, "scripts/x.py", settings=settings)) == 1
     assert lint_source(MISSING, "scripts/x.py", settings=settings, ignore="missing-timeout") == []

@@ -234,9 +234,10 @@ def test_stdin_fix_reports_what_remains_on_stderr(tmp_path):
         "svc.py:5:12: RES101 `requests.get` call has no timeout: requests waits forever when no timeout is given, "
         "so one stuck server holds this call, and the worker running it, forever; pass `timeout=`",
         "Found 1 error."]
-    broken = run(["--isolated", "--fix", "-q", "--stdin-filename", "b.py", "-"], tmp_path, stdin="f(\n")
-    assert broken.exit_code == 1 and broken.stdout == "f(\n"
-    assert broken.stderr == "b.py:1:2: RES000 cannot parse: '(' was never closed\n"
+    broken = run(["--isolated", "--fix", "-q", "--stdin-filename", "b.py", "-"], tmp_path,
+                 stdin="import requests\nf(\n")
+    assert broken.exit_code == 1 and broken.stdout == "import requests\nf(\n"
+    assert broken.stderr == "b.py:2:2: RES000 cannot parse: '(' was never closed\n"
     clean = run(["--isolated", "--fix", "--unsafe-fixes", "-"], tmp_path, stdin=MISSING)
     assert clean.exit_code == 0 and clean.stderr == "Found 1 error (1 fixed, 0 remaining).\n"
 

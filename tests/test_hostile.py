@@ -133,14 +133,15 @@ def assert_run_goes_on(rows, code: int, stderr: str) -> None:
 
 
 # -- hostile files: the table ------------------------------------------------------------------
-PY2_PRINT = b'print "x"\n'
-PY2_EXCEPT = b"try:\n    pass\nexcept Exception, e:\n    pass\n"
+# each imports requests: a file that imports nothing reslint looks at is not parsed at all
+PY2_PRINT = b'import requests\nprint "x"\n'
+PY2_EXCEPT = b"import requests\ntry:\n    pass\nexcept Exception, e:\n    pass\n"
 UNTERMINATED = b'import requests\ns = "abc\nrequests.get("u")\n'
 UNTERMINATED_TRIPLE = b'import requests\ns = """abc\nrequests.get("u")\n'
 MATCH = (b"import requests\n\n\ndef handle(command, url):\n    match command:\n        case \"get\":\n"
          b"            return requests.get(url)\n        case _:\n            return None\n")
 MATCH_SOFT_KEYWORD = b"match = [1]\nmatch[0] = match(2) if callable(match) else 3\ncase = match\n"
-BACKSLASH_EOF = b"x = 1 + \\"
+BACKSLASH_EOF = b"import requests\nx = 1 + \\"
 
 
 def _syntax_error(source: bytes):

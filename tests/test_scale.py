@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from reslint.config import load_settings
-from reslint.engine import Trigger
+from reslint.prefilter import Trigger
 from reslint.runner import Runner
 
 
@@ -140,7 +140,7 @@ def test_profile_prints_phases_and_rules(tmp_path):
                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1
     phases = [" ".join(line.split()[:-3]) for line in proc.stderr.splitlines()[1:-1]]
-    for phase in ("discover", "syntax check (compile)", "parse (LibCST)", "visit", "visit RES101", "output"):
+    for phase in ("discover", "prefilter (text)", "syntax check (ast)", "prefilter (ast)", "parse (LibCST)", "visit", "visit RES101", "output"):
         assert phase in phases, proc.stderr
     assert proc.stderr.splitlines()[-1].startswith("total (wall)")
     assert "RES101" in proc.stdout  # the findings are unchanged

@@ -159,6 +159,9 @@ class SummaryCollector:
         self._key_calls: List[Tuple[dict, cst.CSTNode]] = []
         self._key_returns: List[Tuple[dict, cst.CSTNode]] = []
         self._pending_writes: List[Tuple[dict, cst.CSTNode]] = []
+        #: the statements whose rendering holds the recorded nodes (``Context.unit``): the
+        #: only ones whose positions :meth:`summary` reads
+        self.units: List[cst.CSTNode] = []
 
     # -- layers ----------------------------------------------------------------------
     def layer_of(self, policy: RetryPolicy) -> int:
@@ -180,6 +183,7 @@ class SummaryCollector:
     def _add_layer(self, **fields) -> int:
         fields["id"] = len(self._layers)
         self._layers.append(fields)
+        self.units.append(self.ctx.unit)
         return fields["id"]
 
     # -- the walk --------------------------------------------------------------------
@@ -200,6 +204,8 @@ class SummaryCollector:
         if callee is None and client is None and write is None:
             return
         retried_by = tuple(self.layer_of(scope.policy) for scope in ctx.retry_scopes)
+        if retried_by or write:
+            self.units.append(self.ctx.unit)
         self._calls.append(_PendingCall(node, callee, _function_name(ctx), retried_by, client, write))
 
     def _retried_keys(self, node: cst.Call) -> None:
@@ -219,12 +225,15 @@ class SummaryCollector:
                 continue
             for minted in idempotency.trace(use.expr, scope, use.scope, via=use.helper, stmt=use.added_by):
                 if minted.kind == "external":
+                    self.units.append(self.ctx.unit)
                     self._key_calls.append((dict(callee=minted.name, kind="value", write=kind), minted.call))
         external = deferred(idempotency, node, uses)
         for call, callee in external:
+            self.units.append(self.ctx.unit)
             self._key_calls.append((dict(callee=callee, kind="dict", write=kind), call))
         text = message(kind, scope.policy) if external else None
         if text is not None:
+            self.units.append(self.ctx.unit)
             self._pending_writes.append((dict(callees=tuple(c for _, c in external), message=text), node))
 
     def visit_Return(self, node: cst.Return) -> None:
@@ -238,6 +247,7 @@ class SummaryCollector:
         idempotency = analysis(self.ctx)
         function = _function_name(self.ctx)
         via = scope.name
+        before = len(self._key_returns)
         for minted in idempotency.trace(node.value, None, scope, via=via):
             self._key_returns.append((dict(function=function, kind="value", what=minted.kind, name=minted.name),
                                       minted.call))
@@ -248,6 +258,8 @@ class SummaryCollector:
                                           minted.call))
             if not found:
                 self._key_returns.append((dict(function=function, kind="dict", what="stable"), use.expr))
+        if any(fields["what"] == "fresh" for fields, _ in self._key_returns[before:]):
+            self.units.append(self.ctx.unit)  # only a fresh key's position is ever shown
 
     def _client_layer(self, node: cst.Call) -> Optional[int]:
         """The layer of a client that retries inside, when ``node`` is a call on one."""
@@ -368,6 +380,8 @@ class SummaryCollector:
         for qual, layer in self._functions():
             functions.append(Function(qual, layer))
         client_objects = self._client_objects()
+        if positions is not None:
+            positions.cover(self.units)
         layers = []
         for fields in self._layers:
             node = fields.pop("node")
@@ -391,7 +405,8 @@ class SummaryCollector:
                              tuple(functions), tuple(layers), tuple(calls), lines, file_codes, file_all,
                              self._exception_names(), client_objects,
                              key_calls=_placed(KeyCall, self._key_calls, positions, end=False),
-                             key_returns=_placed(KeyReturn, self._key_returns, positions),
+                             key_returns=_placed(KeyReturn, self._key_returns, positions,
+                                                 shown=lambda fields: fields["what"] == "fresh"),
                              pending_writes=_placed(PendingWrite, self._pending_writes, positions))
 
     def _client_objects(self):
@@ -408,6 +423,7 @@ class SummaryCollector:
             finally:
                 self.ctx.scope = saved
             if layer is not None:
+                self.units.append(bindings[0].node)
                 out.append((name, layer))
         return tuple(out)
 
@@ -444,17 +460,20 @@ class SummaryCollector:
                         if getattr(entry, "function", None) is stmt:
                             layer = self.layer_of(entry.policy)
                             break
+                    if layer is not None:
+                        self.units.append(stmt)
                     out.append((f"{prefix}.{stmt.name.value}", layer))
                 elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
                     stack.append((stmt.body.body, f"{prefix}.{stmt.name.value}"))
         return out
 
 
-def _placed(cls, items, positions, end: bool = True) -> tuple:
-    """Build ``cls(**fields, row=..., column=...)`` for each ``(fields, node)`` (unique, in order)."""
+def _placed(cls, items, positions, end: bool = True, shown=None) -> tuple:
+    """Build ``cls(**fields, row=..., column=...)`` for each ``(fields, node)`` (unique, in order);
+    ``shown(fields)`` says whether the position is ever shown (else it is 0)."""
     out = []
     for fields, node in items:
-        span = positions.get(node) if positions is not None else None
+        span = positions.get(node) if positions is not None and (shown is None or shown(fields)) else None
         place = dict(row=span.start.line if span else 0, column=span.start.column + 1 if span else 0)
         if end:
             place.update(end_row=span.end.line if span else 0, end_column=span.end.column + 1 if span else 0)

@@ -42,6 +42,8 @@ class Report:
     message: str
     fix: Optional[FixPlan] = None
     statement: Optional[cst.CSTNode] = None
+    #: the statement whose rendering holds ``node`` (``Context.unit``), for its position
+    unit: Optional[cst.CSTNode] = None
 
 
 class Rule:
@@ -77,6 +79,6 @@ class Rule:
 
     def report(self, node: cst.CSTNode, message: str, fix: Optional[FixPlan] = None) -> None:
         """Report a finding at ``node`` with a message that says what, why and what to do."""
-        self._reports.append(Report(self, node, message, fix, self.ctx.statement))
+        self._reports.append(Report(self, node, message, fix, self.ctx.statement, self.ctx.unit))
 
 

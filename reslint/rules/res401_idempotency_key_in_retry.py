@@ -61,7 +61,7 @@ class IdempotencyKeyInRetry(Rule):
                 if fix is None:
                     self.report(minted.call, message)
                 else:  # the edit is computed on the definition that holds the loop or the parameters
-                    self._reports.append(Report(self, minted.call, message, fix, statement))
+                    self._reports.append(Report(self, minted.call, message, fix, statement, self.ctx.unit))
 
     # -- fixes ------------------------------------------------------------------------------
     def _fix(self, minted: Minted, scope) -> Tuple[Optional[FixPlan], Optional[cst.CSTNode]]:

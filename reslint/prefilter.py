@@ -1,0 +1,314 @@
+"""The prefilter: which files can hold a finding, decided before LibCST parses anything.
+
+Two stages, each sound for the per-file rules (a file they skip cannot hold a finding):
+
+1. :class:`Trigger`, on the text: the file imports a module some enabled rule looks
+   for (and, for ``module:name|name`` entries, spells one of the names).
+2. :class:`Relevance`, on the file's :mod:`ast` (the tree the syntax check builds
+   anyway): some reference resolves, through the file's imports, to a catalog entry
+   point (:func:`reslint.catalog.entry_points`), a local definition has such a name
+   (the library's own code: ``requests/sessions.py``), or a loop has the shape of a
+   hand-rolled retry. ``ast`` costs a sixth of a LibCST parse, and three in four
+   files that pass stage 1 stop here.
+
+Why stage 2 is sound: every qualified name the rules resolve
+(:meth:`reslint.context.Context.qualname`, ``type_of``) starts from an import
+binding, a local definition, or a name bound to one of those by assignment, and is
+then only extended by attributes (``requests.Session().get``: ``requests.Session``
+plus ``get``) or mapped by ``FACTORIES``/``ALIASES``. So a catalog name can only be
+reached from a reference that equals it, lies under it, or is a prefix of it. A
+hand-rolled retry loop (:mod:`reslint.analysis.loops`) needs a ``return``/``break``
+in its body and either a ``try`` or a sleep (itself an entry point).
+
+Skipped files still reach the project rules: the call graph loads a module the
+first time a chain from a retried call site reaches it (DESIGN section 2).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+#: the head of every import statement (a parenthesised name list continues on other lines,
+#: but the module is on the first)
+_IMPORT_LINES = re.compile(r"(?m)^[ \t]*(?:from|import)[ \t][^\n#]*")
+
+
+def _names(names: Sequence[str]) -> "re.Pattern[str]":
+    return re.compile(rf"\b(?:{'|'.join(names)})\b")
+
+
+class Trigger:
+    """Stage 1, the import prefilter: does a file import a module some enabled rule looks for?
+
+    Entries are ``module`` (any import of it) or ``module:name|name`` (an import of it
+    and one of the names somewhere in the text). Sound for per-file rules: a call can
+    only resolve to a catalog name through an import in the same file, and its last
+    name is spelled where it is called or imported.
+    """
+
+    def __init__(self, entries: Iterable[str]):
+        plain, worded = set(), {}
+        for entry in entries:
+            module, _, words = entry.partition(":")
+            if words:
+                worded.setdefault(module, set()).update(words.split("|"))
+            else:
+                plain.add(module)
+        self._plain = _names(sorted(plain)) if plain else None
+        self._worded = [(_names([module]), _names(sorted(words)))
+                        for module, words in sorted(worded.items()) if module not in plain]
+
+    def search(self, text: str) -> bool:
+        imports = "\n".join(_IMPORT_LINES.findall(text))  # one pass over the text; the rest is short
+        if self._plain is not None and self._plain.search(imports):
+            return True
+        return any(module.search(imports) and names.search(text) for module, names in self._worded)
+
+
+def trigger(rule_classes, extra: Sequence[str] = ()) -> Optional[Trigger]:
+    """The text prefilter of the enabled rules (``extra``: more entries, for the project
+    rules' retried call sites); ``None`` when some rule must see every file."""
+    entries = set(extra)
+    for rule in rule_classes:
+        if rule.triggers is None:
+            return None
+        entries.update(rule.triggers)
+    return Trigger(entries)
+
+
+def module_name(path: str) -> Tuple[str, bool]:
+    """(dotted module name, is package) of a file: its directory chain of packages
+    (directories with ``__init__.py``) up to the first that is not one."""
+    absolute = os.path.abspath(path)
+    directory, filename = os.path.split(absolute)
+    stem = filename.rsplit(".", 1)[0]
+    is_package = stem == "__init__"
+    parts = [] if is_package else [stem]
+    while os.path.isfile(os.path.join(directory, "__init__.py")):
+        directory, package = os.path.split(directory)
+        parts.insert(0, package)
+        if not package:
+            break
+    return ".".join(p for p in parts if p) or "__main__", is_package
+
+
+def absolute_module(module: str, module_name: str, is_package: bool) -> str:
+    """``.http_layer`` imported in package ``shop`` → ``shop.http_layer``; an absolute name
+    is returned unchanged, and one beyond the top-level package stays relative."""
+    dots = len(module) - len(module.lstrip("."))
+    if not dots:
+        return module
+    package = module_name if is_package else module_name.rpartition(".")[0]
+    parts = package.split(".") if package else []
+    if dots - 1 > len(parts):
+        return module
+    base = parts[:len(parts) - (dots - 1)] if dots > 1 else parts
+    rest = module[dots:]
+    return ".".join(p for p in (".".join(base), rest) if p)
+
+
+# node types, looked up once: the walk below is the hot loop of stage 2
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_EXITS = frozenset({ast.Return, ast.Break})
+_LEAVES = _EXITS | {ast.Raise}
+_TRIES = frozenset({ast.Try} | ({ast.TryStar} if hasattr(ast, "TryStar") else set()))
+_LOOPS = frozenset({ast.For, ast.AsyncFor, ast.While})
+
+
+class Relevance:
+    """Stage 2: does a parsed file reference anything an enabled rule looks at?
+
+    ``names``: canonical qualified names of entry points (a name covers everything
+    under it: ``stripe`` covers ``stripe.Charge.create``); ``canonical``: the catalog's
+    alias mapping (:func:`reslint.catalog.canonical`); ``loops``: whether hand-rolled
+    retry loops matter (a retry, idempotency or project rule is enabled).
+    """
+
+    def __init__(self, names: Iterable[str], canonical, loops: bool):
+        self.names = frozenset(names)
+        self.prefixes = frozenset(".".join(n.split(".")[:cut]) for n in self.names
+                                  for cut in range(1, n.count(".") + 1))
+        self.canonical = canonical
+        self.loops = loops
+
+    def wanted(self, tree: ast.Module, module: str, is_package: bool) -> bool:
+        """Whether the per-file rules must see this module (``module``: its dotted name)."""
+        scan = _Scan(module, is_package, self.loops)
+        scan.run(tree)
+        if scan.retry_loop:
+            return True
+        if any(self._matches(qual) for qual in scan.definitions):
+            return True
+        for base in scan.star_imports:  # ``from requests import *``: anything in the module
+            if self._matches(base, prefix_only=True):
+                return True
+        bindings = scan.resolve_aliases()
+        for root, rest in scan.references:
+            for qual in bindings.get(root, ()):
+                if self._matches(f"{qual}.{rest}" if rest else qual):
+                    return True
+        return False
+
+    def _matches(self, qual: str, prefix_only: bool = False) -> bool:
+        qual = self.canonical(qual)
+        if qual in self.prefixes or "_pb2_grpc" in qual:
+            return True
+        if prefix_only:
+            return qual in self.names
+        if qual in self.names:
+            return True
+        cut = qual.rfind(".")
+        while cut > 0:  # under an entry point: a method of an entry class
+            qual = qual[:cut]
+            if qual in self.names:
+                return True
+            cut = qual.rfind(".")
+        return False
+
+
+class _Scan:
+    """One walk over a module's ast, collecting what :meth:`Relevance.wanted` decides on."""
+
+    def __init__(self, module: str, is_package: bool, loops: bool):
+        self.module, self.is_package, self.loops = module, is_package, loops
+        #: local name -> qualified names it may be bound to by an import
+        self.imports: Dict[str, Set[str]] = {}
+        #: ``x = a.b.c``: local name -> (root, rest) chains it may be bound to
+        self.aliases: Dict[str, Set[Tuple[str, str]]] = {}
+        self.star_imports: List[str] = []
+        #: qualified names of module-level and class-level definitions (``pkg.mod.Class.method``)
+        self.definitions: List[str] = []
+        #: every maximal ``a.b.c`` chain: (root name, ``b.c``)
+        self.references: Set[Tuple[str, str]] = set()
+        self.retry_loop = False
+
+    def run(self, tree: ast.Module) -> None:
+        stack: List[Tuple[ast.AST, Optional[str]]] = [(tree, self.module)]
+        chains = self.references
+        while stack:
+            node, path = stack.pop()
+            kind = type(node)
+            if kind is ast.Attribute:
+                rest = [node.attr]
+                value = node.value
+                while type(value) is ast.Attribute:
+                    rest.append(value.attr)
+                    value = value.value
+                if type(value) is ast.Name:
+                    chains.add((value.id, ".".join(reversed(rest))))
+                else:
+                    stack.append((value, path))
+                continue
+            if kind is ast.Name:
+                chains.add((node.id, ""))
+                continue
+            if kind is ast.Import:
+                self._import(node)
+                continue
+            if kind is ast.ImportFrom:
+                self._import_from(node)
+                continue
+            if kind is ast.Assign and type(node.value) in (ast.Name, ast.Attribute):
+                chain = _chain(node.value)
+                if chain is not None:
+                    for target in node.targets:
+                        if type(target) is ast.Name:
+                            self.aliases.setdefault(target.id, set()).add(chain)
+            elif kind is ast.ClassDef or kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                inner = f"{path}.{node.name}" if path is not None else None
+                if inner is not None:
+                    self.definitions.append(inner)
+                # a class body keeps naming its members; a function body's names are local
+                for child in ast.iter_child_nodes(node):
+                    stack.append((child, inner if kind is ast.ClassDef else None))
+                continue
+            elif self.loops and kind in _LOOPS and _retry_shaped(node):
+                self.retry_loop = True
+                return
+            for child in ast.iter_child_nodes(node):
+                stack.append((child, path))
+
+    def _import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self.imports.setdefault(alias.asname, set()).add(alias.name)
+            else:
+                root = alias.name.split(".")[0]
+                self.imports.setdefault(root, set()).add(root)
+
+    def _import_from(self, node: ast.ImportFrom) -> None:
+        base = absolute_module("." * (node.level or 0) + (node.module or ""), self.module, self.is_package)
+        for alias in node.names:
+            if alias.name == "*":
+                self.star_imports.append(base)
+                continue
+            qual = f"{base}.{alias.name}" if base and not base.endswith(".") else f"{base}{alias.name}"
+            self.imports.setdefault(alias.asname or alias.name, set()).add(qual)
+
+    def resolve_aliases(self) -> Dict[str, Set[str]]:
+        """Import bindings plus names assigned an imported chain (``Session = requests.Session``),
+        followed as deep as :meth:`reslint.context.Context.qualname` follows them (8 steps)."""
+        bindings = {name: set(quals) for name, quals in self.imports.items()}
+        changed, depth = True, 0
+        while changed and depth < 8:
+            changed, depth = False, depth + 1
+            for name, chains in self.aliases.items():
+                for root, rest in chains:
+                    for qual in list(bindings.get(root, ())):
+                        full = f"{qual}.{rest}" if rest else qual
+                        if full not in bindings.setdefault(name, set()):
+                            bindings[name].add(full)
+                            changed = True
+        return bindings
+
+
+def _chain(node) -> Optional[Tuple[str, str]]:
+    rest = []
+    while type(node) is ast.Attribute:
+        rest.append(node.attr)
+        node = node.value
+    return (node.id, ".".join(reversed(rest))) if type(node) is ast.Name else None
+
+
+def _retry_shaped(loop) -> bool:
+    """A loop that may be a hand-rolled retry, by the necessary conditions of
+    :meth:`reslint.analysis.loops.LoopAnalyzer.policy`: a ``while`` or a ``for`` over
+    ``range(...)``, whose own body (not nested functions or loops) leaves with
+    ``return``/``break``, and either holds a ``try`` whose success leaves the loop and whose
+    failure may go round again, or compares a ``.status``/``.status_code`` (a status check,
+    then a sleep)."""
+    if type(loop) is not ast.While and not (type(loop.iter) is ast.Call and type(loop.iter.func) is ast.Name
+                                          and loop.iter.func.id == "range"):
+        return False
+    exits = again = False
+    for node in _own_nodes(loop.body):
+        kind = type(node)
+        if kind in _EXITS:
+            exits = True
+        elif kind in _TRIES:
+            again = again or _retry_try(node)
+        elif kind is ast.Compare:
+            again = again or any(type(n) is ast.Attribute and n.attr in ("status", "status_code")
+                                 for n in ast.walk(node))
+        if exits and again:
+            return True
+    return False
+
+
+def _retry_try(node) -> bool:
+    """A ``try`` that leaves the loop on success and has a handler that may not leave."""
+    leaves = any(type(n) in _EXITS for n in _own_nodes(node.body + node.orelse))
+    return leaves and any(not (h.body and type(h.body[-1]) in _LEAVES) for h in node.handlers)
+
+
+def _own_nodes(body) -> List[ast.AST]:
+    out, stack = [], list(body)
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if not isinstance(node, _SCOPES) and type(node) not in _LOOPS:
+            stack.extend(ast.iter_child_nodes(node))
+    return out
