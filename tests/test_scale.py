@@ -3,6 +3,7 @@ graph that loads modules on demand, worker processes, ``--profile``."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -38,6 +39,149 @@ def write(root: Path, files: dict) -> None:
 def test_trigger(text, expected):
     trigger = Trigger(["tenacity", "requests", "time:sleep", "http:HTTPConnection|HTTPSConnection"])
     assert trigger.search(text) is expected
+
+
+def _wanted(text: str, module: str = "app.svc", loops: bool = True) -> bool:
+    from reslint.catalog import canonical
+    from reslint.catalog.entries import entry_points
+    from reslint.prefilter import Relevance
+
+    return Relevance(entry_points(), canonical, loops).wanted(ast.parse(textwrap.dedent(text)), module, False)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("import requests\nrequests.get(url)\n", True),
+    ("import requests\ntry:\n    pass\nexcept requests.exceptions.HTTPError:\n    pass\n", False),
+    ("from requests import Session as S\nclient = S()\n", True),  # an import alias
+    ("import requests\nR = requests\nR.post(url)\n", True),  # a name bound to a module
+    ("import requests\nSession = requests.Session\n", True),  # a prefix of requests.Session.get
+    ("from requests.sessions import Session\n", False),  # imported, never used
+    ("from requests.sessions import Session\nSession().get(url)\n", True),  # an alias of requests.Session
+    ("import boto3\nboto3.Session().client('s3')\n", True),  # a factory under a class
+    ("from requests import *\n", True),
+    ("import stripe\nstripe.Refund.create(charge=c)\n", True),  # a whole library
+    ("import tenacity\n@tenacity.retry\ndef f():\n    pass\n", True),
+    ("import tenacity\nlog = tenacity.before_log\n", False),
+    ("import helloworld_pb2_grpc\nstub = helloworld_pb2_grpc.GreeterStub(channel)\n", True),
+    ("import time\ntime.sleep(1)\n", False),  # a sleep matters only in a retry-shaped loop
+    ("import asyncio\nasync def f():\n    await asyncio.wait_for(g(), 5)\n", True),  # a deadline
+    ("import os\nnode = os.path\nnode = node.parent\n", False),  # a name bound to itself ends
+])
+def test_relevance_resolves_references_to_entry_points(text, expected):
+    assert _wanted(text) is expected
+
+
+@pytest.mark.parametrize("loop, expected", [
+    ("for attempt in range(3):\n    try:\n        return send()\n    except OSError:\n        pass\n", True),
+    ("while True:\n    try:\n        send()\n        break\n    except OSError:\n        log()\n", True),
+    ("for item in items:\n    try:\n        return send(item)\n    except OSError:\n        pass\n", False),
+    ("for attempt in range(3):\n    try:\n        return send()\n    except OSError:\n        raise\n", False),
+    ("for attempt in range(3):\n    r = send()\n    if r.status_code == 503:\n        wait()\n"
+     "    else:\n        return r\n", True),
+    ("for attempt in range(3):\n    def inner():\n        return 1\n    try:\n        send()\n"
+     "    except OSError:\n        pass\n", False),  # the return is another function's
+])
+def test_relevance_keeps_loops_shaped_like_a_retry(loop, expected):
+    text = "def call():\n" + textwrap.indent(loop, "    ")
+    assert _wanted(text) is expected
+    assert _wanted(text, loops=False) is False  # no retry, idempotency or project rule enabled
+
+
+def test_relevance_keeps_a_library_s_own_definitions():
+    # requests/sessions.py defines requests.Session: its methods' calls are catalog calls
+    text = "class Session:\n    def request(self, method, url):\n        return self.send(method, url)\n"
+    assert _wanted(text, module="requests.sessions") is True
+    assert _wanted(text, module="shop.sessions") is False
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in (Path(__file__).parent / "fixtures" / "cases").iterdir()
+                                        if not p.name.startswith((".", "_"))))
+def test_ast_prefilter_loses_no_finding_on_the_cases(case, monkeypatch):
+    from reslint import prefilter
+
+    entry = Path(__file__).parent / "fixtures" / "cases" / case
+    root = entry.parent if entry.is_file() else entry
+
+    def findings():
+        run = Runner(load_settings(root, isolated=True), use_cache=False, jobs=1).run([entry])
+        return [(f.filename, f.location, f.code, f.message, f.fix) for r in run.results for f in r.findings]
+
+    filtered = findings()
+    monkeypatch.setattr(prefilter.Relevance, "wanted", lambda *args: True)
+    assert findings() == filtered
+
+
+# -- positions per statement --------------------------------------------------------------------------
+POSITIONED = """\
+# a header comment
+import requests  ;  import json
+
+
+@decorator(
+    1)
+
+# a comment between
+@other
+class Client(requests.Session):
+    \"\"\"Doc.\"\"\"
+
+    # leading comment
+    @property
+    def timeout(self): return 3
+    class Inner:
+        def get(self, url):
+            return requests.get(url,
+                                timeout=None)
+    x = 1; y = 2
+
+if True:
+    def f(): pass
+\f
+async def g():
+    async with requests.session() as s:
+        await s.get("u")
+"""
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_positions_per_statement_are_positionprovider_s(newline):
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from reslint.engine import _line_starts
+    from reslint.positions import Positions, unit_lines
+
+    text = POSITIONED.replace("\n", newline)
+    module = cst.parse_module(text)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    lines = unit_lines(ast.parse(text).body)
+    positions = Positions(module, text, _line_starts(text), lines)
+    units = {}
+
+    class Units(cst.CSTVisitor):  # each node's unit, as Context.unit names it during the walk
+        statements = []
+
+        def on_visit(self, node):
+            if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+                self.statements.append(node)
+            k = 0
+            while k + 1 < len(self.statements) and isinstance(self.statements[k], cst.ClassDef):
+                k += 1
+            units[node] = self.statements[k] if self.statements else None
+            return True
+
+        def on_leave(self, node):
+            if self.statements and self.statements[-1] is node:
+                self.statements.pop()
+
+    module.visit(Units())
+    for node, span in expected.items():
+        if units[node] is not None:  # not the module, its header or its footer
+            positions.cover([units[node]])
+            assert positions.get(node) == span, node
+    assert not positions._whole  # every node was found by rendering its own statement
+    broken = Positions(module, text, _line_starts(text), [(n + 1, None) for n, _ in lines])  # wrong lines
+    assert all(broken.get(node) == span for node, span in expected.items())  # checked, then the module
 
 
 # -- the call graph loads what a chain reaches ----------------------------------------------------
