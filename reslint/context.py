@@ -326,6 +326,7 @@ class Context:
         self.deadlines: List[object] = []
         self._opened: List[Tuple[object, int, int]] = []
         self.cache: Dict[Tuple[str, int], object] = {}
+        self._qualnames: Dict[Tuple[int, int], Optional[str]] = {}
 
     # -- scope tracking (called by the engine) ---------------------------------------
     @property
@@ -426,6 +427,15 @@ class Context:
         if depth > 8:
             return None
         scope = scope or self.scope
+        if depth == 0:  # rules ask about the same node many times: answer once per node and scope
+            key = (id(expr), id(scope))
+            memo = self._qualnames
+            if key not in memo:
+                memo[key] = self._qualname(expr, scope, 0)
+            return memo[key]
+        return self._qualname(expr, scope, depth)
+
+    def _qualname(self, expr, scope: Scope, depth: int) -> Optional[str]:
         if isinstance(expr, cst.Name):
             found = self.lookup(expr.value, scope)
             if not found:

@@ -34,7 +34,7 @@ import tokenize
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 import pathspec
@@ -188,9 +188,29 @@ def _timed(phase: str, function, *args):
         return function(*args)
 
 
+def _unvalidated_parse(text: str) -> cst.Module:
+    """``libcst.parse_module`` without each new node's ``_validate()``: the parser only builds
+    valid trees, and validation was a sixth of the parse (LibCST's own note in
+    ``libcst/_nodes/base.py`` ``CSTNode.__post_init__`` suggests dropping it when parsing).
+    Only while this thread parses (the others wait for it); with validation when
+    ``__post_init__`` does anything else in the installed LibCST."""
+    hook = cst.CSTNode.__post_init__
+    if getattr(hook, "__code__", None) is None or hook.__code__.co_names != ("_validate",):
+        return cst.parse_module(text)
+    cst.CSTNode.__post_init__ = _no_validation
+    try:
+        return cst.parse_module(text)
+    finally:
+        cst.CSTNode.__post_init__ = hook
+
+
+def _no_validation(self) -> None:
+    pass
+
+
 def parse_module(text: str) -> cst.Module:
     """``libcst.parse_module`` on the large-stack thread; raises what LibCST raises."""
-    return _on_large_stack(cst.parse_module, text)
+    return _on_large_stack(_unvalidated_parse, text)
 
 
 class Linter:
@@ -206,7 +226,8 @@ class Linter:
             (pathspec.GitIgnoreSpec.from_lines([glob]), settings.codes(codes))
             for glob, codes in settings.per_file_ignores
         ]
-        self._module: Optional[Tuple[str, bool]] = None  # the module name of the file being linted
+        self._path: Optional[str] = None  # the file being linted, for its module name
+        self._packages: Dict[str, Tuple[str, ...]] = {}  # directory -> its package chain
         #: project rules (RES301, RES401, RES402) need module summaries: every chain they report starts
         #: at a call in a retried scope, so files that can hold one are parsed up front and the
         #: others only when the call graph reaches them (:class:`reslint.runner.Runner`)
@@ -240,11 +261,11 @@ class Linter:
             result.findings = self._syntax(display, f"cannot read file: {exc.strerror or exc}", Location(1, 1),
                                            self._ignored_codes(display))
             return result
-        self._module = module_name(str(path))
+        self._path = str(path)
         try:
             return self.lint_bytes(data, display, result, complete, force)
         finally:
-            self._module = None
+            self._path = None
 
     def lint_bytes(self, data: bytes, display: str, result: Optional[FileResult] = None,
                    complete: bool = True, force: bool = False) -> FileResult:
@@ -311,7 +332,7 @@ class Linter:
         tree, syntax = _timed("syntax check (ast)", self._check_syntax, text, display, ignored)
         if tree is None:
             return FileResult(display, display, syntax)
-        name, is_package = self._module or module_name(os.path.join(str(self.settings.root), display))
+        name, is_package = self._module_name(display)
         if not force and self.relevance is not None and \
                 not _timed("prefilter (ast)", self.relevance.wanted, tree, name, is_package):
             return skipped
@@ -332,7 +353,7 @@ class Linter:
         sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
         try:
             try:
-                module = _timed("parse (LibCST)", cst.parse_module, text)
+                module = _timed("parse (LibCST)", _unvalidated_parse, text)
             except cst.ParserSyntaxError as exc:
                 message = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
                 return self._syntax(display, f"cannot parse: {message} (Python accepts this file, but LibCST "
@@ -382,6 +403,9 @@ class Linter:
                 type(exc).__name__, type(exc).__name__)
             return None, self._syntax(display, f"cannot parse: {reason}", Location(1, 1), ignored)
 
+    def _module_name(self, display: str) -> Tuple[str, bool]:
+        return module_name(self._path or os.path.join(str(self.settings.root), display), self._packages)
+
     def _ignored_codes(self, display: str) -> frozenset:
         codes = set()
         for spec, ignored in self.per_file_ignores:
@@ -395,7 +419,7 @@ class Linter:
         return [Finding(SYNTAX.code, SYNTAX.name, SYNTAX.severity, message, display, at, at, noqa_row=at.row)]
 
     def _visit(self, module: cst.Module, display: str):
-        name, is_package = self._module or module_name(os.path.join(str(self.settings.root), display))
+        name, is_package = self._module_name(display)
         model = SemanticModel(module, name, is_package)
         try:
             ctx = _timed("semantic model + retried scopes", self._context, model)

@@ -5,10 +5,10 @@ Two stages, each sound for the per-file rules (a file they skip cannot hold a fi
 1. :class:`Trigger`, on the text: the file imports a module some enabled rule looks
    for (and, for ``module:name|name`` entries, spells one of the names).
 2. :class:`Relevance`, on the file's :mod:`ast` (the tree the syntax check builds
-   anyway): some reference resolves, through the file's imports, to a catalog entry
-   point (:func:`reslint.catalog.entry_points`), a local definition has such a name
-   (the library's own code: ``requests/sessions.py``), or a loop has the shape of a
-   hand-rolled retry. ``ast`` costs a sixth of a LibCST parse, and three in four
+   anyway): something called, a decorator or a class base resolves, through the
+   file's imports, to a catalog entry point (:func:`reslint.catalog.entry_points`), a
+   local definition has such a name (the library's own code: ``requests/sessions.py``),
+   or a loop has the shape of a hand-rolled retry. ``ast`` costs a sixth of a LibCST parse, and three in four
    files that pass stage 1 stop here.
 
 Why stage 2 is sound: every qualified name the rules resolve
@@ -16,7 +16,10 @@ Why stage 2 is sound: every qualified name the rules resolve
 binding, a local definition, or a name bound to one of those by assignment, and is
 then only extended by attributes (``requests.Session().get``: ``requests.Session``
 plus ``get``) or mapped by ``FACTORIES``/``ALIASES``. So a catalog name can only be
-reached from a reference that equals it, lies under it, or is a prefix of it. A
+reached from a reference that equals it, lies under it, or is a prefix of it. And the
+rules only ask about calls, decorators and the types of objects built by a call
+(a class base makes a local class stand for its base): an annotation, an ``except``
+clause or an ``isinstance`` test alone never leads to a finding. A
 hand-rolled retry loop (:mod:`reslint.analysis.loops`) needs a ``return``/``break``
 in its body and either a ``try`` or a sleep (itself an entry point).
 
@@ -29,11 +32,28 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
-#: the head of every import statement (a parenthesised name list continues on other lines,
+#: the head of an import statement (a parenthesised name list continues on other lines,
 #: but the module is on the first)
-_IMPORT_LINES = re.compile(r"(?m)^[ \t]*(?:from|import)[ \t][^\n#]*")
+_IMPORT_LINE = re.compile(r"[ \t]*(?:from|import)[ \t][^\n#]*")
+
+
+def _import_lines(text: str) -> str:
+    """The heads of the import statements of ``text``, one per line: every one holds the
+    word ``import``, found with ``str.find`` (a multi-line pattern tries every position)."""
+    out = []
+    at = text.find("import")
+    while at != -1:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        if end == -1:
+            end = len(text)
+        match = _IMPORT_LINE.match(text, start, end)
+        if match is not None:
+            out.append(match.group(0))
+        at = text.find("import", end)
+    return "\n".join(out)
 
 
 def _names(names: Sequence[str]) -> "re.Pattern[str]":
@@ -57,15 +77,29 @@ class Trigger:
                 worded.setdefault(module, set()).update(words.split("|"))
             else:
                 plain.add(module)
-        self._plain = _names(sorted(plain)) if plain else None
-        self._worded = [(_names([module]), _names(sorted(words)))
-                        for module, words in sorted(worded.items()) if module not in plain]
+        #: one pattern for every module, a group each: group k names ``self._modules[k - 1]``
+        self._modules = sorted(plain | set(worded))
+        self._imported = re.compile(r"\b(?:" + "|".join(f"({m})" for m in self._modules) + r")\b")
+        #: per module: ``None`` (any import) or the names it needs in the text
+        self._needs = {module: None if module in plain else frozenset(worded[module]) for module in self._modules}
+        #: the names a set of imported modules needs, as one pattern (one scan of the text)
+        self._patterns: Dict[FrozenSet[str], "re.Pattern[str]"] = {}
 
     def search(self, text: str) -> bool:
-        imports = "\n".join(_IMPORT_LINES.findall(text))  # one pass over the text; the rest is short
-        if self._plain is not None and self._plain.search(imports):
-            return True
-        return any(module.search(imports) and names.search(text) for module, names in self._worded)
+        imports = _import_lines(text)
+        names: Set[str] = set()
+        for match in self._imported.finditer(imports):
+            needs = self._needs[self._modules[match.lastindex - 1]]
+            if needs is None:
+                return True
+            names |= needs
+        if not any(name in text for name in names):  # substring tests are far cheaper than the pattern
+            return False
+        key = frozenset(names)
+        pattern = self._patterns.get(key)
+        if pattern is None:
+            pattern = self._patterns[key] = _names(sorted(key))
+        return pattern.search(text) is not None
 
 
 def trigger(rule_classes, extra: Sequence[str] = ()) -> Optional[Trigger]:
@@ -79,20 +113,29 @@ def trigger(rule_classes, extra: Sequence[str] = ()) -> Optional[Trigger]:
     return Trigger(entries)
 
 
-def module_name(path: str) -> Tuple[str, bool]:
+def module_name(path: str, packages: Optional[Dict[str, Tuple[str, ...]]] = None) -> Tuple[str, bool]:
     """(dotted module name, is package) of a file: its directory chain of packages
-    (directories with ``__init__.py``) up to the first that is not one."""
-    absolute = os.path.abspath(path)
-    directory, filename = os.path.split(absolute)
+    (directories with ``__init__.py``) up to the first that is not one. ``packages``: a
+    dict that remembers each directory's chain, for a run that names many files."""
+    directory, filename = os.path.split(os.path.abspath(path))
     stem = filename.rsplit(".", 1)[0]
     is_package = stem == "__init__"
-    parts = [] if is_package else [stem]
-    while os.path.isfile(os.path.join(directory, "__init__.py")):
-        directory, package = os.path.split(directory)
-        parts.insert(0, package)
-        if not package:
-            break
+    parts = list(_packages(directory, {} if packages is None else packages)) + ([] if is_package else [stem])
     return ".".join(p for p in parts if p) or "__main__", is_package
+
+
+def _packages(directory: str, known: Dict[str, Tuple[str, ...]]) -> Tuple[str, ...]:
+    """The package names from the outermost package down to ``directory`` (empty when it is
+    not a package)."""
+    found = known.get(directory)
+    if found is None:
+        parent, package = os.path.split(directory)
+        if not package or not os.path.isfile(os.path.join(directory, "__init__.py")):
+            found = ()
+        else:
+            found = _packages(parent, known) + (package,)
+        known[directory] = found
+    return found
 
 
 def absolute_module(module: str, module_name: str, is_package: bool) -> str:
@@ -181,46 +224,50 @@ class _Scan:
         self.star_imports: List[str] = []
         #: qualified names of module-level and class-level definitions (``pkg.mod.Class.method``)
         self.definitions: List[str] = []
-        #: every maximal ``a.b.c`` chain: (root name, ``b.c``)
+        #: every ``a.b.c`` chain that is called, is a decorator or a class base: (root name,
+        #: ``b.c``); only those reach a finding (:meth:`Relevance.wanted`)
         self.references: Set[Tuple[str, str]] = set()
         self.retry_loop = False
 
     def run(self, tree: ast.Module) -> None:
         stack: List[Tuple[ast.AST, Optional[str]]] = [(tree, self.module)]
-        chains = self.references
+        used = self.references
         while stack:
             node, path = stack.pop()
             kind = type(node)
-            if kind is ast.Attribute:
-                rest = [node.attr]
+            if kind is ast.Attribute:  # a chain's inner links hold no call: only its base may
                 value = node.value
                 while type(value) is ast.Attribute:
-                    rest.append(value.attr)
                     value = value.value
-                if type(value) is ast.Name:
-                    chains.add((value.id, ".".join(reversed(rest))))
-                else:
+                if type(value) is not ast.Name:
                     stack.append((value, path))
                 continue
             if kind is ast.Name:
-                chains.add((node.id, ""))
                 continue
-            if kind is ast.Import:
+            if kind is ast.Call:
+                chain = _chain(node.func)
+                if chain is not None:
+                    used.add(chain)
+            elif kind is ast.Import:
                 self._import(node)
                 continue
-            if kind is ast.ImportFrom:
+            elif kind is ast.ImportFrom:
                 self._import_from(node)
                 continue
-            if kind is ast.Assign and type(node.value) in (ast.Name, ast.Attribute):
+            elif (kind is ast.Assign or kind is ast.AnnAssign) and type(node.value) in (ast.Name, ast.Attribute):
                 chain = _chain(node.value)
                 if chain is not None:
-                    for target in node.targets:
+                    for target in node.targets if kind is ast.Assign else [node.target]:
                         if type(target) is ast.Name:
                             self.aliases.setdefault(target.id, set()).add(chain)
             elif kind is ast.ClassDef or kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
                 inner = f"{path}.{node.name}" if path is not None else None
                 if inner is not None:
                     self.definitions.append(inner)
+                for expr in node.decorator_list + (node.bases if kind is ast.ClassDef else []):
+                    chain = _chain(expr)
+                    if chain is not None:
+                        used.add(chain)
                 # a class body keeps naming its members; a function body's names are local
                 for child in ast.iter_child_nodes(node):
                     stack.append((child, inner if kind is ast.ClassDef else None))

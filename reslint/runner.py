@@ -257,8 +257,9 @@ class Runner:
         """``load(module name) -> ModuleSummary or None`` over the files the prefilter skipped:
         the call graph asks for a module only when a chain reaches it, so most are never parsed."""
         index: Dict[str, Path] = {}
+        packages: Dict[str, tuple] = {}
         for path in paths:
-            index.setdefault(module_name(str(path))[0], path)
+            index.setdefault(module_name(str(path), packages)[0], path)
 
         def load(module: str):
             path = index.pop(module, None)

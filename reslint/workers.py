@@ -71,11 +71,39 @@ def _context():
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
+def lint_batch(batch: Sequence[Tuple[str, bytes]]) -> List[FileResult]:
+    """:func:`lint_one` for each file of a batch (one task: one round trip to a worker)."""
+    return [lint_one(path, data) for path, data in batch]
+
+
+#: files per task at most, and bytes per task at most (one file larger than this is a task
+#: of its own): a task per file cost the parent more than the text prefilter of every file
+BATCH_FILES = 64
+BATCH_BYTES = 256 * 1024
+
+
+def batches(sizes: Sequence[int]) -> List[List[int]]:
+    """Indexes of ``sizes`` (bytes, largest first) cut into tasks of at most
+    :data:`BATCH_FILES` files and :data:`BATCH_BYTES` bytes, in order."""
+    out: List[List[int]] = []
+    current: List[int] = []
+    total = 0
+    for index, size in enumerate(sizes):
+        if current and (len(current) >= BATCH_FILES or total + size > BATCH_BYTES):
+            out.append(current)
+            current, total = [], 0
+        current.append(index)
+        total += size
+    if current:
+        out.append(current)
+    return out
+
+
 def lint_all(settings: Settings, ignore_noqa: bool, jobs: int, files: Sequence[Tuple[str, bytes]],
              tags: Sequence[T]) -> Iterator[Tuple[T, FileResult]]:
-    """Lint ``files`` ((path, bytes), largest first is best) with ``jobs`` workers; yield
-    (tag, result) as they finish. A worker that dies (a crash in native code) does not
-    lose the run: the files it left are linted in this process."""
+    """Lint ``files`` ((path, bytes), largest first is best) with ``jobs`` workers, in
+    :func:`batches`; yield (tag, result) as batches finish. A worker that dies (a crash in
+    native code) does not lose the run: the files it left are linted in this process."""
     pending = {}
     left: List[int] = []
     context = _context()
@@ -83,16 +111,19 @@ def lint_all(settings: Settings, ignore_noqa: bool, jobs: int, files: Sequence[T
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start,
                                    initargs=(settings, ignore_noqa, parent_alive))
     try:
-        for index, (path, data) in enumerate(files):
-            pending[executor.submit(lint_one, path, data)] = index
+        for batch in batches([len(data) for _, data in files]):
+            pending[executor.submit(lint_batch, [files[index] for index in batch])] = batch
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
-                index = pending.pop(future)
+                batch = pending.pop(future)
                 try:
-                    yield tags[index], future.result()
+                    results = future.result()
                 except BrokenProcessPool:
-                    left.append(index)
+                    left.extend(batch)
+                    continue
+                for index, result in zip(batch, results):
+                    yield tags[index], result
     except BaseException:  # Ctrl-C, SIGTERM turned into an exception, the consumer gone
         _terminate(executor)  # a graceful shutdown can deadlock on an interrupted executor
         raise

@@ -54,7 +54,10 @@ def _wanted(text: str, module: str = "app.svc", loops: bool = True) -> bool:
     ("import requests\ntry:\n    pass\nexcept requests.exceptions.HTTPError:\n    pass\n", False),
     ("from requests import Session as S\nclient = S()\n", True),  # an import alias
     ("import requests\nR = requests\nR.post(url)\n", True),  # a name bound to a module
-    ("import requests\nSession = requests.Session\n", True),  # a prefix of requests.Session.get
+    ("import requests\nSession = requests.Session\ns = Session()\n", True),  # a prefix of requests.Session.get
+    ("import requests\ndef f(s: requests.Session) -> requests.Response:\n    return s\n", False),  # annotations
+    ("import requests\nif isinstance(s, requests.Session):\n    pass\n", False),
+    ("import requests\nclass Mine(requests.Session):\n    pass\n", True),  # a class base
     ("from requests.sessions import Session\n", False),  # imported, never used
     ("from requests.sessions import Session\nSession().get(url)\n", True),  # an alias of requests.Session
     ("import boto3\nboto3.Session().client('s3')\n", True),  # a factory under a class

@@ -78,8 +78,18 @@ FACTORIES: Dict[str, str] = {
 }
 
 
+_CANONICAL: Dict[str, str] = {}
+
+
 def canonical(qualname: str) -> str:
     """Return the canonical spelling of a dotted name (longest alias prefix wins)."""
+    known = _CANONICAL.get(qualname)
+    if known is None:
+        known = _CANONICAL[qualname] = _canonical(qualname)
+    return known
+
+
+def _canonical(qualname: str) -> str:
     parts = qualname.split(".")
     for cut in range(len(parts), 0, -1):
         prefix = ".".join(parts[:cut])
