@@ -23,6 +23,7 @@ from reslint import __version__
 
 CACHE_DIR_NAME = ".reslint_cache"
 INDEX_NAME = "index.pickle"
+RUN_NAME = "last-run.pickle"
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by reslint.\n"
 FORMAT = 1  # bump when the pickled types change shape
 #: the directory of one reslint version and settings: ``<version>-<16 hex digits>``
@@ -113,6 +114,25 @@ class Cache:
         except OSError:
             pass
 
+    # -- the last run: a re-run over unchanged files reads nothing else ----------------------
+    def load_run(self) -> Optional[tuple]:
+        """``(files, findings)`` of the last run that stored one (see :meth:`store_run`), or
+        ``None`` when absent or unreadable."""
+        try:
+            with open(self.directory / RUN_NAME, "rb") as handle:
+                stored = pickle.load(handle)
+        except Exception:  # noqa: BLE001 - missing, truncated, corrupted: no shortcut
+            return None
+        if not (isinstance(stored, tuple) and len(stored) == 2 and stored[0] == (FORMAT, __version__)):
+            return None
+        return stored[1]
+
+    def store_run(self, files: tuple, findings: dict) -> None:
+        """Remember a whole run: ``files`` is ((display path, (size, mtime ns, inode)), ...) of
+        every file it covered, ``findings`` display path -> the final findings (after the project
+        pass and RES900) of each file that had some. Written atomically."""
+        self._store_pickle(RUN_NAME, (files, findings))
+
     # -- the stat index: unchanged files are found without reading them ----------------
     def load_index(self) -> Dict[str, tuple]:
         """display path -> ((size, mtime ns, inode), key, value) from the last run with these
@@ -130,12 +150,15 @@ class Cache:
 
     def store_index(self, index: Dict[str, tuple]) -> None:
         """Write the index atomically (the last writer wins; a lost update only costs reads)."""
+        self._store_pickle(INDEX_NAME, index)
+
+    def _store_pickle(self, name: str, value: object) -> None:
         try:
             self._prepare()
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.directory)
             with os.fdopen(fd, "wb") as handle:
-                pickle.dump(((FORMAT, __version__), index), handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.directory / INDEX_NAME)
+                pickle.dump(((FORMAT, __version__), value), handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.directory / name)
         except OSError:
             pass
 

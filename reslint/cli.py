@@ -119,10 +119,10 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
 
     from reslint.runner import Runner
 
-    runner = Runner(settings, use_cache=not no_cache, cache_dir=cache_dir, ignore_noqa=ignore_noqa, jobs=jobs)
-    linter = runner.linter
+    runner = Runner(settings, use_cache=not no_cache, cache_dir=cache_dir, ignore_noqa=ignore_noqa, jobs=jobs,
+                    reuse_last_run=not (fix or diff or add_noqa))
     if stdin_mode:
-        results = [_lint_stdin(linter, stdin_filename)]
+        results = [_lint_stdin(runner.linter, stdin_filename)]
     else:
         results = _run(runner, paths, DiscoveryError, progress=True)
     if add_noqa:
@@ -138,6 +138,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
     if fix or diff:
         from reslint.fixer import fix_file, fix_text
 
+        linter = runner.linter
         for result in results:
             if stdin_mode:
                 outcome = fix_text(linter, result.source.text, result.display, unsafe_fixes) if result.source else None
@@ -307,7 +308,7 @@ def _add_noqa(results) -> List[str]:
 
 
 def _lint_stdin(linter, stdin_filename: Optional[str]):
-    from reslint.engine import FileResult
+    from reslint.results import FileResult
 
     display = linter.display_path(Path(stdin_filename)) if stdin_filename else "-"
     data = sys.stdin.buffer.read()

@@ -103,10 +103,10 @@ class Walker:
             return top_abs
         return str(self.root)
 
-    def _excluded(self, path: Path, is_dir: bool, base: str) -> bool:
-        suffix = "/" if is_dir else ""
-        rel = Path(os.path.relpath(os.path.abspath(path), base)).as_posix() + suffix
-        return self.exclude.match_file(rel)
+    def _excluded(self, path: str, is_dir: bool, base: str) -> bool:
+        """``path`` and ``base``: absolute."""
+        rel = _relative(path, base)
+        return rel is not None and self.exclude.match_file(rel + ("/" if is_dir else ""))
 
     def expand(self, paths: Sequence[Path]) -> List[Path]:
         """Every file to lint, sorted, without duplicates. Raises :class:`DiscoveryError`.
@@ -139,44 +139,46 @@ class Walker:
                 specs.append((parent, spec))
         return specs
 
-    def _ignored(self, path: Path, is_dir: bool, ignores) -> bool:
-        absolute = os.path.abspath(path)
+    def _ignored(self, path: str, is_dir: bool, ignores) -> bool:
+        """``path``: absolute; ``ignores``: (absolute directory, spec) pairs."""
         for base, spec in ignores:
-            rel = os.path.relpath(absolute, base)
-            if rel.startswith(".."):
+            rel = _relative(path, base)
+            if rel is None:
                 continue
-            if spec.match_file(Path(rel).as_posix() + ("/" if is_dir else "")):
+            if spec.match_file(rel + ("/" if is_dir else "")):
                 return True
         return False
 
     def _walk(self, top: Path) -> Iterator[Tuple[Path, str]]:
         """``(file, its identity)``: below the resolved top, a file that is not a link is where
         the walk found it (directory links are not followed), which saves a ``realpath`` each."""
-        ignores = self._ignores_above(top)
+        ignores = [(os.fspath(base), spec) for base, spec in self._ignores_above(top)]
         real_top = _identity(top)
         prefix = os.path.join(os.fspath(top), "")  # every path found is os.path.join(top, ...)
-        for path, is_link in self._walk_dir(top, ignores, self._base(top)):
-            text = os.fspath(path)
-            if is_link or not text.startswith(prefix):
-                yield path, _identity(path)
+        for path, is_link in self._walk_dir(os.fspath(top), os.path.abspath(top), ignores, self._base(top)):
+            if is_link or not path.startswith(prefix):
+                yield Path(path), _identity(path)
             else:
-                yield path, os.path.join(real_top, text[len(prefix):])
+                yield Path(path), os.path.join(real_top, path[len(prefix):])
 
-    def _walk_dir(self, directory: Path, ignores, base: str) -> Iterator[Tuple[Path, bool]]:
+    def _walk_dir(self, directory: str, absolute: str, ignores, base: str) -> Iterator[Tuple[str, bool]]:
+        """``(path as found, is a link)`` of the files under ``directory`` (``absolute``: the same,
+        absolute): paths stay strings, and each is matched relative to ``base`` by slicing."""
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError:
             return
         if self.respect_gitignore and any(e.name == ".gitignore" for e in entries):
-            spec = self._read_gitignore(directory)
+            spec = self._read_gitignore(Path(directory))
             if spec is not None:
-                ignores = [*ignores, (Path(os.path.abspath(directory)), spec)]
+                ignores = [*ignores, (absolute, spec)]
         for entry in entries:
-            path = Path(entry.path)
             try:
                 is_dir = entry.is_dir(follow_symlinks=False)
                 is_link = entry.is_symlink()
             except OSError:
+                continue
+            if not is_dir and not entry.name.endswith(PYTHON_SUFFIXES):
                 continue
             if is_link:
                 # a dangling or looping symlink is still listed, so it is reported as unreadable;
@@ -187,11 +189,24 @@ class Walker:
                     is_file = entry.is_file(follow_symlinks=False)
                 except OSError:
                     is_file = False
+            inner = os.path.join(absolute, entry.name)
             if is_dir:
-                if self._excluded(path, True, base) or self._ignored(path, True, ignores):
+                if self._excluded(inner, True, base) or self._ignored(inner, True, ignores):
                     continue
-                yield from self._walk_dir(path, ignores, base)
-            elif is_file and entry.name.endswith(PYTHON_SUFFIXES):
-                if self._excluded(path, False, base) or self._ignored(path, False, ignores):
+                yield from self._walk_dir(entry.path, inner, ignores, base)
+            elif is_file:
+                if self._excluded(inner, False, base) or self._ignored(inner, False, ignores):
                     continue
-                yield path, is_link
+                yield entry.path, is_link
+
+
+def _relative(path: str, base: str) -> Optional[str]:
+    """``path`` relative to ``base`` (both absolute and normalised), ``/``-separated; ``None``
+    when it is not below ``base``."""
+    if path == base:
+        return "."
+    start = base if base.endswith(os.sep) else base + os.sep
+    if not path.startswith(start):
+        return None
+    rel = path[len(start):]
+    return rel if os.sep == "/" else rel.replace(os.sep, "/")

@@ -21,23 +21,17 @@ The result, :class:`FileResult`, is plain data (no CST nodes).
 from __future__ import annotations
 
 import ast
-import codecs
 import gc
 import re
 import sys
-import hashlib
-import io
 import os
 import threading
 import time
-import tokenize
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
-import pathspec
 from libcst._nodes.internal import CodegenState  # stable since LibCST 0.3; renders one statement
 
 from reslint import profiling
@@ -49,72 +43,17 @@ from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
 from reslint.positions import Positions, UnitLines, unit_lines
 from reslint.prefilter import Relevance, module_name, trigger
 from reslint.registry import BY_CODE
+from reslint.results import FileResult, Judge, decode, internal_error
 from reslint.rules import ALL_RULES
 from reslint.rules.base import Report
 from reslint.rules.retry_base import RETRY_TRIGGERS
-from reslint.suppression import Comment, could_hold_directives, read_comments, suppressions_from, unused_noqa
+from reslint.suppression import Comment, could_hold_directives, read_comments, suppressions_from
 from reslint.walk import walk
 
 SYNTAX = BY_CODE["RES000"]
-UNUSED_NOQA = BY_CODE["RES900"]
-#: rules decided by the project pass over module summaries, not by a per-file visitor
-PROJECT_RULES = frozenset({"RES301", "RES401", "RES402"})
 #: LibCST visits and renders recursively (long implicit string concatenations, long ``and``
 #: chains nest deeply); safe because that work runs on a thread with a large stack
 RECURSION_LIMIT = 200000
-
-
-@dataclass
-class Source:
-    """A decoded file: its text and how to write it back byte for byte."""
-
-    text: str
-    encoding: str = "utf-8"
-    digest: str = ""
-
-
-@dataclass
-class FileResult:
-    """What the per-file pass knows about one file (plain data).
-
-    ``findings`` are sorted and already filtered by suppressions and
-    per-file-ignores. ``internal_errors`` holds messages for exceptions raised
-    inside reslint (exit status 2). ``suppressed`` are the findings a suppression
-    comment silenced and ``comments`` the comments holding directives: the run
-    judges them (RES900) or reports them (``--ignore-noqa``) in :meth:`Linter.complete`.
-    """
-
-    path: str
-    display: str
-    findings: List[Finding] = field(default_factory=list)
-    internal_errors: List[str] = field(default_factory=list)
-    source: Optional[Source] = None
-    summary: Optional[object] = None  # ModuleSummary, when a project rule is enabled
-    suppressed: List[Finding] = field(default_factory=list)
-    comments: Tuple[Comment, ...] = ()
-    #: the prefilter skipped the file: no per-file rule can report in it, and its module
-    #: summary is made only when the project pass reaches it (``force=True``)
-    skipped: bool = False
-
-
-def decode(data: bytes) -> Source:
-    """Decode source bytes per PEP 263 (coding cookie, UTF-8 BOM).
-
-    Raises ``SyntaxError`` for an unknown or conflicting coding cookie and
-    ``UnicodeDecodeError`` for bytes that do not decode.
-    """
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    try:
-        codecs.lookup(encoding)
-    except LookupError:
-        raise SyntaxError(f"unknown encoding {encoding!r}")
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError:
-        raise
-    except UnicodeError as exc:  # some codecs (punycode, idna) raise the base class
-        raise SyntaxError(f"{encoding}: {exc}") from None
-    return Source(text=text, encoding=encoding, digest=hashlib.blake2b(data, digest_size=16).hexdigest())
 
 
 def _line_starts(text: str) -> List[int]:
@@ -174,11 +113,6 @@ def _on_large_stack(function, *args):
     return _parse_thread.submit(function, *args).result()
 
 
-def internal_error(display: str, exc: BaseException, where: str = "") -> str:
-    """The message of an exception inside reslint, contained to one file (exit status 2)."""
-    return f"{display}: internal error{where}: {type(exc).__name__}: {exc}; please report this bug to the reslint project"
-
-
 def _timed(phase: str, function, *args):
     """``function(*args)``, its time added to ``phase`` when ``--profile`` is on."""
     profile = profiling.ACTIVE
@@ -213,25 +147,14 @@ def parse_module(text: str) -> cst.Module:
     return _on_large_stack(_unvalidated_parse, text)
 
 
-class Linter:
+class Linter(Judge):
     """Lints files with one configuration. Build once per run; not thread-safe."""
 
     def __init__(self, settings: Settings, ignore_noqa: bool = False):
-        self.settings = settings
-        #: report suppressed findings too (``--ignore-noqa``); RES900 is then not judged
-        self.ignore_noqa = ignore_noqa
-        self.enabled = settings.enabled
+        super().__init__(settings, ignore_noqa)
         self.rule_classes = [rule for rule in ALL_RULES if rule.code in self.enabled]
-        self.per_file_ignores: List[Tuple[pathspec.GitIgnoreSpec, frozenset]] = [
-            (pathspec.GitIgnoreSpec.from_lines([glob]), settings.codes(codes))
-            for glob, codes in settings.per_file_ignores
-        ]
         self._path: Optional[str] = None  # the file being linted, for its module name
         self._packages: Dict[str, Tuple[str, ...]] = {}  # directory -> its package chain
-        #: project rules (RES301, RES401, RES402) need module summaries: every chain they report starts
-        #: at a call in a retried scope, so files that can hold one are parsed up front and the
-        #: others only when the call graph reaches them (:class:`reslint.runner.Runner`)
-        self.needs_summary = bool(self.enabled & PROJECT_RULES)
         self.trigger = trigger(self.rule_classes, RETRY_TRIGGERS if self.needs_summary else ())
         self.needs_retries = self.needs_summary or any(rule.needs_retries for rule in self.rule_classes)
         self.relevance = Relevance(entry_points(), canonical, loops=self.needs_retries) \
@@ -240,11 +163,6 @@ class Linter:
         self.unsafe_codes = settings.codes(settings.extend_unsafe_fixes)
 
     # -- entry points -------------------------------------------------------------------
-    def display_path(self, path: Path) -> str:
-        """The project-relative ``/`` path used in output (absolute when outside the root)."""
-        rel = os.path.relpath(os.path.abspath(path), self.settings.root)
-        return Path(path).as_posix() if rel.startswith("..") else Path(rel).as_posix()
-
     def lint_path(self, path: Path, complete: bool = True, force: bool = False,
                   data: Optional[bytes] = None) -> FileResult:
         """Lint one file on disk. Never raises for bad input: that becomes RES000.
@@ -259,7 +177,7 @@ class Linter:
             data = Path(path).read_bytes() if data is None else data
         except OSError as exc:
             result.findings = self._syntax(display, f"cannot read file: {exc.strerror or exc}", Location(1, 1),
-                                           self._ignored_codes(display))
+                                           self.ignored_codes(display))
             return result
         self._path = str(path)
         try:
@@ -275,13 +193,14 @@ class Linter:
         except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
             reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
             result.findings = self._syntax(display, f"cannot decode file: {reason}", Location(1, 1),
-                                           self._ignored_codes(display))
+                                           self.ignored_codes(display))
             return result
         result.source = source
         linted = self._lint(source.text, display, force)
         result.findings, result.internal_errors, result.summary = linted.findings, linted.internal_errors, \
             linted.summary
         result.suppressed, result.comments, result.skipped = linted.suppressed, linted.comments, linted.skipped
+        result.text_skipped = linted.text_skipped
         if complete:
             self.complete(result, project_pass=False)
         return result
@@ -298,36 +217,15 @@ class Linter:
         self.complete(result, project_pass=False)
         return result.findings, result.internal_errors
 
-    def complete(self, result: FileResult, project_pass: bool) -> None:
-        """The last step for a file, once every pass has run: with ``--ignore-noqa`` report
-        the suppressed findings too, else judge the file's directives (RES900).
-
-        ``project_pass`` says whether the project rules ran (their codes are judged only
-        then). Call it once per result; the runner calls it after its project pass.
-        """
-        if self.ignore_noqa:
-            if result.suppressed:
-                result.findings = sorted(result.findings + result.suppressed, key=Finding.sort_key)
-            return
-        if UNUSED_NOQA.code not in self.enabled or not result.comments or result.internal_errors:
-            return
-        ignored = self._ignored_codes(result.display)
-        if UNUSED_NOQA.code in ignored:
-            return
-        judged = self.enabled - ignored - {UNUSED_NOQA.code} - (frozenset() if project_pass else PROJECT_RULES)
-        unused = unused_noqa(result.comments, result.suppressed, judged, self.settings.allow_blanket_noqa,
-                             result.display)
-        if unused:
-            result.findings = sorted(result.findings + unused, key=Finding.sort_key)
-
     def _lint(self, text: str, display: str, force: bool = False) -> FileResult:
         """The per-file pass over decoded text (``path`` is ``display``; no :meth:`complete`)."""
-        ignored = self._ignored_codes(display)
+        ignored = self.ignored_codes(display)
         comments: Tuple[Comment, ...] = ()
         if could_hold_directives(text, self.settings.allow_blanket_noqa):
             comments = read_comments(text)
         skipped = FileResult(display, display, comments=comments, skipped=self.needs_summary)
         if not force and self.trigger is not None and not _timed("prefilter (text)", self.trigger.search, text):
+            skipped.text_skipped = True
             return skipped
         tree, syntax = _timed("syntax check (ast)", self._check_syntax, text, display, ignored)
         if tree is None:
@@ -405,13 +303,6 @@ class Linter:
 
     def _module_name(self, display: str) -> Tuple[str, bool]:
         return module_name(self._path or os.path.join(str(self.settings.root), display), self._packages)
-
-    def _ignored_codes(self, display: str) -> frozenset:
-        codes = set()
-        for spec, ignored in self.per_file_ignores:
-            if spec.match_file(display):
-                codes.update(ignored)
-        return frozenset(codes)
 
     def _syntax(self, display: str, message: str, at: Location, ignored: frozenset = frozenset()) -> List[Finding]:
         if SYNTAX.code not in self.enabled or SYNTAX.code in ignored:

@@ -161,6 +161,17 @@ _TRIES = frozenset({ast.Try} | ({ast.TryStar} if hasattr(ast, "TryStar") else se
 _LOOPS = frozenset({ast.For, ast.AsyncFor, ast.While})
 
 
+#: per node type, the fields that can hold a call, a definition, an import or a loop (not
+#: ``ctx``, operators, names as strings): ``ast.iter_child_nodes`` was the walk's main cost
+_FIELDS: Dict[type, Tuple[str, ...]] = {}
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "type_comment", "kind"})
+
+
+def _fields(kind: type) -> Tuple[str, ...]:
+    fields = _FIELDS[kind] = tuple(name for name in kind._fields if name not in _LEAF_FIELDS)
+    return fields
+
+
 class Relevance:
     """Stage 2: does a parsed file reference anything an enabled rule looks at?
 
@@ -269,14 +280,17 @@ class _Scan:
                     if chain is not None:
                         used.add(chain)
                 # a class body keeps naming its members; a function body's names are local
-                for child in ast.iter_child_nodes(node):
-                    stack.append((child, inner if kind is ast.ClassDef else None))
-                continue
+                path = inner if kind is ast.ClassDef else None
             elif self.loops and kind in _LOOPS and _retry_shaped(node):
                 self.retry_loop = True
                 return
-            for child in ast.iter_child_nodes(node):
-                stack.append((child, path))
+            fields = _FIELDS.get(kind)
+            for name in fields if fields is not None else _fields(kind):
+                value = getattr(node, name, None)
+                if type(value) is list:
+                    stack.extend((item, path) for item in value if isinstance(item, ast.AST))
+                elif isinstance(value, ast.AST):
+                    stack.append((value, path))
 
     def _import(self, node: ast.Import) -> None:
         for alias in node.names:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
@@ -20,7 +20,7 @@ from reslint.cache import CACHE_DIR_NAME, Cache, file_key
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location, Related
 from reslint.discovery import Walker
-from reslint.engine import FileResult, Linter, decode, internal_error
+from reslint.results import FileResult, Judge, decode, internal_error
 from reslint.prefilter import module_name
 from reslint.registry import BY_CODE
 from reslint.suppression import Directive, Suppressions
@@ -31,6 +31,7 @@ RECENT_NS = 2_000_000_000
 PARALLEL_MIN_FILES = 64
 
 NESTED = BY_CODE["RES301"]
+_ASK = object()  # "look it up": no stat index entry is known yet
 WRITE = BY_CODE["RES402"]
 KEY = BY_CODE["RES401"]
 
@@ -53,20 +54,36 @@ class Runner:
     """
 
     def __init__(self, settings: Settings, use_cache: bool = True, cache_dir: Optional[Path] = None,
-                 ignore_noqa: bool = False, jobs: Optional[int] = None):
+                 ignore_noqa: bool = False, jobs: Optional[int] = None, reuse_last_run: bool = False):
         self.settings = settings
+        #: answer from the cache's last run when no file changed (``reslint check``: the caller
+        #: needs findings only, not module summaries)
+        self.reuse_last_run = reuse_last_run
         self.ignore_noqa = ignore_noqa
         self.jobs = jobs if jobs is not None else (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                                                    else os.cpu_count() or 1)
-        self.linter = Linter(settings, ignore_noqa=ignore_noqa)
+        #: what needs no parsing; the linter (and LibCST) is built only when a file needs linting
+        self.judge = Judge(settings, ignore_noqa=ignore_noqa)
+        self._linter = None
         self.walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore)
         directory = cache_dir if cache_dir is not None else settings.root / CACHE_DIR_NAME
         # --ignore-noqa gives suppressed findings their fixes, which cached entries do not hold
         self.cache = Cache(directory, settings) if use_cache and not ignore_noqa else None
         self.parsed: List[str] = []
         self._stat_index: Optional[dict] = None
+        self._pool = None  # the worker pool, while one runs (:meth:`_workers`)
         self._index_changed = False
         self._started_ns = time.time_ns()
+
+    @property
+    def linter(self):
+        """The :class:`reslint.engine.Linter`, built on first use: a run served by the cache
+        never imports LibCST."""
+        if self._linter is None:
+            from reslint.engine import Linter
+
+            self._linter = Linter(self.settings, ignore_noqa=self.ignore_noqa)
+        return self._linter
 
     def run(self, paths: Sequence[Path], progress: Optional[Callable[[int, int], None]] = None) -> RunResult:
         """Raises :class:`reslint.discovery.DiscoveryError` for a missing path.
@@ -78,34 +95,80 @@ class Runner:
         profile = profiling.ACTIVE
         with profile.phase("discover") if profile is not None else nullcontext():
             files = self.walker.expand(list(paths) or [Path(".")])
-        results = self.lint_many(files, progress)
-        if self.linter.needs_summary:
-            with profile.phase("project pass") if profile is not None else nullcontext():
-                project = self.settings.project_root
-                # the whole project was given (`reslint .` at its root): no second walk for the others
-                whole = project is not None and any(
-                    os.path.abspath(p) == os.path.abspath(project) for p in (list(paths) or [Path(".")]))
-                self._project_pass(results, others=project is not None and not whole)
+        project = self.settings.project_root
+        # the whole project was given (`reslint .` at its root): no second walk for the others
+        whole = project is not None and any(
+            os.path.abspath(p) == os.path.abspath(project) for p in (list(paths) or [Path(".")]))
+        others = self.judge.needs_summary and project is not None and not whole
+        state = self._state(files) if self.reuse_last_run and self.cache is not None and not others else None
+        if state is not None:
+            last = self.cache.load_run()
+            if last is not None and last[0] == state:
+                return RunResult([self._with_source(FileResult(str(path), display, list(last[1].get(display, ()))))
+                                  for path, (display, _) in zip(files, state)])
+        displays = [self.judge.display_path(path) for path in files]
+        entries = [self._indexed(path, display) for path, display in zip(files, displays)] \
+            if self.cache is not None else [None] * len(files)
+        with self._workers(sum(entry is None for entry in entries)):
+            results = self._lint_many(files, displays, entries, progress)
+            if self.judge.needs_summary:
+                with profile.phase("project pass") if profile is not None else nullcontext():
+                    self._project_pass(results, others=others)
         for result in results:
-            self.linter.complete(result, project_pass=self.linter.needs_summary)
+            self.judge.complete(result, project_pass=self.judge.needs_summary)
             if result.findings and result.source is None:  # a project finding in a file without others
-                try:
-                    result.source = decode(Path(result.path).read_bytes())
-                except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
-                    pass
+                self._with_source(result)
         self.save_index()
-        return RunResult(results, [m for r in results for m in r.internal_errors], self.parsed)
+        errors = [m for r in results for m in r.internal_errors]
+        if state is not None and not errors:
+            self.cache.store_run(state, {r.display: tuple(r.findings) for r in results if r.findings})
+        return RunResult(results, errors, self.parsed)
 
-    def lint_many(self, files: Sequence[Path], progress: Optional[Callable[[int, int], None]] = None
-                  ) -> List[FileResult]:
-        """Lint files (through the cache), in parallel when many need parsing; results in ``files`` order."""
+    def _state(self, files: Sequence[Path]) -> Optional[tuple]:
+        """((display path, stat signature), ...) of ``files``: what a re-run must find unchanged to
+        reuse the last run's findings; ``None`` when a file was modified too recently to tell."""
+        state = tuple((self.judge.display_path(path), self._signature(path)) for path in files)
+        return None if any(signature is None for _, signature in state) else state
+
+    @staticmethod
+    def _with_source(result: FileResult) -> FileResult:
+        """Read the text of a file with findings (the output shows its lines)."""
+        if result.findings and result.source is None:
+            try:
+                result.source = decode(Path(result.path).read_bytes())
+            except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
+                pass
+        return result
+
+    @contextmanager
+    def _workers(self, changed: int):
+        """Hold the worker pool (``self._pool``) while the files are linted and the project pass
+        loads modules: started when ``changed`` files (those the stat index does not vouch for,
+        known before anything is read) are at least :data:`PARALLEL_MIN_FILES`, so that the
+        workers import LibCST while this process reads the files, and this one never does."""
+        if self.jobs <= 1 or changed < PARALLEL_MIN_FILES:
+            yield
+            return
+        from reslint import workers
+
+        with workers.Pool(self.settings, self.ignore_noqa, self.jobs) as pool:
+            self._pool = pool
+            try:
+                yield
+            finally:
+                self._pool = None
+
+    def _lint_many(self, files: Sequence[Path], displays, entries, progress) -> List[FileResult]:
+        """Lint files (through the cache), in parallel when many need parsing; results in ``files``
+        order. ``displays`` and ``entries``: their display paths and stat index entries."""
+        pool = self._pool
         results: List[Optional[FileResult]] = [None] * len(files)
         todo = []  # (index, path, data, cache key)
         done = 0
         from reslint import workers
 
         for index, path in enumerate(files):
-            cached, data, key = self._cached(path)
+            cached, data, key = self._cached(path, display=displays[index], entry=entries[index])
             if cached is not None or data is None:
                 results[index] = cached if cached is not None else self.lint(path)  # unreadable: RES000
                 done += 1
@@ -113,7 +176,7 @@ class Runner:
                     progress(done, len(files))
             else:
                 todo.append((index, path, data, key))
-        if self.jobs <= 1 or len(todo) < PARALLEL_MIN_FILES:
+        if pool is None:
             for index, path, data, key in todo:
                 results[index] = self._store(key, workers.lint_one(str(path), data, self.linter))
                 done += 1
@@ -122,9 +185,8 @@ class Runner:
             return results
 
         todo.sort(key=lambda item: -len(item[2]))  # largest first: no long file left for the end
-        for (index, key), result in workers.lint_all(
-                self.settings, self.ignore_noqa, self.jobs, [(str(path), data) for _, path, data, _ in todo],
-                [(index, key) for index, _, _, key in todo]):
+        for (index, key), result in pool.lint([(str(path), data) for _, path, data, _ in todo],
+                                              [(index, key) for index, _, _, key in todo]):
             results[index] = self._store(key, result)
             done += 1
             if progress is not None:
@@ -138,21 +200,22 @@ class Runner:
         try:
             return self._lint(path, force)
         except Exception as exc:  # noqa: BLE001 - one file must not stop the run
-            display = self.linter.display_path(path)
+            display = self.judge.display_path(path)
             return FileResult(str(path), display, internal_errors=[internal_error(display, exc)])
 
-    def _cached(self, path: Path, force: bool = False):
-        """(cached result or None, the file's bytes or None when unreadable, cache key or None)."""
+    def _cached(self, path: Path, force: bool = False, display: Optional[str] = None, entry=_ASK):
+        """(cached result or None, the file's bytes or None when unreadable, cache key or None).
+        ``display`` and ``entry`` (the stat index's, or ``None``): when already known."""
         if profiling.ACTIVE is not None:
             with profiling.ACTIVE.phase("read + hash + cache"):
-                return self._read_cached(path, force)
-        return self._read_cached(path, force)
+                return self._read_cached(path, force, display, entry)
+        return self._read_cached(path, force, display, entry)
 
-    def _read_cached(self, path: Path, force: bool):
-        display = self.linter.display_path(path)
-        signature = self._signature(path) if self.cache is not None else None
-        entry = self._index().get(display) if signature is not None else None
-        if entry is not None and entry[0] == signature and not (force and entry[2][5]):
+    def _read_cached(self, path: Path, force: bool, display: Optional[str], entry):
+        display = display if display is not None else self.judge.display_path(path)
+        if entry is _ASK:
+            entry = self._indexed(path, display) if self.cache is not None else None
+        if entry is not None and not (force and entry[2][5]):
             return self._cached_result(path, display, entry[2], None), None, entry[1]
         try:
             data = Path(path).read_bytes()
@@ -162,7 +225,7 @@ class Runner:
         stored = self.cache.load(key) if key is not None else None
         if not (isinstance(stored, tuple) and len(stored) == 6) or (force and stored[5]):
             return None, data, key
-        self._remember(display, signature, key, stored)
+        self._remember(display, self._signature(path), key, stored)
         return self._cached_result(path, display, stored, data), data, key
 
     @staticmethod
@@ -182,6 +245,14 @@ class Runner:
         if self._stat_index is None:
             self._stat_index = self.cache.load_index() if self.cache is not None else {}
         return self._stat_index
+
+    def _indexed(self, path: Path, display: str) -> Optional[tuple]:
+        """The stat index's (signature, cache key, value) for an unchanged file, else ``None``."""
+        entry = self._index().get(display)
+        if entry is None:
+            return None
+        signature = self._signature(path)
+        return entry if signature is not None and entry[0] == signature else None
 
     def _signature(self, path: Path) -> Optional[tuple]:
         """(size, mtime ns, inode); ``None`` when unreadable or modified in the last
@@ -209,6 +280,8 @@ class Runner:
         cached, data, key = self._cached(path, force)
         if cached is not None:
             return cached
+        if self._pool is not None and data is not None:  # a worker has LibCST loaded already
+            return self._store(key, self._pool.lint_one(str(path), data, force))
         return self._store(key, self.linter.lint_path(path, complete=False, force=force))
 
     def _store(self, key: Optional[str], result: FileResult) -> FileResult:
@@ -218,7 +291,8 @@ class Runner:
         if key is not None and not result.internal_errors:
             value = (tuple(result.findings), tuple(result.internal_errors), result.summary,
                      tuple(result.suppressed), result.comments, result.skipped)
-            self.cache.store(key, value)
+            if not result.text_skipped:  # the stat index still has it; a changed stat redoes the cheap test
+                self.cache.store(key, value)
             self._remember(result.display, self._signature(Path(result.path)), key, value)
         return result
 
@@ -234,14 +308,14 @@ class Runner:
         project = self.settings.project_root
         if others:
             for path in self.walker.expand([project]):
-                if self.linter.display_path(path) not in given:
+                if self.judge.display_path(path) not in given:
                     other = self.lint(path)
                     if other.summary is not None:
                         summaries.append(other.summary)
                     elif other.skipped:
                         skipped.append(path)
         graph = CallGraph(summaries, self._loader(skipped))
-        enabled = self.linter.enabled
+        enabled = self.judge.enabled
         if WRITE.code in enabled:
             self._retried_writes(graph, given)
         if KEY.code in enabled or WRITE.code in enabled:
@@ -257,11 +331,13 @@ class Runner:
         """``load(module name) -> ModuleSummary or None`` over the files the prefilter skipped:
         the call graph asks for a module only when a chain reaches it, so most are never parsed."""
         index: Dict[str, Path] = {}
-        packages: Dict[str, tuple] = {}
-        for path in paths:
-            index.setdefault(module_name(str(path), packages)[0], path)
 
         def load(module: str):
+            if not index and paths:  # built on the first request: a cached re-run seldom makes one
+                packages: Dict[str, tuple] = {}
+                for path in paths:
+                    index.setdefault(module_name(str(path), packages)[0], path)
+                paths.clear()
             path = index.pop(module, None)
             return self.lint(path, force=True).summary if path is not None else None
 
@@ -269,7 +345,7 @@ class Runner:
 
     def _retried_writes(self, graph, given: Dict[str, FileResult]) -> None:
         from reslint.catalog.idempotency import NOT_SENT_ERRORS
-        from reslint.rules.res402_non_idempotent_retry import FIX as write_fix, WHY as write_why
+        from reslint.analysis.facts import WRITE_FIX as write_fix, WRITE_WHY as write_why
 
         seen: set = set()
         for outer, summary, site, path in graph.retried_writes():
@@ -291,7 +367,7 @@ class Runner:
         minting call, in the helper), and RES402 for keyless writes whose dicts come from other modules."""
         seen = set()
         for summary in graph.summaries:
-            for call in summary.key_calls if KEY.code in self.linter.enabled else ():
+            for call in summary.key_calls if KEY.code in self.judge.enabled else ():
                 for helper, minted, path in graph.key_sources(call.callee, call.kind):
                     chain = " → ".join(f"`{name.rsplit('.', 1)[-1]}()`" for name in path)
                     message = (f"idempotency key minted by `{minted.name}()` in {chain}, which the retried code "
@@ -305,7 +381,7 @@ class Runner:
                     self._add(given, seen, helper, Finding(KEY.code, KEY.name, KEY.severity, message, helper.path,
                                                            at, Location(minted.end_row, minted.end_column),
                                                            noqa_row=minted.row, related=related))
-            for write in summary.pending_writes if WRITE.code in self.linter.enabled else ():
+            for write in summary.pending_writes if WRITE.code in self.judge.enabled else ():
                 if any(graph.returns_key_dict(callee) for callee in write.callees):
                     continue
                 at = Location(write.row, write.column)
@@ -317,7 +393,7 @@ class Runner:
         """Add a project-pass finding to its file's result (once; suppressions and ignores applied)."""
         result = given.get(summary.path)
         key = (finding.filename, finding.location.row, finding.location.column, finding.code)
-        if result is None or key in seen or finding.code in self.linter._ignored_codes(result.display):
+        if result is None or key in seen or finding.code in self.judge.ignored_codes(result.display):
             return
         seen.add(key)
         if any((f.code, f.location) == (finding.code, finding.location) for f in result.findings):

@@ -1,6 +1,6 @@
 """Parallel per-file passes: worker processes that each build one :class:`Linter`.
 
-Workers get (path, bytes) and send back a :class:`~reslint.engine.FileResult`
+Workers get (path, bytes) and send back a :class:`~reslint.results.FileResult`
 (plain data, no CST nodes); the parent keeps the cache, the project pass and the
 output, so results do not depend on how many workers ran. Workers start with
 ``forkserver`` where the platform has it (no copy of the parent's state, safe
@@ -15,17 +15,19 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Iterator, List, Optional, Sequence, Tuple, TypeVar
+from typing import Iterator, List, Sequence, Tuple, TypeVar
 
 from reslint.config import Settings
-from reslint.engine import FileResult, Linter, internal_error
+from reslint.results import FileResult, internal_error
 
 T = TypeVar("T")
 
-_linter: Optional[Linter] = None
+_linter = None  # the worker's Linter
 
 
 def _start(settings: Settings, ignore_noqa: bool, parent_alive) -> None:
+    from reslint.engine import Linter  # imports LibCST
+
     global _linter
     _linter = Linter(settings, ignore_noqa=ignore_noqa)
     threading.Thread(target=_watch, args=(parent_alive,), daemon=True).start()
@@ -43,12 +45,13 @@ def _watch(parent_alive) -> None:
     os._exit(1)
 
 
-def lint_one(path: str, data: bytes, linter: Optional[Linter] = None) -> FileResult:
-    """Lint one file's bytes (in a worker: with the worker's linter). Never raises: an
-    unexpected exception becomes an internal error for the file (exit status 2)."""
+def lint_one(path: str, data: bytes, linter=None, force: bool = False) -> FileResult:
+    """Lint one file's bytes (in a worker: with the worker's linter; ``force``: also when the
+    prefilter would skip it). Never raises: an unexpected exception becomes an internal error
+    for the file (exit status 2)."""
     linter = linter or _linter
     try:
-        result = linter.lint_path(Path(path), complete=False, data=data)
+        result = linter.lint_path(Path(path), complete=False, force=force, data=data)
     except Exception as exc:  # noqa: BLE001 - one file must not stop the run
         display = linter.display_path(Path(path))
         return FileResult(path, display, internal_errors=[internal_error(display, exc)])
@@ -99,20 +102,49 @@ def batches(sizes: Sequence[int]) -> List[List[int]]:
     return out
 
 
-def lint_all(settings: Settings, ignore_noqa: bool, jobs: int, files: Sequence[Tuple[str, bytes]],
-             tags: Sequence[T]) -> Iterator[Tuple[T, FileResult]]:
-    """Lint ``files`` ((path, bytes), largest first is best) with ``jobs`` workers, in
-    :func:`batches`; yield (tag, result) as batches finish. A worker that dies (a crash in
-    native code) does not lose the run: the files it left are linted in this process."""
-    pending = {}
-    left: List[int] = []
-    context = _context()
-    parent_alive, alive = context.Pipe(duplex=False)
-    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start,
-                                   initargs=(settings, ignore_noqa, parent_alive))
-    try:
+class Pool:
+    """``jobs`` worker processes, started at once so that they import LibCST and build their
+    linter while this process still walks and reads the files. Use as a context manager."""
+
+    def __init__(self, settings: Settings, ignore_noqa: bool, jobs: int):
+        self.settings, self.ignore_noqa = settings, ignore_noqa
+        context = _context()
+        self._parent_alive, self._alive = context.Pipe(duplex=False)
+        self._executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start,
+                                             initargs=(settings, ignore_noqa, self._parent_alive))
+        for _ in range(jobs):  # each submit to a pool without an idle worker starts one
+            self._executor.submit(int)
+
+    def __enter__(self) -> "Pool":
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is not None:  # Ctrl-C, SIGTERM turned into an exception, the consumer gone
+            _terminate(self._executor)  # a graceful shutdown can deadlock on an interrupted executor
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        self._alive.close()
+        self._parent_alive.close()
+
+    def lint_one(self, path: str, data: bytes, force: bool = False) -> FileResult:
+        """:func:`lint_one` in a worker (in this process when the pool broke)."""
+        try:
+            return self._executor.submit(lint_one, path, data, None, force).result()
+        except BrokenProcessPool:
+            from reslint.engine import Linter
+
+            return lint_one(path, data, Linter(self.settings, ignore_noqa=self.ignore_noqa), force)
+
+    def lint(self, files: Sequence[Tuple[str, bytes]], tags: Sequence[T]) -> Iterator[Tuple[T, FileResult]]:
+        """Lint ``files`` ((path, bytes), largest first is best) in :func:`batches`; yield
+        (tag, result) as batches finish. A worker that dies (a crash in native code) does
+        not lose the run: the files it left are linted in this process."""
+        pending = {}
+        left: List[int] = []
         for batch in batches([len(data) for _, data in files]):
-            pending[executor.submit(lint_batch, [files[index] for index in batch])] = batch
+            try:
+                pending[self._executor.submit(lint_batch, [files[index] for index in batch])] = batch
+            except BrokenProcessPool:  # a worker died before this batch was sent (even while starting)
+                left.extend(batch)
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
@@ -124,14 +156,10 @@ def lint_all(settings: Settings, ignore_noqa: bool, jobs: int, files: Sequence[T
                     continue
                 for index, result in zip(batch, results):
                     yield tags[index], result
-    except BaseException:  # Ctrl-C, SIGTERM turned into an exception, the consumer gone
-        _terminate(executor)  # a graceful shutdown can deadlock on an interrupted executor
-        raise
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
-        alive.close()
-        parent_alive.close()
-    if left:
-        linter = Linter(settings, ignore_noqa=ignore_noqa)
-        for index in sorted(left):
-            yield tags[index], lint_one(files[index][0], files[index][1], linter)
+        if left:
+            from reslint.engine import Linter
+
+            linter = Linter(self.settings, ignore_noqa=self.ignore_noqa)
+            for index in sorted(left):
+                yield tags[index], lint_one(files[index][0], files[index][1], linter)
+

@@ -280,6 +280,24 @@ def test_results_are_identical_with_and_without_workers(tmp_path):
     assert outputs[0] == outputs[1]
 
 
+def test_workers_that_died_lose_no_file(tmp_path):
+    # workers killed before the files are sent (even while starting): the pool lints them itself
+    from reslint import workers
+    from reslint.engine import Linter
+
+    cases = Path(__file__).resolve().parent / "fixtures" / "cases"
+    files = [(str(path), path.read_bytes()) for path in sorted(cases.rglob("*.py"))]
+    settings = load_settings(cases, isolated=True)
+    linter = Linter(settings)
+    alone = [(i, workers.lint_one(path, data, linter).findings) for i, (path, data) in enumerate(files)]
+    with workers.Pool(settings, False, 2) as pool:
+        for process in list(pool._executor._processes.values()):
+            process.kill()
+            process.join()
+        pooled = sorted((tag, result.findings) for tag, result in pool.lint(files, list(range(len(files)))))
+    assert pooled == alone and any(findings for _, findings in alone)
+
+
 # -- --profile ---------------------------------------------------------------------------------------
 def test_profile_prints_phases_and_rules(tmp_path):
     write(tmp_path, {"m.py": "import requests\nrequests.get('u')\n"})
@@ -287,7 +305,8 @@ def test_profile_prints_phases_and_rules(tmp_path):
                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1
     phases = [" ".join(line.split()[:-3]) for line in proc.stderr.splitlines()[1:-1]]
-    for phase in ("discover", "prefilter (text)", "syntax check (ast)", "prefilter (ast)", "parse (LibCST)", "visit", "visit RES101", "output"):
+    for phase in ("discover", "prefilter (text)", "syntax check (ast)", "prefilter (ast)", "parse (LibCST)", "visit",
+                  "visit RES101", "output"):
         assert phase in phases, proc.stderr
     assert proc.stderr.splitlines()[-1].startswith("total (wall)")
     assert "RES101" in proc.stdout  # the findings are unchanged

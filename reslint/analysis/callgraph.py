@@ -1,6 +1,6 @@
 """The project pass: a call graph over module summaries, and nested retry layers (RES301).
 
-Runs in the parent process over :class:`~reslint.analysis.summary.ModuleSummary`
+Runs in the parent process over :class:`~reslint.analysis.facts.ModuleSummary`
 objects only (never reparsing). Callees are resolved across modules through each
 module's import table (absolute and relative imports, ``__init__`` re-exports,
 ``from x import *``); unresolved calls are unknown and never lead to a finding.
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
-from reslint.analysis.summary import ANY, UNKNOWN_TYPES, CallSite, KeyReturn, Layer, ModuleSummary
+from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, KeyReturn, Layer, ModuleSummary
 from reslint.catalog.clients import EXCEPTION_BASES
 
 MAX_DEPTH = 12

@@ -6,17 +6,13 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
+from reslint.analysis.facts import WRITE_FIX as FIX, WRITE_WHY as WHY
 from reslint.analysis.idempotency import analysis
 from reslint.catalog import idempotency as cat
 from reslint.rules.base import Rule
 from reslint.rules.retry_base import RETRY_TRIGGERS
 
 
-#: why a replayed write is a fault, and what to do: one wording for the per-file and the project findings
-WHY = ("a timeout, a dropped connection or a 5xx answer leaves the outcome unknown, and when the first attempt "
-       "did succeed the replay performs the write again (a duplicate row, charge, message or mail)")
-FIX = ("send a stable idempotency key minted once before the first attempt, make the write idempotent "
-       "(ON CONFLICT, PUT), or do not retry it")
 
 
 def message(kind: str, policy) -> Optional[str]:

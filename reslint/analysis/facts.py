@@ -1,0 +1,135 @@
+"""Module summaries: the plain, picklable facts the project pass needs from each file.
+
+Made during the per-file walk (:class:`reslint.analysis.summary.SummaryCollector`) and
+cached with the file's findings, so a project-wide pass (RES301, RES401, RES402) never
+reparses: functions with their retry layer, retry layers (decorators, loops, clients
+that retry inside) and call sites with their resolved callee, the local layers around
+them and the client layer they enter. No LibCST here: a re-run served by the cache
+unpickles these without importing it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+#: why a replayed write is a fault, and what to do (RES402): one wording for the per-file
+#: finding and the project pass's
+WRITE_WHY = ("a timeout, a dropped connection or a 5xx answer leaves the outcome unknown, and when the first "
+             "attempt did succeed the replay performs the write again (a duplicate row, charge, message or mail)")
+WRITE_FIX = ("send a stable idempotency key minted once before the first attempt, make the write idempotent "
+             "(ON CONFLICT, PUT), or do not retry it")
+
+ANY = ("*",)  # catches or raises any exception
+UNKNOWN_TYPES = ("?",)
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A retry layer: ``attempts`` (-1 unknown, 0 unbounded), what it ``catches`` and what it
+    ``raises`` after giving up (exception qualified names, ``("*",)`` any, ``("?",)`` unknown)."""
+
+    id: int
+    label: str
+    library: str
+    attempts: int
+    catches: Tuple[str, ...]
+    raises: Tuple[str, ...]
+    row: int = 0
+    column: int = 0
+    off: str = ""
+    cap: str = ""  # "20 s time cap", "no time cap" or "" (unknown), for messages and graphs
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """A call: resolved ``callee`` (absolute dotted name or None), the ids of the module's layers
+    around it (outermost first), the client layer it enters (if any), and where it is."""
+
+    callee: Optional[str]
+    function: str
+    retried_by: Tuple[int, ...] = ()
+    client_layer: Optional[int] = None
+    row: int = 0
+    column: int = 0
+    end_row: int = 0
+    end_column: int = 0
+    #: a keyless non-idempotent write (``HTTP POST``...) outside any local retry, for RES402
+    #: through the call graph
+    write: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Function:
+    qualname: str
+    layer: Optional[int]
+    row: int = 0
+
+
+@dataclass(frozen=True)
+class KeyCall:
+    """In a retried scope, the key of a write (``kind`` ``"value"``) or its header/body dict
+    (``"dict"``) comes from a call to ``callee``, a function of another module (RES401 across
+    modules); ``write`` describes the write (``HTTP POST``)."""
+
+    callee: str
+    kind: str
+    write: str
+    row: int = 0
+    column: int = 0
+
+
+@dataclass(frozen=True)
+class KeyReturn:
+    """What ``function`` returns as a key: ``kind`` ``"value"`` (the key itself) or ``"dict"``
+    (a header/body dict with a key); ``what`` is ``"fresh"`` (minted by the generator ``name`` at
+    the position given), ``"external"`` (the result of ``name``, a function of another module) or
+    ``"stable"`` (a dict key that is neither)."""
+
+    function: str
+    kind: str
+    what: str
+    name: str = ""
+    row: int = 0
+    column: int = 0
+    end_row: int = 0
+    end_column: int = 0
+
+
+@dataclass(frozen=True)
+class PendingWrite:
+    """A keyless write in a retried scope whose header/body dicts come from functions of other
+    modules (``callees``): RES402 unless one of them returns a dict with a key (project pass)."""
+
+    callees: Tuple[str, ...]
+    message: str
+    row: int = 0
+    column: int = 0
+    end_row: int = 0
+    end_column: int = 0
+
+
+@dataclass(frozen=True)
+class ModuleSummary:
+    """Everything the project pass knows about one module (plain data)."""
+
+    module: str
+    path: str
+    is_package: bool
+    imports: Tuple[Tuple[str, str], ...]
+    star_imports: Tuple[str, ...]
+    functions: Tuple[Function, ...]
+    layers: Tuple[Layer, ...]
+    calls: Tuple[CallSite, ...]
+    suppressions: Tuple[Tuple[int, Optional[Tuple[str, ...]], bool], ...] = ()
+    file_codes: Tuple[str, ...] = ()
+    file_all: bool = False
+    #: module-level names bound once to exception classes or tuples of them (``TRANSIENT``)
+    exception_names: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    #: module-level names bound to clients that retry inside, and their layer (for other modules)
+    client_objects: Tuple[Tuple[str, int], ...] = ()
+    #: RES401/RES402 across modules: keys taken from other modules' functions in retried scopes,
+    #: what this module's functions return as keys, and writes whose key depends on other modules
+    key_calls: Tuple[KeyCall, ...] = ()
+    key_returns: Tuple[KeyReturn, ...] = ()
+    pending_writes: Tuple[PendingWrite, ...] = ()

@@ -1,0 +1,148 @@
+"""What the per-file pass hands on, and what a run decides without parsing anything.
+
+Plain data and no LibCST: a re-run whose files are all in the cache imports only
+this, the cache, the project pass over module summaries and the output formats.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import io
+import os
+import tokenize
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+import pathspec
+
+from reslint.config import Settings
+from reslint.diagnostics import Finding
+from reslint.registry import BY_CODE
+from reslint.suppression import Comment, unused_noqa
+
+UNUSED_NOQA = BY_CODE["RES900"]
+#: rules decided by the project pass over module summaries, not by a per-file visitor
+PROJECT_RULES = frozenset({"RES301", "RES401", "RES402"})
+
+
+@dataclass
+class Source:
+    """A decoded file: its text and how to write it back byte for byte."""
+
+    text: str
+    encoding: str = "utf-8"
+    digest: str = ""
+
+
+@dataclass
+class FileResult:
+    """What the per-file pass knows about one file (plain data).
+
+    ``findings`` are sorted and already filtered by suppressions and
+    per-file-ignores. ``internal_errors`` holds messages for exceptions raised
+    inside reslint (exit status 2). ``suppressed`` are the findings a suppression
+    comment silenced and ``comments`` the comments holding directives: the run
+    judges them (RES900) or reports them (``--ignore-noqa``) in :meth:`Linter.complete`.
+    """
+
+    path: str
+    display: str
+    findings: List[Finding] = field(default_factory=list)
+    internal_errors: List[str] = field(default_factory=list)
+    source: Optional[Source] = None
+    summary: Optional[object] = None  # ModuleSummary, when a project rule is enabled
+    suppressed: List[Finding] = field(default_factory=list)
+    comments: Tuple[Comment, ...] = ()
+    #: the prefilter skipped the file: no per-file rule can report in it, and its module
+    #: summary is made only when the project pass reaches it (``force=True``)
+    skipped: bool = False
+    #: the text prefilter skipped the file: redoing that costs less than reading a cache entry
+    text_skipped: bool = False
+
+
+def decode(data: bytes) -> Source:
+    """Decode source bytes per PEP 263 (coding cookie, UTF-8 BOM).
+
+    Raises ``SyntaxError`` for an unknown or conflicting coding cookie and
+    ``UnicodeDecodeError`` for bytes that do not decode.
+    """
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise SyntaxError(f"unknown encoding {encoding!r}")
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        raise
+    except UnicodeError as exc:  # some codecs (punycode, idna) raise the base class
+        raise SyntaxError(f"{encoding}: {exc}") from None
+    return Source(text=text, encoding=encoding, digest=hashlib.blake2b(data, digest_size=16).hexdigest())
+
+
+def internal_error(display: str, exc: BaseException, where: str = "") -> str:
+    """The message of an exception inside reslint, contained to one file (exit status 2)."""
+    return f"{display}: internal error{where}: {type(exc).__name__}: {exc}; please report this bug to the reslint project"
+
+
+class Judge:
+    """The part of a run's configuration that needs no parsing: display paths, per-file
+    ignores, whether the project rules need module summaries, and the last step for each
+    result (:meth:`complete`). :class:`reslint.engine.Linter` extends it."""
+
+    def __init__(self, settings: Settings, ignore_noqa: bool = False):
+        self.settings = settings
+        #: report suppressed findings too (``--ignore-noqa``); RES900 is then not judged
+        self.ignore_noqa = ignore_noqa
+        self.enabled = settings.enabled
+        self.per_file_ignores: List[Tuple[pathspec.GitIgnoreSpec, frozenset]] = [
+            (pathspec.GitIgnoreSpec.from_lines([glob]), settings.codes(codes))
+            for glob, codes in settings.per_file_ignores
+        ]
+        #: project rules (RES301, RES401, RES402) need module summaries: every chain they report starts
+        #: at a call in a retried scope, so files that can hold one are parsed up front and the
+        #: others only when the call graph reaches them (:class:`reslint.runner.Runner`)
+        self.needs_summary = bool(self.enabled & PROJECT_RULES)
+        self._root = os.path.join(os.path.abspath(settings.root), "")
+
+    def display_path(self, path: Path) -> str:
+        """The project-relative ``/`` path used in output (absolute when outside the root)."""
+        absolute = os.path.abspath(path)
+        root = self._root
+        if absolute.startswith(root):  # the common case, without relpath's normalising
+            rel = absolute[len(root):]
+            return rel if os.sep == "/" else rel.replace(os.sep, "/")
+        rel = os.path.relpath(absolute, self.settings.root)
+        return Path(path).as_posix() if rel.startswith("..") else Path(rel).as_posix()
+
+    def complete(self, result: FileResult, project_pass: bool) -> None:
+        """The last step for a file, once every pass has run: with ``--ignore-noqa`` report
+        the suppressed findings too, else judge the file's directives (RES900).
+
+        ``project_pass`` says whether the project rules ran (their codes are judged only
+        then). Call it once per result; the runner calls it after its project pass.
+        """
+        if self.ignore_noqa:
+            if result.suppressed:
+                result.findings = sorted(result.findings + result.suppressed, key=Finding.sort_key)
+            return
+        if UNUSED_NOQA.code not in self.enabled or not result.comments or result.internal_errors:
+            return
+        ignored = self.ignored_codes(result.display)
+        if UNUSED_NOQA.code in ignored:
+            return
+        judged = self.enabled - ignored - {UNUSED_NOQA.code} - (frozenset() if project_pass else PROJECT_RULES)
+        unused = unused_noqa(result.comments, result.suppressed, judged, self.settings.allow_blanket_noqa,
+                             result.display)
+        if unused:
+            result.findings = sorted(result.findings + unused, key=Finding.sort_key)
+
+    def ignored_codes(self, display: str) -> frozenset:
+        codes = set()
+        for spec, ignored in self.per_file_ignores:
+            if spec.match_file(display):
+                codes.update(ignored)
+        return frozenset(codes)
+
