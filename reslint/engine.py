@@ -41,16 +41,13 @@ from reslint.config import Settings
 from reslint.context import Context, SemanticModel
 from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
 from reslint.positions import Positions, UnitLines, unit_lines
-from reslint.prefilter import Relevance, module_name, trigger
-from reslint.registry import BY_CODE
-from reslint.results import FileResult, Judge, decode, internal_error
+from reslint.prefilter import Relevance, module_name
+from reslint.results import FileResult, Judge, internal_error
 from reslint.rules import ALL_RULES
 from reslint.rules.base import Report
-from reslint.rules.retry_base import RETRY_TRIGGERS
-from reslint.suppression import Comment, could_hold_directives, read_comments, suppressions_from
+from reslint.suppression import Comment, suppressions_from
 from reslint.walk import walk
 
-SYNTAX = BY_CODE["RES000"]
 #: LibCST visits and renders recursively (long implicit string concatenations, long ``and``
 #: chains nest deeply); safe because that work runs on a thread with a large stack
 RECURSION_LIMIT = 200000
@@ -113,15 +110,6 @@ def _on_large_stack(function, *args):
     return _parse_thread.submit(function, *args).result()
 
 
-def _timed(phase: str, function, *args):
-    """``function(*args)``, its time added to ``phase`` when ``--profile`` is on."""
-    profile = profiling.ACTIVE
-    if profile is None:
-        return function(*args)
-    with profile.phase(phase):
-        return function(*args)
-
-
 def _unvalidated_parse(text: str) -> cst.Module:
     """``libcst.parse_module`` without each new node's ``_validate()``: the parser only builds
     valid trees, and validation was a sixth of the parse (LibCST's own note in
@@ -155,7 +143,6 @@ class Linter(Judge):
         self.rule_classes = [rule for rule in ALL_RULES if rule.code in self.enabled]
         self._path: Optional[str] = None  # the file being linted, for its module name
         self._packages: Dict[str, Tuple[str, ...]] = {}  # directory -> its package chain
-        self.trigger = trigger(self.rule_classes, RETRY_TRIGGERS if self.needs_summary else ())
         self.needs_retries = self.needs_summary or any(rule.needs_retries for rule in self.rule_classes)
         self.relevance = Relevance(entry_points(), canonical, loops=self.needs_retries) \
             if self.trigger is not None else None
@@ -176,7 +163,7 @@ class Linter(Judge):
         try:
             data = Path(path).read_bytes() if data is None else data
         except OSError as exc:
-            result.findings = self._syntax(display, f"cannot read file: {exc.strerror or exc}", Location(1, 1),
+            result.findings = self.syntax(display, f"cannot read file: {exc.strerror or exc}", Location(1, 1),
                                            self.ignored_codes(display))
             return result
         self._path = str(path)
@@ -188,12 +175,9 @@ class Linter(Judge):
     def lint_bytes(self, data: bytes, display: str, result: Optional[FileResult] = None,
                    complete: bool = True, force: bool = False) -> FileResult:
         result = result or FileResult(display, display)
-        try:
-            source = _timed("decode", decode, data)
-        except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
-            reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
-            result.findings = self._syntax(display, f"cannot decode file: {reason}", Location(1, 1),
-                                           self.ignored_codes(display))
+        source, failed = self.decode(data, display)
+        if source is None:
+            result.findings = failed
             return result
         result.source = source
         linted = self._lint(source.text, display, force)
@@ -220,20 +204,16 @@ class Linter(Judge):
     def _lint(self, text: str, display: str, force: bool = False) -> FileResult:
         """The per-file pass over decoded text (``path`` is ``display``; no :meth:`complete`)."""
         ignored = self.ignored_codes(display)
-        comments: Tuple[Comment, ...] = ()
-        if could_hold_directives(text, self.settings.allow_blanket_noqa):
-            comments = read_comments(text)
-        skipped = FileResult(display, display, comments=comments, skipped=self.needs_summary)
-        if not force and self.trigger is not None and not _timed("prefilter (text)", self.trigger.search, text):
-            skipped.text_skipped = True
+        comments, skipped = self.prefilter_text(text, display, force)
+        if skipped is not None:
             return skipped
-        tree, syntax = _timed("syntax check (ast)", self._check_syntax, text, display, ignored)
+        tree, syntax = profiling.timed("syntax check (ast)", self._check_syntax, text, display, ignored)
         if tree is None:
             return FileResult(display, display, syntax)
         name, is_package = self._module_name(display)
         if not force and self.relevance is not None and \
-                not _timed("prefilter (ast)", self.relevance.wanted, tree, name, is_package):
-            return skipped
+                not profiling.timed("prefilter (ast)", self.relevance.wanted, tree, name, is_package):
+            return FileResult(display, display, comments=comments, skipped=self.needs_summary)
         lines = unit_lines(tree.body)
         del tree
         findings, errors, summary, suppressed = _on_large_stack(self._lint_module, text, display, ignored, comments,
@@ -251,16 +231,16 @@ class Linter(Judge):
         sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
         try:
             try:
-                module = _timed("parse (LibCST)", _unvalidated_parse, text)
+                module = profiling.timed("parse (LibCST)", _unvalidated_parse, text)
             except cst.ParserSyntaxError as exc:
                 message = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
-                return self._syntax(display, f"cannot parse: {message} (Python accepts this file, but LibCST "
+                return self.syntax(display, f"cannot parse: {message} (Python accepts this file, but LibCST "
                                     f"cannot parse it: new syntax or very deep nesting)",
                                     Location(exc.raw_line, exc.raw_column + 1), ignored), [], None, []
             except RecursionError:
-                return self._syntax(display, "cannot parse: too deeply nested", Location(1, 1), ignored), [], None, []
+                return self.syntax(display, "cannot parse: too deeply nested", Location(1, 1), ignored), [], None, []
             except Exception as exc:  # noqa: BLE001 - the native parser raises assorted errors
-                return self._syntax(display, f"cannot parse: {type(exc).__name__}: {exc}", Location(1, 1),
+                return self.syntax(display, f"cannot parse: {type(exc).__name__}: {exc}", Location(1, 1),
                                     ignored), [], None, []
             reports, errors, collector = self._visit(module, display)
             profile = profiling.ACTIVE
@@ -277,7 +257,7 @@ class Linter(Judge):
                 findings, suppressed = self._findings(module, positions, suppressions, text, display, reports, ignored)
                 return findings, errors, summary, suppressed
             except RecursionError:
-                return self._syntax(display, "cannot analyse: too deeply nested", Location(1, 1), ignored), errors, \
+                return self.syntax(display, "cannot analyse: too deeply nested", Location(1, 1), ignored), errors, \
                     None, []
             finally:
                 if profile is not None:
@@ -295,25 +275,20 @@ class Linter(Judge):
             return compile(text, display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True), []
         except SyntaxError as exc:
             at = Location(exc.lineno or 1, (exc.offset or 1))
-            return None, self._syntax(display, f"cannot parse: {exc.msg}", at, ignored)
+            return None, self.syntax(display, f"cannot parse: {exc.msg}", at, ignored)
         except (ValueError, RecursionError, MemoryError) as exc:
             reason = str(exc) or {"MemoryError": "too deeply nested for the Python parser"}.get(
                 type(exc).__name__, type(exc).__name__)
-            return None, self._syntax(display, f"cannot parse: {reason}", Location(1, 1), ignored)
+            return None, self.syntax(display, f"cannot parse: {reason}", Location(1, 1), ignored)
 
     def _module_name(self, display: str) -> Tuple[str, bool]:
         return module_name(self._path or os.path.join(str(self.settings.root), display), self._packages)
-
-    def _syntax(self, display: str, message: str, at: Location, ignored: frozenset = frozenset()) -> List[Finding]:
-        if SYNTAX.code not in self.enabled or SYNTAX.code in ignored:
-            return []
-        return [Finding(SYNTAX.code, SYNTAX.name, SYNTAX.severity, message, display, at, at, noqa_row=at.row)]
 
     def _visit(self, module: cst.Module, display: str):
         name, is_package = self._module_name(display)
         model = SemanticModel(module, name, is_package)
         try:
-            ctx = _timed("semantic model + retried scopes", self._context, model)
+            ctx = profiling.timed("semantic model + retried scopes", self._context, model)
         except Exception as exc:  # noqa: BLE001 - contained: this file gets an internal error, the run goes on
             return [], [internal_error(display, exc, " in the retry analysis")], None
         reports: List[Report] = []
@@ -326,7 +301,7 @@ class Linter(Judge):
             rules.append(collector)
         errors: List[str] = []
         try:
-            _timed("visit", walk, module, rules, ctx.enter, ctx.leave)
+            profiling.timed("visit", walk, module, rules, ctx.enter, ctx.leave)
         except Exception:  # noqa: BLE001 - find the faulty rule, keep the others
             reports.clear()
             for rule_class in self.rule_classes:

@@ -102,17 +102,6 @@ class Trigger:
         return pattern.search(text) is not None
 
 
-def trigger(rule_classes, extra: Sequence[str] = ()) -> Optional[Trigger]:
-    """The text prefilter of the enabled rules (``extra``: more entries, for the project
-    rules' retried call sites); ``None`` when some rule must see every file."""
-    entries = set(extra)
-    for rule in rule_classes:
-        if rule.triggers is None:
-            return None
-        entries.update(rule.triggers)
-    return Trigger(entries)
-
-
 def module_name(path: str, packages: Optional[Dict[str, Tuple[str, ...]]] = None) -> Tuple[str, bool]:
     """(dotted module name, is package) of a file: its directory chain of packages
     (directories with ``__init__.py``) up to the first that is not one. ``packages``: a

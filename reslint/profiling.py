@@ -75,3 +75,12 @@ def start() -> Profile:
     global ACTIVE
     ACTIVE = Profile()
     return ACTIVE
+
+
+def timed(phase: str, function, *args):
+    """``function(*args)``, its time added to ``phase`` when ``--profile`` is on."""
+    profile = ACTIVE
+    if profile is None:
+        return function(*args)
+    with profile.phase(phase):
+        return function(*args)

@@ -17,11 +17,15 @@ from typing import List, Optional, Tuple
 
 import pathspec
 
+from reslint import profiling
+from reslint.catalog.triggers import trigger_entries
 from reslint.config import Settings
-from reslint.diagnostics import Finding
+from reslint.diagnostics import Finding, Location
+from reslint.prefilter import Trigger
 from reslint.registry import BY_CODE
-from reslint.suppression import Comment, unused_noqa
+from reslint.suppression import Comment, could_hold_directives, read_comments, unused_noqa
 
+SYNTAX = BY_CODE["RES000"]
 UNUSED_NOQA = BY_CODE["RES900"]
 #: rules decided by the project pass over module summaries, not by a per-file visitor
 PROJECT_RULES = frozenset({"RES301", "RES401", "RES402"})
@@ -106,6 +110,47 @@ class Judge:
         #: others only when the call graph reaches them (:class:`reslint.runner.Runner`)
         self.needs_summary = bool(self.enabled & PROJECT_RULES)
         self._root = os.path.join(os.path.abspath(settings.root), "")
+        entries = trigger_entries(self.enabled, self.needs_summary)
+        #: the text prefilter (``None``: every file is parsed)
+        self.trigger = Trigger(entries) if entries is not None else None
+
+    def decode(self, data: bytes, display: str) -> Tuple[Optional[Source], List[Finding]]:
+        """(the decoded file, no findings), or (``None``, RES000) when it cannot be decoded."""
+        try:
+            return profiling.timed("decode", decode, data), []
+        except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
+            reason = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
+            return None, self.syntax(display, f"cannot decode file: {reason}", Location(1, 1),
+                                     self.ignored_codes(display))
+
+    def prefilter_text(self, text: str, display: str, force: bool = False
+                       ) -> Tuple[Tuple[Comment, ...], Optional[FileResult]]:
+        """(the comments holding directives, the final result when the text prefilter skips the
+        file, else ``None``); ``force``: never skip (the project pass wants a summary)."""
+        comments = read_comments(text) if could_hold_directives(text, self.settings.allow_blanket_noqa) else ()
+        if force or self.trigger is None or profiling.timed("prefilter (text)", self.trigger.search, text):
+            return comments, None
+        return comments, FileResult(display, display, comments=comments, skipped=self.needs_summary,
+                                    text_skipped=True)
+
+    def stops_at_text(self, path: str, data: bytes) -> Optional[FileResult]:
+        """The result, as a worker would send it, of a file that needs no parsing (it cannot be
+        decoded, or the text prefilter skips it); ``None`` for a file that must be parsed."""
+        display = self.display_path(Path(path))
+        source, failed = self.decode(data, display)
+        if source is None:
+            return FileResult(path, display, failed)
+        comments, result = self.prefilter_text(source.text, display)
+        if result is not None:
+            result.path = path
+            result.source = source if comments else None  # the text is needed only to judge directives
+        return result
+
+    def syntax(self, display: str, message: str, at: Location, ignored: frozenset = frozenset()) -> List[Finding]:
+        """A RES000 finding, unless RES000 is off for ``display``."""
+        if SYNTAX.code not in self.enabled or SYNTAX.code in ignored:
+            return []
+        return [Finding(SYNTAX.code, SYNTAX.name, SYNTAX.severity, message, display, at, at, noqa_row=at.row)]
 
     def display_path(self, path: Path) -> str:
         """The project-relative ``/`` path used in output (absolute when outside the root)."""

@@ -184,9 +184,21 @@ class Runner:
                     progress(done, len(files))
             return results
 
-        todo.sort(key=lambda item: -len(item[2]))  # largest first: no long file left for the end
-        for (index, key), result in pool.lint([(str(path), data) for _, path, data, _ in todo],
-                                              [(index, key) for index, _, _, key in todo]):
+        def to_parse():
+            """The files to parse, as they are found (the workers start on them at once): the
+            others stop at the text prefilter, here."""
+            nonlocal done
+            for index, path, data, key in todo:
+                result = self.judge.stops_at_text(str(path), data)
+                if result is None:
+                    yield (index, key), str(path), data
+                    continue
+                results[index] = self._store(key, result)
+                done += 1
+                if progress is not None:
+                    progress(done, len(files))
+
+        for (index, key), result in pool.lint(to_parse()):
             results[index] = self._store(key, result)
             done += 1
             if progress is not None:

@@ -15,7 +15,7 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Iterator, List, Sequence, Tuple, TypeVar
+from typing import Iterable, Iterator, List, Sequence, Tuple, TypeVar
 
 from reslint.config import Settings
 from reslint.results import FileResult, internal_error
@@ -80,26 +80,25 @@ def lint_batch(batch: Sequence[Tuple[str, bytes]]) -> List[FileResult]:
 
 
 #: files per task at most, and bytes per task at most (one file larger than this is a task
-#: of its own): a task per file cost the parent more than the text prefilter of every file
-BATCH_FILES = 64
-BATCH_BYTES = 256 * 1024
+#: of its own): only files to parse reach the workers, so tasks stay small enough to share
+#: the work evenly, and a task per file would cost this process more in messages
+BATCH_FILES = 8
+BATCH_BYTES = 128 * 1024
 
 
-def batches(sizes: Sequence[int]) -> List[List[int]]:
-    """Indexes of ``sizes`` (bytes, largest first) cut into tasks of at most
-    :data:`BATCH_FILES` files and :data:`BATCH_BYTES` bytes, in order."""
-    out: List[List[int]] = []
-    current: List[int] = []
+def batches(items: Iterable[Tuple[T, str, bytes]]) -> Iterator[List[Tuple[T, str, bytes]]]:
+    """``(tag, path, bytes)`` items cut into tasks of at most :data:`BATCH_FILES` files and
+    :data:`BATCH_BYTES` bytes, in order, as they come."""
+    current: List[Tuple[T, str, bytes]] = []
     total = 0
-    for index, size in enumerate(sizes):
-        if current and (len(current) >= BATCH_FILES or total + size > BATCH_BYTES):
-            out.append(current)
+    for item in items:
+        if current and (len(current) >= BATCH_FILES or total + len(item[2]) > BATCH_BYTES):
+            yield current
             current, total = [], 0
-        current.append(index)
-        total += size
+        current.append(item)
+        total += len(item[2])
     if current:
-        out.append(current)
-    return out
+        yield current
 
 
 class Pool:
@@ -134,15 +133,16 @@ class Pool:
 
             return lint_one(path, data, Linter(self.settings, ignore_noqa=self.ignore_noqa), force)
 
-    def lint(self, files: Sequence[Tuple[str, bytes]], tags: Sequence[T]) -> Iterator[Tuple[T, FileResult]]:
-        """Lint ``files`` ((path, bytes), largest first is best) in :func:`batches`; yield
-        (tag, result) as batches finish. A worker that dies (a crash in native code) does
-        not lose the run: the files it left are linted in this process."""
+    def lint(self, items: Iterable[Tuple[T, str, bytes]]) -> Iterator[Tuple[T, FileResult]]:
+        """Lint ``(tag, path, bytes)`` items in :func:`batches`, each sent as soon as it is full
+        (``items`` may still be producing them); yield (tag, result) as batches finish. A worker
+        that dies (a crash in native code) does not lose the run: the files it left are linted in
+        this process."""
         pending = {}
-        left: List[int] = []
-        for batch in batches([len(data) for _, data in files]):
+        left: List[Tuple[T, str, bytes]] = []
+        for batch in batches(items):
             try:
-                pending[self._executor.submit(lint_batch, [files[index] for index in batch])] = batch
+                pending[self._executor.submit(lint_batch, [(path, data) for _, path, data in batch])] = batch
             except BrokenProcessPool:  # a worker died before this batch was sent (even while starting)
                 left.extend(batch)
         while pending:
@@ -154,12 +154,11 @@ class Pool:
                 except BrokenProcessPool:
                     left.extend(batch)
                     continue
-                for index, result in zip(batch, results):
-                    yield tags[index], result
+                for (tag, _, _), result in zip(batch, results):
+                    yield tag, result
         if left:
             from reslint.engine import Linter
 
             linter = Linter(self.settings, ignore_noqa=self.ignore_noqa)
-            for index in sorted(left):
-                yield tags[index], lint_one(files[index][0], files[index][1], linter)
-
+            for tag, path, data in left:
+                yield tag, lint_one(path, data, linter)

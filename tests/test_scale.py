@@ -294,7 +294,7 @@ def test_workers_that_died_lose_no_file(tmp_path):
         for process in list(pool._executor._processes.values()):
             process.kill()
             process.join()
-        pooled = sorted((tag, result.findings) for tag, result in pool.lint(files, list(range(len(files)))))
+        pooled = sorted((tag, result.findings) for tag, result in pool.lint((i, path, data) for i, (path, data) in enumerate(files)))
     assert pooled == alone and any(findings for _, findings in alone)
 
 
@@ -339,3 +339,52 @@ def test_stat_index_skips_unchanged_files_and_sees_changed_ones(tmp_path, monkey
     third = Runner(settings, cache_dir=tmp_path / "cache", jobs=1).run([tmp_path])
     assert findings(third) == [("a.py", 2, "RES101"), ("c.py", 2, "RES102")]
     assert len(loads) == 1  # only the changed file went to the content-keyed entries
+
+
+# -- the last run ----------------------------------------------------------------------------------
+def test_an_unchanged_rerun_reuses_the_last_run_and_any_change_ends_that(tmp_path, monkeypatch):
+    write(tmp_path, {
+        "pyproject.toml": "[tool.reslint]\n",
+        "app/__init__.py": "",
+        "app/jobs.py": """\
+            import tenacity
+
+            from app import db
+
+
+            @tenacity.retry(stop=tenacity.stop_after_attempt(3))
+            def sync():
+                db.save()
+            """,
+        "app/db.py": "import sqlite3\n\n\ndef save():\n    sqlite3.connect('x').execute('INSERT INTO t VALUES (1)')\n",
+        "app/svc.py": "import requests\n\n\ndef get():\n    return requests.get('u')  # noqa: RES101\n",
+    })
+    old = 1_600_000_000
+    for path in tmp_path.rglob("*.py"):
+        os.utime(path, (old, old))  # older than the run: safe to index
+    settings = load_settings(tmp_path)
+
+    def run(*paths):
+        runner = Runner(settings, cache_dir=tmp_path / "cache", jobs=1, reuse_last_run=True)
+        result = runner.run(list(paths) or [tmp_path])
+        return sorted((f.filename, f.location.row, f.code) for r in result.results for f in r.findings), runner
+
+    first, runner = run()
+    assert ("app/db.py", 5, "RES402") in first and runner.parsed  # a project-pass finding
+    linted = []
+    original = Runner._lint_many
+    monkeypatch.setattr(Runner, "_lint_many", lambda self, *a: linted.append(1) or original(self, *a))
+    second, runner = run()
+    assert second == first and linted == [] and runner.parsed == []  # nothing read but the memo
+
+    (tmp_path / "app" / "svc.py").write_text("import requests\n\n\ndef get():\n    return requests.get('u')\n")
+    os.utime(tmp_path / "app" / "svc.py", (old + 10, old + 10))
+    third, _ = run()
+    assert linted == [1] and ("app/svc.py", 5, "RES101") in third  # the suppression is gone
+    (tmp_path / "app" / "new.py").write_text("x = 1\n")
+    os.utime(tmp_path / "app" / "new.py", (old, old))
+    run()
+    assert linted == [1, 1]  # a new file is a change too
+    run(tmp_path / "app" / "jobs.py")  # a few files of a project: the project pass reads others
+    run(tmp_path / "app" / "jobs.py")
+    assert linted == [1, 1, 1, 1]

@@ -29,7 +29,6 @@ class SummaryCollector:
     """Collects a :class:`ModuleSummary` during the walk (needs the retried scopes)."""
 
     code = ""
-    triggers = None
 
     def __init__(self, ctx: Context):
         self.ctx = ctx

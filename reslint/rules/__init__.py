@@ -5,7 +5,7 @@ RES000 (syntax-error) is reported by the engine itself, not by a visitor.
 
 from __future__ import annotations
 
-from typing import Dict, List, Type
+from typing import List, Type
 
 from reslint.rules.base import Rule
 from reslint.rules.res101_missing_timeout import MissingTimeout

@@ -9,7 +9,7 @@ current; rules never track scopes themselves.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar, List, Optional, Tuple
 
 import libcst as cst
@@ -47,16 +47,14 @@ class Report:
 
 
 class Rule:
-    """Base class of every rule. Subclasses set ``code`` (and ``triggers``) and define
-    ``visit_<NodeType>``/``leave_<NodeType>`` methods, as in LibCST; see :mod:`reslint.walk`."""
+    """Base class of every rule. Subclasses set ``code`` and define ``visit_<NodeType>``/
+    ``leave_<NodeType>`` methods, as in LibCST; see :mod:`reslint.walk`. Which files a rule
+    sees (the text prefilter's entries) is data: :mod:`reslint.catalog.triggers`."""
 
     code: ClassVar[str] = ""
     name: ClassVar[str] = ""
     severity: ClassVar[str] = "warning"
     summary: ClassVar[str] = ""
-    #: regex fragments naming the modules whose import makes a file worth visiting
-    #: (the engine's prefilter); ``None`` means every file must be visited
-    triggers: ClassVar[Optional[Tuple[str, ...]]] = None
     #: whether the rule reads retry policies and retried scopes (built only if some rule does)
     needs_retries: ClassVar[bool] = False
     #: the highest applicability any fix of this rule has (None: no fix)

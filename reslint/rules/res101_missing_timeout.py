@@ -7,13 +7,11 @@ import libcst as cst
 from reslint.analysis.timeouts import MISSING, read_call_timeout
 from reslint.catalog import ONCE_DONE_METHODS
 from reslint.diagnostics import Applicability
-from reslint.catalog import trigger_modules
 from reslint.rules.base import Rule
 from reslint.rules.timeout_fixes import add_timeout_fix
 
 
 class MissingTimeout(Rule):
-    triggers = trigger_modules()
     code = "RES101"
     fix_applicability = Applicability.UNSAFE
 

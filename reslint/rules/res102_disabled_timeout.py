@@ -7,13 +7,11 @@ import libcst as cst
 from reslint.analysis.timeouts import DISABLED, read_call_timeout
 from reslint.catalog import NO_OP_ATTRIBUTES
 from reslint.diagnostics import Applicability
-from reslint.catalog import trigger_modules
 from reslint.rules.base import Rule
 from reslint.rules.timeout_fixes import replace_disabled_fix
 
 
 class DisabledTimeout(Rule):
-    triggers = trigger_modules()
     code = "RES102"
     fix_applicability = Applicability.UNSAFE
 

@@ -5,12 +5,10 @@ from __future__ import annotations
 import libcst as cst
 
 from reslint.analysis.timeouts import EXCESSIVE, read_call_timeout
-from reslint.catalog import trigger_modules
 from reslint.rules.base import Rule
 
 
 class ExcessiveTimeout(Rule):
-    triggers = trigger_modules()
     code = "RES103"
 
     def visit_Call(self, node: cst.Call) -> None:

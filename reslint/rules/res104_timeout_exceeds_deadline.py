@@ -7,10 +7,7 @@ import libcst as cst
 from reslint.analysis.budget import call_time, fmt
 from reslint.analysis.retry import _num
 from reslint.analysis.timeouts import read_call_timeout
-from reslint.catalog import retries as cat
-from reslint.catalog import trigger_modules
 from reslint.rules.base import Rule
-from reslint.rules.retry_base import RETRY_TRIGGERS
 
 WHY_RETRY = "one slow attempt spends the whole budget, so the time cap never gets to act and there is no time " \
             "left for a second attempt"
@@ -21,7 +18,6 @@ WHY_DEADLINE = "the deadline always fires first, so the call's own timeout is de
 class TimeoutExceedsDeadline(Rule):
     code = "RES104"
     needs_retries = True
-    triggers = tuple(dict.fromkeys(trigger_modules() + RETRY_TRIGGERS + ("async_timeout",)))
 
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.qualname(node.func)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import libcst as cst
 
 from reslint.analysis.retry import RetryPolicy
 from reslint.catalog import retries as cat

@@ -18,7 +18,6 @@ import libcst as cst
 from reslint.analysis.idempotency import Minted, analysis
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan, Report, Rule
-from reslint.rules.retry_base import RETRY_TRIGGERS
 from reslint.cstutil import source
 
 #: the name of the parameter (decorated functions) or local (loops) a fix adds
@@ -28,8 +27,6 @@ KEY_NAME = "idempotency_key"
 class IdempotencyKeyInRetry(Rule):
     code = "RES401"
     needs_retries = True
-    #: a key minted per attempt needs a retry (or an SDK that retries): a key generator alone is no trigger
-    triggers = RETRY_TRIGGERS + ("stripe", "boto3")
     fix_applicability = Applicability.UNSAFE
 
     def __init__(self, ctx, reports):

@@ -10,7 +10,6 @@ from reslint.analysis.facts import WRITE_FIX as FIX, WRITE_WHY as WHY
 from reslint.analysis.idempotency import analysis
 from reslint.catalog import idempotency as cat
 from reslint.rules.base import Rule
-from reslint.rules.retry_base import RETRY_TRIGGERS
 
 
 
@@ -36,9 +35,6 @@ def deferred(idempotency, node: cst.Call, uses) -> List[Tuple[cst.Call, str]]:
 class NonIdempotentRetry(Rule):
     code = "RES402"
     needs_retries = True
-    triggers = RETRY_TRIGGERS + ("psycopg", "psycopg2", "sqlite3", "pymysql", "sqlalchemy", "stripe", "boto3",
-                                 "smtplib", "django", "kafka", "confluent_kafka", "slack_sdk", "slack", "twilio",
-                                 "googleapiclient", "apiclient", "paypalrestsdk")
 
     def visit_Call(self, node: cst.Call) -> None:
         if not self.ctx.retry_scopes:

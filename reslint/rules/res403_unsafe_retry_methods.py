@@ -15,7 +15,6 @@ WHY = "after a read error or a 5xx the server may already have acted, so replayi
 
 class UnsafeRetryMethods(Rule):
     code = "RES403"
-    triggers = ("urllib3", "requests", "aiohttp_retry")
     fix_applicability = Applicability.SAFE
 
     def visit_Call(self, node: cst.Call) -> None:

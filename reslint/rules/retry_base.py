@@ -7,26 +7,13 @@ and hand-rolled loops; each is extracted once per file (memoised).
 
 from __future__ import annotations
 
-from typing import Tuple
-
 import libcst as cst
 
 from reslint.analysis.retry import RetryPolicy
-from reslint.catalog.retries import SLEEPS
 from reslint.rules.base import Rule
-
-#: Modules whose import can make a retry finding possible (the engine's prefilter); the
-#: modules that only sleep (catalog ``SLEEPS``) count when the file names their sleep function
-#: (``module:name``), since a hand-rolled loop uses them for nothing else.
-RETRY_TRIGGERS: Tuple[str, ...] = (
-    "tenacity", "backoff", "stamina", "retrying", "retry", "opnieuw", "redo", "urllib3", "requests", "httpx",
-    "celery", "google",
-) + tuple(sorted(f"{qualname.split('.')[0]}:{qualname.rsplit('.', 1)[1]}" for qualname in SLEEPS))
-
 
 class PolicyRule(Rule):
     needs_retries = True
-    triggers = RETRY_TRIGGERS
 
     def check(self, policy: RetryPolicy) -> None:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -1,0 +1,55 @@
+"""The text prefilter's entries per rule (:class:`reslint.prefilter.Trigger`): which imports
+make a file worth parsing for each rule.
+
+An entry is ``module`` (any import of it) or ``module:name|name`` (an import of it and one
+of the names somewhere in the text). Derived from the catalog where the catalog knows the
+names: a timeout call can only be a catalog entry if its last name is spelled in the file
+(:func:`reslint.catalog.timeouts.trigger_modules`), and a sleep-only module matters only
+when its sleep function is named. A rule with no entry here sees every file.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Iterable, Optional, Tuple
+
+from reslint.catalog.retries import SLEEPS
+from reslint.catalog.timeouts import trigger_modules
+
+#: Modules whose import can make a retry finding possible: retry libraries, clients with
+#: retry options, and the sleeps of hand-rolled loops (``time:sleep``).
+RETRY_TRIGGERS: Tuple[str, ...] = (
+    "tenacity", "backoff", "stamina", "retrying", "retry", "opnieuw", "redo", "urllib3", "requests", "httpx",
+    "celery", "google",
+) + tuple(sorted(f"{qualname.split('.')[0]}:{qualname.rsplit('.', 1)[1]}" for qualname in SLEEPS))
+
+_TIMEOUTS = trigger_modules()
+#: libraries whose writes RES402 knows (catalog/idempotency.py), besides the retry triggers
+_WRITERS = ("psycopg", "psycopg2", "sqlite3", "pymysql", "sqlalchemy", "stripe", "boto3", "smtplib", "django",
+            "kafka", "confluent_kafka", "slack_sdk", "slack", "twilio", "googleapiclient", "apiclient",
+            "paypalrestsdk")
+
+TRIGGERS: Dict[str, Tuple[str, ...]] = {
+    "RES101": _TIMEOUTS,
+    "RES102": _TIMEOUTS,
+    "RES103": _TIMEOUTS,
+    "RES104": tuple(dict.fromkeys(_TIMEOUTS + RETRY_TRIGGERS + ("async_timeout",))),
+    **{code: RETRY_TRIGGERS for code in ("RES201", "RES202", "RES203", "RES204", "RES205", "RES206")},
+    # a key minted per attempt needs a retry (or an SDK that retries): a key generator alone is no trigger
+    "RES401": RETRY_TRIGGERS + ("stripe", "boto3"),
+    "RES402": RETRY_TRIGGERS + _WRITERS,
+    "RES403": ("urllib3", "requests", "aiohttp_retry"),
+}
+
+
+def trigger_entries(codes: Iterable[str], project_rules: bool) -> Optional[Tuple[str, ...]]:
+    """The entries of the rules ``codes`` (with RETRY_TRIGGERS when a project rule runs: every
+    chain starts at a retried call site); ``None`` when one of them must see every file."""
+    entries = set(RETRY_TRIGGERS if project_rules else ())
+    for code in codes:
+        if code in ("RES000", "RES900", "RES301"):
+            continue  # not per-file rules
+        found = TRIGGERS.get(code)
+        if found is None:
+            return None
+        entries.update(found)
+    return tuple(sorted(entries))
