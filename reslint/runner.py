@@ -184,21 +184,18 @@ class Runner:
                     progress(done, len(files))
             return results
 
-        def to_parse():
-            """The files to parse, as they are found (the workers start on them at once): the
-            others stop at the text prefilter, here."""
-            nonlocal done
-            for index, path, data, key in todo:
-                result = self.judge.stops_at_text(str(path), data)
-                if result is None:
-                    yield (index, key), str(path), data
-                    continue
-                results[index] = self._store(key, result)
-                done += 1
-                if progress is not None:
-                    progress(done, len(files))
-
-        for (index, key), result in pool.lint(to_parse()):
+        heavy = []  # the files to parse: the others stop at the text prefilter, here
+        for index, path, data, key in todo:
+            result = self.judge.stops_at_text(str(path), data)
+            if result is None:
+                heavy.append(((index, key), str(path), data))
+                continue
+            results[index] = self._store(key, result)
+            done += 1
+            if progress is not None:
+                progress(done, len(files))
+        heavy.sort(key=lambda item: -len(item[2]))  # largest first: no long file left for the end
+        for (index, key), result in pool.lint(heavy):
             results[index] = self._store(key, result)
             done += 1
             if progress is not None:

@@ -345,11 +345,11 @@ def _removal(comment: Comment, directive: Parsed, verdict: _Verdict, line_start:
             end_location = Location(comment.row + 1, 1) if comment.newline else None
             return _edit(comment, line_start, line_start, end, "", end_location)
         return _edit(comment, line_start, base - comment.gap, base + len(text), "")
-    if not before:  # `# noqa: RES101  # why` -> `# why`; `# noqa: RES101 why` -> `# why`
+    if not before:  # a directive then `# why` (or just `why`) -> `# why`
         rest = after.lstrip()
         content = "" if rest.startswith("#") else "# "
         return _edit(comment, line_start, base, base + len(text) - len(rest), content)
-    # `# why  # noqa: RES101` -> `# why`: drop the directive and the space before it
+    # `# why` then a directive -> `# why`: drop the directive and the space before it
     end = base + len(text) if not after.strip() else base + directive.end
     return _edit(comment, line_start, base + len(before), end, "")
 
