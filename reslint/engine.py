@@ -192,10 +192,10 @@ class Linter(Judge):
     def lint_text(self, text: str, display: str) -> Tuple[List[Finding], List[str]]:
         """Lint decoded source text; return (findings, internal error messages).
 
-        Every file is checked for syntax errors with :func:`compile` (the grammar of
-        the Python reslint runs on, so RES000 does not depend on what a file
-        imports). Files that import nothing any enabled rule looks for (the
-        prefilter) are not parsed with LibCST at all.
+        A file that imports nothing any enabled rule looks for (the text prefilter) is
+        not parsed at all; the others are checked for syntax errors with
+        :func:`compile` (the grammar of the Python reslint runs on), and only those the
+        ``ast`` prefilter keeps are parsed with LibCST.
         """
         result = self._lint(text, display)
         self.complete(result, project_pass=False)
