@@ -222,22 +222,22 @@ class Linter(Judge):
         tree, syntax = profiling.timed("syntax check (ast)", self._check_syntax, text, display, ignored)
         if tree is None:
             return FileResult(display, display, syntax)
-        name, is_package = self._module_name(display)
+        module = self._module_name(display)
         if not force and self.relevance is not None and \
-                not profiling.timed("prefilter (ast)", self.relevance.wanted, tree, name, is_package):
+                not profiling.timed("prefilter (ast)", self.relevance.wanted, tree, *module):
             return FileResult(display, display, comments=comments, skipped=self.needs_summary)
         lines = unit_lines(tree.body)
         del tree
         findings, errors, summary, suppressed = _on_large_stack(self._lint_module, text, display, ignored, comments,
-                                                                lines)
+                                                                module, lines)
         return FileResult(display, display, findings, errors, summary=summary, suppressed=suppressed,
                           comments=comments)
 
     def _lint_module(self, text: str, display: str, ignored: frozenset, comments: Tuple[Comment, ...],
-                     lines: Optional[UnitLines] = None):
+                     name: Tuple[str, bool], lines: Optional[UnitLines] = None):
         """Parse and visit: (findings, internal errors, module summary, suppressed findings).
-        ``lines``: :func:`reslint.positions.unit_lines` of the file's ``ast``. Runs with the
-        garbage collector paused (:meth:`_lint`)."""
+        ``name``: (dotted module name, is package); ``lines``: :func:`reslint.positions.unit_lines`
+        of the file's ``ast``. Runs with the garbage collector paused (:meth:`_lint`)."""
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
         try:
@@ -253,7 +253,7 @@ class Linter(Judge):
             except Exception as exc:  # noqa: BLE001 - the native parser raises assorted errors
                 return self.syntax(display, f"cannot parse: {type(exc).__name__}: {exc}", Location(1, 1),
                                     ignored), [], None, []
-            reports, errors, collector = self._visit(module, display)
+            reports, errors, collector = self._visit(module, display, name)
             profile = profiling.ACTIVE
             started = time.perf_counter() if profile is not None else 0.0
             try:
@@ -293,9 +293,8 @@ class Linter(Judge):
     def _module_name(self, display: str) -> Tuple[str, bool]:
         return module_name(self._path or os.path.join(str(self.settings.root), display), self._packages)
 
-    def _visit(self, module: cst.Module, display: str):
-        name, is_package = self._module_name(display)
-        model = SemanticModel(module, name, is_package)
+    def _visit(self, module: cst.Module, display: str, name: Tuple[str, bool]):
+        model = SemanticModel(module, *name)
         try:
             ctx = profiling.timed("semantic model + retried scopes", self._context, model)
         except Exception as exc:  # noqa: BLE001 - contained: this file gets an internal error, the run goes on

@@ -21,6 +21,7 @@ from reslint import profiling
 from reslint.catalog.triggers import trigger_entries
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location
+from reslint.discovery import relative
 from reslint.prefilter import Trigger
 from reslint.registry import BY_CODE
 from reslint.suppression import Comment, could_hold_directives, read_comments, unused_noqa
@@ -109,7 +110,7 @@ class Judge:
         #: at a call in a retried scope, so files that can hold one are parsed up front and the
         #: others only when the call graph reaches them (:class:`reslint.runner.Runner`)
         self.needs_summary = bool(self.enabled & PROJECT_RULES)
-        self._root = os.path.join(os.path.abspath(settings.root), "")
+        self._root = os.path.abspath(settings.root)
         entries = trigger_entries(self.enabled, self.needs_summary)
         #: the text prefilter (``None``: every file is parsed)
         self.trigger = Trigger(entries) if entries is not None else None
@@ -155,10 +156,9 @@ class Judge:
     def display_path(self, path: Path) -> str:
         """The project-relative ``/`` path used in output (absolute when outside the root)."""
         absolute = os.path.abspath(path)
-        root = self._root
-        if absolute.startswith(root):  # the common case, without relpath's normalising
-            rel = absolute[len(root):]
-            return rel if os.sep == "/" else rel.replace(os.sep, "/")
+        rel = relative(absolute, self._root)
+        if rel is not None and rel != ".":
+            return rel
         rel = os.path.relpath(absolute, self.settings.root)
         return Path(path).as_posix() if rel.startswith("..") else Path(rel).as_posix()
 

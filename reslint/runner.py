@@ -100,15 +100,18 @@ class Runner:
         whole = project is not None and any(
             os.path.abspath(p) == os.path.abspath(project) for p in (list(paths) or [Path(".")]))
         others = self.judge.needs_summary and project is not None and not whole
-        state = self._state(files) if self.reuse_last_run and self.cache is not None and not others else None
+        displays = [self.judge.display_path(path) for path in files]
+        signatures = [self._signature(path) for path in files] if self.cache is not None else [None] * len(files)
+        # what a re-run must find unchanged to reuse the last run's findings (not when a file was
+        # modified too recently to tell, nor when the project pass reads files not given)
+        state = tuple(zip(displays, signatures)) if self.reuse_last_run and self.cache is not None and not others \
+            and None not in signatures else None
         if state is not None:
             last = self.cache.load_run()
             if last is not None and last[0] == state:
                 return RunResult([self._with_source(FileResult(str(path), display, list(last[1].get(display, ()))))
-                                  for path, (display, _) in zip(files, state)])
-        displays = [self.judge.display_path(path) for path in files]
-        entries = [self._indexed(path, display) for path, display in zip(files, displays)] \
-            if self.cache is not None else [None] * len(files)
+                                  for path, display in zip(files, displays)])
+        entries = [self._indexed(display, signature) for display, signature in zip(displays, signatures)]
         with self._workers(sum(entry is None for entry in entries)):
             results = self._lint_many(files, displays, entries, progress)
             if self.judge.needs_summary:
@@ -123,12 +126,6 @@ class Runner:
         if state is not None and not errors:
             self.cache.store_run(state, {r.display: tuple(r.findings) for r in results if r.findings})
         return RunResult(results, errors, self.parsed)
-
-    def _state(self, files: Sequence[Path]) -> Optional[tuple]:
-        """((display path, stat signature), ...) of ``files``: what a re-run must find unchanged to
-        reuse the last run's findings; ``None`` when a file was modified too recently to tell."""
-        state = tuple((self.judge.display_path(path), self._signature(path)) for path in files)
-        return None if any(signature is None for _, signature in state) else state
 
     @staticmethod
     def _with_source(result: FileResult) -> FileResult:
@@ -223,7 +220,7 @@ class Runner:
     def _read_cached(self, path: Path, force: bool, display: Optional[str], entry):
         display = display if display is not None else self.judge.display_path(path)
         if entry is _ASK:
-            entry = self._indexed(path, display) if self.cache is not None else None
+            entry = self._indexed(display, self._signature(path)) if self.cache is not None else None
         if entry is not None and not (force and entry[2][5]):
             return self._cached_result(path, display, entry[2], None), None, entry[1]
         try:
@@ -255,13 +252,11 @@ class Runner:
             self._stat_index = self.cache.load_index() if self.cache is not None else {}
         return self._stat_index
 
-    def _indexed(self, path: Path, display: str) -> Optional[tuple]:
-        """The stat index's (signature, cache key, value) for an unchanged file, else ``None``."""
-        entry = self._index().get(display)
-        if entry is None:
-            return None
-        signature = self._signature(path)
-        return entry if signature is not None and entry[0] == signature else None
+    def _indexed(self, display: str, signature: Optional[tuple]) -> Optional[tuple]:
+        """The stat index's (signature, cache key, value) for a file whose stat ``signature``
+        (:meth:`_signature`) is unchanged, else ``None``."""
+        entry = self._index().get(display) if signature is not None else None
+        return entry if entry is not None and entry[0] == signature else None
 
     def _signature(self, path: Path) -> Optional[tuple]:
         """(size, mtime ns, inode); ``None`` when unreadable or modified in the last

@@ -107,6 +107,7 @@ class Pool:
 
     def __init__(self, settings: Settings, ignore_noqa: bool, jobs: int):
         self.settings, self.ignore_noqa = settings, ignore_noqa
+        self._linter = None
         context = _context()
         self._parent_alive, self._alive = context.Pipe(duplex=False)
         self._executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start,
@@ -124,14 +125,20 @@ class Pool:
         self._alive.close()
         self._parent_alive.close()
 
+    def _local_linter(self):
+        """The linter of this process, for files a broken pool left (built once)."""
+        if self._linter is None:
+            from reslint.engine import Linter  # imports LibCST
+
+            self._linter = Linter(self.settings, ignore_noqa=self.ignore_noqa)
+        return self._linter
+
     def lint_one(self, path: str, data: bytes, force: bool = False) -> FileResult:
         """:func:`lint_one` in a worker (in this process when the pool broke)."""
         try:
             return self._executor.submit(lint_one, path, data, None, force).result()
         except BrokenProcessPool:
-            from reslint.engine import Linter
-
-            return lint_one(path, data, Linter(self.settings, ignore_noqa=self.ignore_noqa), force)
+            return lint_one(path, data, self._local_linter(), force)
 
     def lint(self, items: Iterable[Tuple[T, str, bytes]]) -> Iterator[Tuple[T, FileResult]]:
         """Lint ``(tag, path, bytes)`` items in :func:`batches`, each sent as soon as it is full
@@ -156,9 +163,5 @@ class Pool:
                     continue
                 for (tag, _, _), result in zip(batch, results):
                     yield tag, result
-        if left:
-            from reslint.engine import Linter
-
-            linter = Linter(self.settings, ignore_noqa=self.ignore_noqa)
-            for tag, path, data in left:
-                yield tag, lint_one(path, data, linter)
+        for tag, path, data in left:
+            yield tag, lint_one(path, data, self._local_linter())

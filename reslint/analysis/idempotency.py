@@ -72,12 +72,12 @@ class Idempotency:
             return f"Slack `{api}`" if api in cat.SLACK_WRITE_METHODS else None
         if method in cat.SQL_EXECUTE_METHODS:
             return self._sql(call)
-        if qual and qual.startswith("stripe.") and method in cat.STRIPE_CREATE_METHODS:
+        if qual and qual.startswith(cat.STRIPE_MODULE + ".") and method in cat.STRIPE_CREATE_METHODS:
             return f"Stripe `{qual}`"
         base = self._chain_base(call.func)
         constructor = ctx.constructor_of(base) if base is not None else None
         built = ctx.qualname(constructor.func) if constructor is not None else None
-        if built == "stripe.StripeClient" and method in cat.STRIPE_CREATE_METHODS:
+        if built == cat.STRIPE_CLIENT and method in cat.STRIPE_CREATE_METHODS:
             return f"Stripe `{method}`"
         if ctx.type_of(base) == "botocore.client.BaseClient" if base is not None else False:
             if (method in cat.AWS_WRITES or method.startswith(cat.AWS_WRITE_PREFIXES)) and \

@@ -20,15 +20,10 @@ from reslint.catalog import clients, idempotency, retries
 from reslint.catalog.names import FACTORIES, canonical
 from reslint.catalog.timeouts import TIMEOUT_CALLS, TIMEOUT_INJECTION_HOOKS, TIMEOUT_OBJECTS
 
-#: whole libraries whose every name may matter: Stripe's resources are matched by prefix
-#: (``stripe.<Resource>.create``, analysis/idempotency.py), aiohttp_retry's client and options
-#: (RES403)
-WHOLE_LIBRARIES = ("stripe", "aiohttp_retry")
-
-
 def entry_points() -> FrozenSet[str]:
     """Canonical qualified names (a set of dotted strings) that can start a finding."""
-    names = set(WHOLE_LIBRARIES)
+    # Stripe's resources are matched by prefix (``stripe.<Resource>.create``): the module covers them
+    names = {idempotency.STRIPE_MODULE, idempotency.STRIPE_CLIENT, idempotency.AIOHTTP_RETRY_CLIENT}
     for table in (TIMEOUT_CALLS, TIMEOUT_OBJECTS, TIMEOUT_INJECTION_HOOKS, FACTORIES, retries.RETRY_DECORATORS,
                   retries.RETRY_ITERATORS, retries.RETRY_CALLERS, retries.POLICY_OBJECTS, retries.DEADLINES,
                   clients.RETRYING_CLIENTS, idempotency.HTTP_CALLS, idempotency.WRITES,

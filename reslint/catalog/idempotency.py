@@ -113,6 +113,9 @@ AWS_WRITES: FrozenSet[str] = frozenset({"publish", "publish_batch", "send_messag
 #: Stripe: ``stripe.<Resource>.create`` and ``StripeClient(...).v1.<resource>.create`` mint a key per
 #: call (stripe/_api_requestor.py); ``idempotency_key=`` or ``options={"idempotency_key": ...}`` fixes it.
 STRIPE_CREATE_METHODS: FrozenSet[str] = frozenset({"create", "capture", "confirm", "pay"})
+#: the module whose resources ``stripe.<Resource>.<create method>`` are (any resource), and the client
+STRIPE_MODULE = "stripe"
+STRIPE_CLIENT = "stripe.StripeClient"
 
 #: SQL that is safe to replay even as an INSERT or UPDATE.
 SQL_CONFLICT_CLAUSES: Tuple[str, ...] = ("ON CONFLICT", "ON DUPLICATE KEY", "INSERT OR IGNORE", "INSERT OR REPLACE",
@@ -130,6 +133,8 @@ NOT_SENT_ERRORS: FrozenSet[str] = frozenset({
 #: urllib3 Retry's default allowed_methods (urllib3/util/retry.py DEFAULT_ALLOWED_METHODS, 2.8.0).
 URLLIB3_DEFAULT_METHODS: FrozenSet[str] = frozenset({"HEAD", "GET", "PUT", "DELETE", "OPTIONS", "TRACE"})
 
+#: aiohttp_retry's client: without ``retry_options`` it uses ``ExponentialRetry()`` (aiohttp_retry/client.py 2.9.1).
+AIOHTTP_RETRY_CLIENT = "aiohttp_retry.RetryClient"
 #: aiohttp_retry option classes: their ``methods`` default to every verb (aiohttp_retry/retry_options.py 2.9.1).
 AIOHTTP_RETRY_OPTIONS: FrozenSet[str] = frozenset(
     f"{module}.{name}" for module in ("aiohttp_retry", "aiohttp_retry.retry_options")

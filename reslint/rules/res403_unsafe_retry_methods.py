@@ -23,7 +23,7 @@ class UnsafeRetryMethods(Rule):
             self._urllib3(node)
         elif qual in cat.AIOHTTP_RETRY_OPTIONS:
             self._aiohttp_retry(node, qual)
-        elif qual == "aiohttp_retry.RetryClient":
+        elif qual == cat.AIOHTTP_RETRY_CLIENT:
             if not any(a.keyword is not None and a.keyword.value == "retry_options" for a in node.args) and \
                     not any(a.star for a in node.args):
                 self.report(node, f"`RetryClient()` uses `ExponentialRetry()`, which retries every method, POST "
