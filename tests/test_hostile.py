@@ -34,6 +34,7 @@ import pytest
 from click.testing import CliRunner
 
 import reslint
+from reslint.cache import ENTRY_DIR
 from reslint.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
@@ -827,34 +828,45 @@ def test_interrupted_fix_leaves_every_file_old_or_new(tmp_path, fix_corpus, sig)
 
 # -- the cache ----------------------------------------------------------------------------------
 def _cache_entries(cache: Path) -> List[Path]:
-    return sorted(cache.rglob("*.pickle"))
+    return sorted(p for p in cache.rglob("*.json"))
+
+
+def _entry_name(path: Path) -> Tuple[str, str]:
+    """(scope, name) a cache file is sealed for: its settings directory and bucket/file name."""
+    parent = path.parent
+    if ENTRY_DIR.fullmatch(parent.name):
+        return parent.name, f"./{path.name}"
+    return parent.parent.name, f"{parent.name}/{path.name}"
 
 
 def _corrupt(path: Path, how: str) -> None:
     import reslint.cache as cache_module
 
     data = path.read_bytes()
+    scope, name = _entry_name(path)
+    key = cache_module.cache_key()
     if how == "truncated":
         path.write_bytes(data[: len(data) // 2])
     elif how == "empty":
         path.write_bytes(b"")
     elif how == "garbage":
         path.write_bytes(os.urandom(64))
-    elif how == "not_a_pickle":
-        path.write_text("{'findings': []}", encoding="utf-8")
-    elif how in ("foreign_version", "foreign_format", "wrong_shape", "bare_value"):
-        _, value = pickle.loads(data)
-        # a well-formed entry claiming the file is clean: trusting it would hide findings
-        empty = tuple(() if isinstance(v, tuple) else v for v in value) if isinstance(value, tuple) else value
-        stored = {
-            "foreign_version": ((cache_module.FORMAT, "0.0.0-other"), empty),
-            "foreign_format": ((cache_module.FORMAT + 1, reslint.__version__), empty),
-            "wrong_shape": ((cache_module.FORMAT, reslint.__version__), ("findings",)),
-            "bare_value": empty,
-        }[how]
-        path.write_bytes(pickle.dumps(stored))
-    elif how == "unimportable_class":
-        path.write_bytes(b"cno_such_module\nThing\n.")  # unpickling imports a module that does not exist
+    elif how == "pickle":
+        path.write_bytes(pickle.dumps({"findings": []}))
+    elif how == "forged_clean":
+        # a well-formed payload claiming the file is clean, with the old MAC: must not verify
+        payload = cache_module.unseal(key, scope, name, data)
+        value = json.loads(payload)
+        emptied = json.dumps([[] if isinstance(v, list) else v for v in value]
+                             if isinstance(value, list) else {}).encode()
+        path.write_bytes(data[: len(data) - len(payload)] + emptied)
+    elif how == "foreign_scope":
+        payload = cache_module.unseal(key, scope, name, data)
+        path.write_bytes(cache_module.seal(key, "0.0.0-0000000000000000", name, payload))
+    elif how == "wrong_shape":  # authentic but of another shape: a miss, never a crash
+        path.write_bytes(cache_module.seal(key, scope, name, b'[["findings"], {"x": 1}]'))
+    elif how == "deep":  # authentic, nested past the JSON parser's recursion limit
+        path.write_bytes(cache_module.seal(key, scope, name, b"[" * 100_000 + b"]" * 100_000))
     elif how == "directory":
         path.unlink()
         path.mkdir()
@@ -862,8 +874,8 @@ def _corrupt(path: Path, how: str) -> None:
         raise ValueError(how)
 
 
-CORRUPTIONS = ["truncated", "empty", "garbage", "not_a_pickle", "foreign_version", "foreign_format",
-               "wrong_shape", "bare_value", "unimportable_class", "directory"]
+CORRUPTIONS = ["truncated", "empty", "garbage", "pickle", "forged_clean", "foreign_scope", "wrong_shape",
+               "deep", "directory"]
 
 
 def test_corrupted_cache_entries_are_ignored_and_rebuilt(tmp_path):
@@ -882,11 +894,12 @@ def test_corrupted_cache_entries_are_ignored_and_rebuilt(tmp_path):
     assert run_cli(project, "-f", "json", ".", cache=cache) == expected
     import reslint.cache as cache_module
 
+    key = cache_module.cache_key()
     for path, how in damaged.items():
         if how == "directory":
             continue  # cannot be replaced by a file; ignored every run
-        stored = pickle.loads(path.read_bytes())
-        assert stored[0] == (cache_module.FORMAT, reslint.__version__), f"{how} entry was not rebuilt"
+        scope, name = _entry_name(path)
+        assert cache_module.unseal(key, scope, name, path.read_bytes()) is not None, f"{how} entry was not rebuilt"
     assert run_cli(project, "-f", "json", ".", cache=cache) == expected
 
 

@@ -60,7 +60,7 @@ def test_partial_run_without_a_cache_still_sees_the_whole_project(shop):
 def test_corrupted_or_foreign_cache_entries_are_rebuilt(shop):
     settings = load_settings(shop)
     Runner(settings).run([shop])
-    entries = list((shop / CACHE_DIR_NAME).rglob("*.pickle"))
+    entries = sorted((shop / CACHE_DIR_NAME).rglob("*.json"))
     assert entries
     entries[0].write_bytes(b"\x80\x04garbage")
     for entry in entries[1:]:

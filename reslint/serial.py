@@ -1,0 +1,241 @@
+"""Plain data to JSON and back, checked against the declared types on the way back.
+
+The cache stores findings and module summaries, which are frozen dataclasses of primitives
+(:mod:`reslint.diagnostics`, :mod:`reslint.analysis.facts`). Pickle would rebuild them, but
+unpickling runs whatever a crafted file names, and the cache lives in the checked repository.
+So the cache holds JSON, which can only ever yield dicts, lists, strings, numbers, booleans and
+``None``, and :func:`decoder` rebuilds the dataclasses from that, checking every value against
+the type its field declares. Anything that does not fit raises :class:`Invalid`, which the
+cache treats as a miss.
+
+Encoding (:func:`encode`): a dataclass is the list of its field values in declaration order, an
+enum its value, a tuple, list or frozenset a list, a dict with string keys an object.
+Supported declared types: ``int``, ``float``, ``str``, ``bool``, ``None``, ``Optional[X]``,
+``Tuple[X, ...]``, ``Tuple[X, Y]``, ``List[X]``, ``FrozenSet[X]``, ``Dict[str, X]``, string
+enums and dataclasses whose fields have such types.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import operator
+import typing
+from typing import Any, Callable, Dict
+
+Decoder = Callable[[Any], Any]
+
+
+class Invalid(ValueError):
+    """A JSON value that does not have the declared shape."""
+
+
+def encode(value: Any) -> Any:
+    """``value`` as JSON-ready data (see the module docstring for the shape). Raises
+    ``TypeError`` for a value of a type it cannot encode."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    writer = _WRITERS.get(kind)
+    if writer is None:
+        writer = _WRITERS[kind] = _writer(kind)
+    return writer(value)
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_WRITERS: Dict[type, Callable[[Any], Any]] = {}
+
+
+def _writer(kind: type) -> Callable[[Any], Any]:
+    """The encoder of one type (built once per type: a warm run encodes tens of thousands)."""
+    if issubclass(kind, enum.Enum):
+        return lambda value: value.value
+    if issubclass(kind, (tuple, list)):
+        return lambda value: [item if type(item) in _SCALARS else encode(item) for item in value]
+    if issubclass(kind, frozenset):
+        return lambda value: [encode(item) for item in sorted(value)]
+    if issubclass(kind, dict):
+        return lambda value: {key: item if type(item) in _SCALARS else encode(item) for key, item in value.items()}
+    if dataclasses.is_dataclass(kind):
+        fields = operator.attrgetter(*_field_names(kind))
+        if len(_field_names(kind)) == 1:
+            return lambda value: [encode(fields(value))]
+        return lambda value: [item if type(item) in _SCALARS else encode(item) for item in fields(value)]
+    raise TypeError(f"cannot encode {kind.__name__}")
+
+
+_FIELDS: Dict[type, tuple] = {}
+_DECODERS: Dict[Any, Decoder] = {}
+
+
+def _field_names(cls: type) -> tuple:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
+def decoder(declared: Any) -> Decoder:
+    """A function that turns JSON data back into a value of type ``declared``; it raises
+    :class:`Invalid` for data of another shape. Raises ``TypeError`` for a type it cannot decode
+    (a programming error, not bad data)."""
+    found = _DECODERS.get(declared)
+    if found is None:
+        found = _DECODERS[declared] = _build(declared)
+    return found
+
+
+def _build(declared: Any) -> Decoder:
+    if declared is type(None) or declared is None:
+        return _NONE
+    if declared is bool:
+        return _BOOL
+    if declared is int:
+        return _integer
+    if declared is float:
+        return _number
+    if declared is str:
+        return _STR
+    if isinstance(declared, type) and issubclass(declared, enum.Enum):
+        return _enum(declared)
+    if isinstance(declared, type) and dataclasses.is_dataclass(declared):
+        return _dataclass(declared)
+    origin, args = typing.get_origin(declared), typing.get_args(declared)
+    if origin is typing.Union:
+        return _union([decoder(arg) for arg in args])
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return _sequence(decoder(args[0]), tuple)
+        return _fixed_tuple([decoder(arg) for arg in args])
+    if origin is list:
+        return _sequence(decoder(args[0]), list)
+    if origin is frozenset:
+        return _sequence(decoder(args[0]), frozenset)
+    if origin is dict and args and args[0] is str:
+        return _mapping(decoder(args[1]))
+    raise TypeError(f"cannot decode {declared!r}")
+
+
+def _exact(kind: type) -> Decoder:
+    def decode(data: Any) -> Any:
+        if type(data) is not kind:
+            raise Invalid(f"expected {kind.__name__}, got {type(data).__name__}")
+        return data
+    return decode
+
+
+def _integer(data: Any) -> int:
+    if type(data) is not int:  # bool is an int subclass: not accepted
+        raise Invalid(f"expected int, got {type(data).__name__}")
+    return data
+
+
+def _number(data: Any) -> float:
+    if type(data) not in (int, float):
+        raise Invalid(f"expected a number, got {type(data).__name__}")
+    return float(data)
+
+
+_STR = _exact(str)
+_BOOL = _exact(bool)
+_NONE = _exact(type(None))
+#: decoders that are a plain type test, and the types they accept
+_PRIMITIVE: Dict[Decoder, frozenset] = {_STR: frozenset({str}), _BOOL: frozenset({bool}),
+                                        _integer: frozenset({int}), _NONE: frozenset({type(None)})}
+
+
+def _enum(kind: type) -> Decoder:
+    def decode(data: Any) -> Any:
+        try:
+            return kind(data)
+        except (ValueError, TypeError):
+            raise Invalid(f"not a {kind.__name__}: {data!r}") from None
+    return decode
+
+
+def _union(options: list) -> Decoder:
+    if all(option in _PRIMITIVE for option in options):  # Optional[str] and the like
+        accepted = frozenset().union(*(_PRIMITIVE[option] for option in options))
+
+        def test(data: Any) -> Any:
+            if type(data) not in accepted:
+                raise Invalid(f"unexpected {type(data).__name__}")
+            return data
+        _PRIMITIVE[test] = accepted
+        return test
+
+    def decode(data: Any) -> Any:
+        for option in options:
+            try:
+                return option(data)
+            except Invalid:
+                continue
+        raise Invalid(f"no alternative fits {type(data).__name__}")
+    return decode
+
+
+def _sequence(item: Decoder, kind: type) -> Decoder:
+    primitive = _PRIMITIVE.get(item)
+
+    def decode(data: Any) -> Any:
+        if type(data) is not list:
+            raise Invalid(f"expected a list, got {type(data).__name__}")
+        if primitive is not None:  # the common case, checked without a call per item
+            for element in data:
+                if type(element) not in primitive:
+                    raise Invalid(f"unexpected {type(element).__name__} in a list")
+            return kind(data)
+        return kind([item(element) for element in data])
+    return decode
+
+
+def _fixed_tuple(items: list) -> Decoder:
+    def decode(data: Any) -> tuple:
+        if type(data) is not list or len(data) != len(items):
+            raise Invalid(f"expected a list of {len(items)}")
+        return tuple(item(element) for item, element in zip(items, data))
+    return decode
+
+
+def _mapping(item: Decoder) -> Decoder:
+    def decode(data: Any) -> dict:
+        if type(data) is not dict:
+            raise Invalid(f"expected an object, got {type(data).__name__}")
+        return {key: item(value) for key, value in data.items()}
+    return decode
+
+
+def _dataclass(cls: type) -> Decoder:
+    hints = typing.get_type_hints(cls)
+    names = _field_names(cls)
+    kinds = [hints[name] for name in names]
+    parts: list = []  # filled on first use: dataclasses may refer to each other
+    new = object.__new__
+
+    def decode(data: Any) -> Any:
+        if not parts:
+            parts.extend((decoder(kind), _PRIMITIVE.get(decoder(kind))) for kind in kinds)
+        if type(data) is not list or len(data) != len(parts):
+            raise Invalid(f"expected {cls.__name__} as a list of {len(parts)}")
+        values = []
+        for (part, primitive), value in zip(parts, data):
+            if primitive is not None:
+                if type(value) not in primitive:
+                    raise Invalid(f"{cls.__name__}: unexpected {type(value).__name__}")
+                values.append(value)
+            else:
+                values.append(part(value))
+        # The fields are all checked, and these classes are plain frozen dataclasses with no
+        # __post_init__ (see _check_plain): filling __dict__ gives what __init__ would, at a
+        # third of the cost of a frozen __init__ (a warm run decodes tens of thousands).
+        obj = new(cls)
+        obj.__dict__.update(zip(names, values))
+        return obj
+    _check_plain(cls)
+    return decode
+
+
+def _check_plain(cls: type) -> None:
+    """Refuse (``TypeError``) a dataclass whose construction does more than set its fields."""
+    if hasattr(cls, "__post_init__") or getattr(cls, "__slots__", None):
+        raise TypeError(f"{cls.__name__} is not a plain dataclass: cannot be decoded")
