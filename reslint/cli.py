@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -19,6 +20,7 @@ import click
 
 from reslint import __version__, registry
 from reslint.output import FORMATS  # one list of formats; reslint.output does not import LibCST
+from reslint.output.terminal import visible
 
 #: a progress bar is drawn (on a terminal) only for runs over more files than this
 PROGRESS_MIN_FILES = 200
@@ -128,7 +130,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
     if add_noqa:
         errors = [message for result in results for message in result.internal_errors] + _add_noqa(results)
         for message in errors:
-            click.echo(f"reslint: error: {message}", err=True)
+            _error(message)
         sys.exit(2 if errors else 0)
 
     fix_errors: List[str] = []
@@ -151,9 +153,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
             if outcome.text is None:
                 continue
             if diff:
-                diffs.append("".join(difflib.unified_diff(
-                    result.source.text.splitlines(keepends=True), outcome.text.splitlines(keepends=True),
-                    fromfile=f"a/{result.display}", tofile=f"b/{result.display}")))
+                diffs.append(_diff(result.source.text, outcome.text, result.display))
                 continue
             fixed_findings.extend(outcome.applied)
             if stdin_mode:
@@ -186,11 +186,47 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
     if show_fixes and fixed_findings:
         _show_fixes(fixed_findings)
     for message in internal:
-        click.echo(f"reslint: error: {message}", err=True)
+        _error(message)
     if internal:
         sys.exit(2)
     remains = diffs if diff else findings
     sys.exit(1 if remains and not exit_zero else 0)
+
+
+def _error(message: str) -> None:
+    """Print ``reslint: error: message`` to stderr. Messages name files and quote them (a
+    path, a configuration key, an exception's text), so they are printed through
+    :func:`visible`: an escape code in a file name must not reach the terminal."""
+    click.echo(f"reslint: error: {visible(message)}", err=True)
+
+
+#: a line and its ending, split only at the endings Python counts lines by (``str.splitlines``
+#: also splits at form feeds and other separators, which would cut a line of code in two)
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def _diff(before: str, after: str, display: str) -> str:
+    r"""The unified diff of one file's fixes (``--diff``), printable on a terminal.
+
+    The header lines (the path) and the code lines are written through :func:`visible`, so
+    the diff does not apply as a patch where it shows a control character (a file holding
+    one is hostile or broken); line endings ``\n`` and ``\r\n`` stay as they are. A
+    last line without an ending gets git's ``\ No newline at end of file`` marker
+    (difflib would run it into the next line of the diff)."""
+    lines = difflib.unified_diff(_LINE.findall(before), _LINE.findall(after), fromfile=f"a/{display}",
+                                 tofile=f"b/{display}")
+    return "".join(_diff_line(line) for line in lines)
+
+
+def _diff_line(line: str) -> str:
+    """One line of a unified diff, as :func:`_diff` prints it, with a line ending."""
+    body = line.rstrip("\r\n")
+    ending = line[len(body):]
+    if ending in ("\n", "\r\n"):
+        return visible(body) + ending
+    if ending:  # a lone \r: an old Mac line ending, which would let the next line overwrite this one
+        return visible(line) + "\n"
+    return visible(body) + "\n\\ No newline at end of file\n"
 
 
 def _start_profile() -> None:
@@ -215,7 +251,7 @@ def _settings(config_file, isolated, select, extend_select, ignore):
     try:
         settings = load_settings(Path.cwd(), config_file, isolated)
     except ConfigError as exc:
-        click.echo(f"reslint: error: {exc}", err=True)
+        _error(str(exc))
         sys.exit(2)
     return with_overrides(
         settings,
@@ -231,7 +267,7 @@ def _run(runner, paths, discovery_error, progress: bool):
     try:
         return runner.run(list(paths), progress=bar).results
     except discovery_error as exc:
-        click.echo(f"reslint: error: {exc}", err=True)
+        _error(str(exc))
         sys.exit(2)
     finally:
         if bar is not None:
@@ -289,7 +325,7 @@ def _add_noqa(results) -> List[str]:
             continue
         outcome = add_noqa(result.source.text, wanted)
         for row, why in outcome.skipped:
-            click.echo(f"{result.display}:{row}: no `# noqa` added: {why}", err=True)
+            click.echo(visible(f"{result.display}:{row}: no `# noqa` added: {why}"), err=True)
         if outcome.text == result.source.text:
             continue
         try:
@@ -357,7 +393,7 @@ def _write(text: str, output_file: Optional[Path], use_color: bool = False, err:
         reason = exc.strerror or str(exc)
         if isinstance(exc, FileExistsError):  # a parent is a file
             reason = f"{exc.filename} is not a directory"
-        click.echo(f"reslint: error: cannot write {output_file}: {reason}", err=True)
+        _error(f"cannot write {output_file}: {reason}")
         sys.exit(2)
 
 
@@ -365,7 +401,7 @@ def _show_fixes(fixed) -> None:
     counts = Counter((f.filename, f.code, f.name) for f in fixed)
     click.echo(f"Fixed {len(fixed)} error{'s' if len(fixed) != 1 else ''}:", err=True)
     for (filename, code, name), n in sorted(counts.items()):
-        click.echo(f"- {filename}: {n} x {code} ({name})", err=True)
+        click.echo(f"- {visible(filename)}: {n} x {code} ({name})", err=True)
 
 
 @main.command()
@@ -410,13 +446,13 @@ def graph(paths, graph_format, config_file, isolated, no_cache, cache_dir):
     try:
         settings = with_overrides(load_settings(Path.cwd(), config_file, isolated), select=("RES301",))
     except ConfigError as exc:
-        click.echo(f"reslint: error: {exc}", err=True)
+        _error(str(exc))
         sys.exit(2)
     runner = Runner(settings, use_cache=not no_cache, cache_dir=cache_dir)
     try:
         run = runner.run(list(paths))
     except DiscoveryError as exc:
-        click.echo(f"reslint: error: {exc}", err=True)
+        _error(str(exc))
         sys.exit(2)
     # the graph shows every module given, also those the prefilter skipped
     results = [runner.lint(Path(r.path), force=True) if r.skipped else r for r in run.results]
@@ -477,7 +513,8 @@ def show_settings(path, select, extend_select, ignore, config_file, isolated, ca
     for info in registry.RULES:
         state, why = _rule_state(info, settings, per_file, path)
         lines.append(f"  {info.code}  {info.name:<26} {state:<3}  {why}")
-    click.echo("\n".join(lines))
+    # the paths and the configuration's globs come from the checkout (a pull request's)
+    click.echo("\n".join(visible(line) for line in lines))
 
 
 def _toml(value) -> str:
@@ -570,15 +607,16 @@ def clean(cache_dir, config_file, isolated):
         cache_dir = _settings(config_file, isolated, (), (), ()).root / CACHE_DIR_NAME
     directory = cache_dir.resolve()
     if not directory.is_dir():
-        click.echo(f"No cache to remove at {directory}")
+        click.echo(visible(f"No cache to remove at {directory}"))
         return
     try:
         left = remove(directory)
     except OSError as exc:
-        click.echo(f"reslint: error: cannot remove the cache {directory}: {exc.strerror or exc}", err=True)
+        _error(f"cannot remove the cache {directory}: {exc.strerror or exc}")
         sys.exit(2)
     if left:
-        click.echo(f"Removed reslint's cache entries from {directory}; left alone what reslint did not write "
-                   f"there: {', '.join(left)}")
+        # the names left are whatever the checkout put in the cache directory
+        click.echo(visible(f"Removed reslint's cache entries from {directory}; left alone what reslint did not "
+                           f"write there: {', '.join(left)}"))
     else:
-        click.echo(f"Removed {directory}")
+        click.echo(visible(f"Removed {directory}"))

@@ -21,6 +21,8 @@ from typing import Callable, Iterator, List, Optional, Sequence, Set, Tuple
 
 import pathspec
 
+from reslint.output.terminal import visible
+
 PYTHON_SUFFIXES = (".py", ".pyi")
 
 
@@ -33,7 +35,8 @@ def _spec(patterns: Sequence[str]) -> pathspec.GitIgnoreSpec:
 
 
 def _warn(message: str) -> None:
-    print(f"reslint: warning: {message}", file=sys.stderr)
+    """Print a warning to stderr; it names a file of the checkout, so through ``visible``."""
+    print(f"reslint: warning: {visible(message)}", file=sys.stderr)
 
 
 def _gitignore_spec(path: Path, lines: List[str], warn: Callable[[str], None]) -> pathspec.GitIgnoreSpec:

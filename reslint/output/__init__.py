@@ -8,6 +8,11 @@ The text returned is always valid Unicode: a file name that is not valid UTF-8
 (legal on Linux) reaches the renderers with surrogate escapes, which no encoder
 accepts, so :func:`renderer` replaces every lone surrogate with U+FFFD, as Ruff
 shows such names. (SARIF URIs keep the exact bytes, percent-encoded.)
+
+Checked files are not trusted: the human formats and ``github`` print every file-derived
+text (paths, messages, lines of code) through :func:`reslint.output.terminal.visible`,
+so escape codes and bidi controls are shown, not obeyed; the machine formats keep the
+exact text and leave the escaping to their serializers.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""``concise``: ``path:line:col: CODE message`` per finding, then a count line."""
+"""``concise``: ``path:line:col: CODE message`` per finding, then a count line.
+
+The path and the message are printed through :func:`reslint.output.terminal.visible`:
+a newline in either would otherwise forge a line of its own.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from typing import List
 from reslint.diagnostics import Applicability, Finding
 from reslint.output import Report
 from reslint.output.summary import summary
+from reslint.output.terminal import visible
 
 
 def _marker(finding: Finding, unsafe_fixes: bool) -> str:
@@ -20,7 +25,8 @@ def _marker(finding: Finding, unsafe_fixes: bool) -> str:
 
 def render(findings: List[Finding], report: Report) -> str:
     lines = [
-        f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} {_marker(f, report.unsafe_fixes)}{f.message}"
+        f"{visible(f.filename)}:{f.location.row}:{f.location.column}: {f.code} {_marker(f, report.unsafe_fixes)}"
+        f"{visible(f.message)}"
         for f in findings
     ]
     if report.summary:

@@ -17,6 +17,13 @@ in actions/runner ``src/Runner.Common/ActionCommand.cs``, mirrored by ``escapeDa
 (data) escapes ``%`` -> ``%25``, CR -> ``%0D``, LF -> ``%0A``; property values escape
 those and also ``:`` -> ``%3A`` and ``,`` -> ``%2C``. ``%`` is escaped first, so a
 literal ``%0A`` in a message survives.
+
+The runner decodes no other escape, so the remaining controls (ESC, BEL, U+009B, bidi
+controls, ...) cannot reach it exactly; they would reach the log, which is rendered with
+ANSI colours, and any terminal that shows this output. After the escaping above they are
+written as :func:`reslint.output.terminal.visible` escapes (``\\x1b``), which contain no
+``%``, ``:`` or ``,``. A path with such a character is then no longer the file's exact
+name (GitHub may not place its annotation on the file); a newline in a path is ``%0A``, exact.
 """
 
 from __future__ import annotations
@@ -25,16 +32,23 @@ from typing import List
 
 from reslint.diagnostics import Finding
 from reslint.output import Report
+from reslint.output.terminal import visible
 
 
 def escape_data(text: str) -> str:
-    """Escape a command's data (the message after the second ``::``)."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a command's data (the message after the second ``::``): the runner's escapes,
+    then every other control character made visible (see the module docstring)."""
+    return visible(_percent_data(text))
 
 
 def escape_property(text: str) -> str:
-    """Escape a property value (``title=``, ``file=``)."""
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+    """Escape a property value (``title=``, ``file=``), as :func:`escape_data` does, with ``:`` and ``,`` too."""
+    return visible(_percent_data(text).replace(":", "%3A").replace(",", "%2C"))
+
+
+def _percent_data(text: str) -> str:
+    """The runner's escapes of data: ``%`` first, so that a literal ``%0A`` survives."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def command(f: Finding) -> str:
