@@ -42,6 +42,7 @@ from typing import Dict, List, Optional, Tuple
 from reslint import __version__
 from reslint.analysis.facts import ModuleSummary
 from reslint.diagnostics import Finding
+from reslint.output.terminal import visible
 from reslint.serial import Invalid, decoder, encode
 from reslint.suppression import Comment
 
@@ -80,8 +81,9 @@ SUPPORTED = bool(_NOFOLLOW and _DIRECTORY) and all(
 
 
 def warn(message: str) -> None:
-    """One warning line on stderr (stdout carries only results)."""
-    print(f"reslint: warning: {message}", file=sys.stderr)
+    """One warning line on stderr (stdout carries only results); it names paths, so through
+    :func:`reslint.output.terminal.visible`."""
+    print(f"reslint: warning: {visible(message)}", file=sys.stderr)
 
 
 class CacheUnavailable(Exception):
