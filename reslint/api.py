@@ -11,7 +11,8 @@ dataclasses of plain values: ``code``, ``name``, ``severity``, ``message``,
 :class:`~reslint.diagnostics.Fix` with ``message``, ``applicability`` and text
 ``edits``), ``noqa_row``, ``related``), sorted by (path, row, column, code), after
 suppression comments and ``per-file-ignores``, exactly what ``reslint check`` reports.
-A file that cannot be read, decoded or parsed is a ``RES000`` finding, not an exception.
+A file that cannot be read, decoded or parsed is a ``RES000`` finding, not an exception;
+so is a path that does not exist and a directory that cannot be read (at row 1, column 1).
 :func:`reslint.output.renderer` turns findings into any output format's text.
 
 Configuration is resolved as by the command line: from ``config`` when given, else
@@ -89,10 +90,14 @@ def lint_paths(paths: Union[PathLike, Sequence[PathLike]], *, config: Optional[P
     ``paths`` is one path or a sequence of paths, relative to the current directory or
     absolute (an empty sequence checks nothing). ``cache=True`` reads and writes the
     cache in ``<root>/.reslint_cache`` as the command line does; by default nothing is
-    written. Returns the sorted findings (an empty list when clean).
+    written. Returns the sorted findings (an empty list when clean). A path that does not
+    exist, or a directory that cannot be read, is a ``RES000`` finding at 1:1 (``message``
+    ``"no such file or directory"``, ``"cannot read directory: ..."``), and a warning on
+    stderr, as on the command line; the other paths are linted.
 
-    Raises :class:`ConfigError` (bad configuration or selector), :class:`DiscoveryError`
-    (a path that does not exist) and :class:`LintError` (an internal error in a rule).
+    Raises :class:`ConfigError` (bad configuration or selector) and :class:`LintError` (an
+    internal error in a rule). :class:`DiscoveryError` is no longer raised here (it was,
+    for a missing path); it stays importable from this module for code that catches it.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]

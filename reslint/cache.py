@@ -35,14 +35,13 @@ import re
 import secrets
 import shutil
 import stat
-import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from reslint import __version__
 from reslint.analysis.facts import ModuleSummary
 from reslint.diagnostics import Finding
-from reslint.output.terminal import visible
+from reslint.output.terminal import warn
 from reslint.serial import Invalid, decoder, encode
 from reslint.suppression import Comment
 
@@ -78,12 +77,6 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 #: the operations a link-safe cache needs (POSIX); elsewhere no cache is used
 SUPPORTED = bool(_NOFOLLOW and _DIRECTORY) and all(
     call in os.supports_dir_fd for call in (os.open, os.mkdir, os.rename, os.unlink))
-
-
-def warn(message: str) -> None:
-    """One warning line on stderr (stdout carries only results); it names paths, so through
-    :func:`reslint.output.terminal.visible`."""
-    print(f"reslint: warning: {visible(message)}", file=sys.stderr)
 
 
 class CacheUnavailable(Exception):
@@ -298,7 +291,7 @@ class Cache:
 
     Every method is silent about a cache that cannot be read or written: a miss, or nothing
     stored. Only a cache directory that is a symbolic link, and a key that cannot be had, are
-    told once on stderr (:func:`warn`); the run then goes on without a cache.
+    told once on stderr (:func:`reslint.output.terminal.warn`); the run then goes on without a cache.
     """
 
     def __init__(self, directory: Path, settings):

@@ -107,8 +107,6 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
           statistics, exit_zero, config_file, isolated, stdin_filename, color, quiet, no_cache, cache_dir,
           ignore_noqa, add_noqa, jobs, profile):
     """Check PATHS (files or directories; default `.`) for resilience anti-patterns."""
-    from reslint.discovery import DiscoveryError
-
     if profile:
         jobs = 1
         _start_profile()
@@ -126,7 +124,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
     if stdin_mode:
         results = [_lint_stdin(runner.linter, stdin_filename)]
     else:
-        results = _run(runner, paths, DiscoveryError, progress=True)
+        results = _run(runner, paths, progress=True)
     if add_noqa:
         errors = [message for result in results for message in result.internal_errors] + _add_noqa(results)
         for message in errors:
@@ -170,7 +168,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
         if rewritten:
             # what remains, from a whole run again: the project pass (RES301, RES402) and the
             # verdict on suppressions (RES900) depend on the fixed files too
-            results = _run(runner, paths, DiscoveryError, progress=False)
+            results = _run(runner, paths, progress=False)
 
     internal = [message for result in results for message in result.internal_errors] + fix_errors
     findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key())
@@ -261,14 +259,12 @@ def _settings(config_file, isolated, select, extend_select, ignore):
     )
 
 
-def _run(runner, paths, discovery_error, progress: bool):
-    """``runner.run(paths)``, with a progress bar on a terminal; exits 2 for a missing path."""
+def _run(runner, paths, progress: bool):
+    """``runner.run(paths)``, with a progress bar on a terminal. A missing path is a RES000
+    finding (exit status 1, as Ruff's E902), not an error: the other paths are still checked."""
     bar = _ProgressBar(sys.stderr) if progress and _is_terminal(sys.stderr) else None
     try:
         return runner.run(list(paths), progress=bar).results
-    except discovery_error as exc:
-        _error(str(exc))
-        sys.exit(2)
     finally:
         if bar is not None:
             bar.close()
@@ -440,7 +436,6 @@ def graph(paths, graph_format, config_file, isolated, no_cache, cache_dir):
     from reslint import graph as render
     from reslint.analysis.callgraph import CallGraph
     from reslint.config import ConfigError, load_settings, with_overrides
-    from reslint.discovery import DiscoveryError
     from reslint.runner import Runner
 
     try:
@@ -448,12 +443,13 @@ def graph(paths, graph_format, config_file, isolated, no_cache, cache_dir):
     except ConfigError as exc:
         _error(str(exc))
         sys.exit(2)
+    # a graph has no place for a finding: a missing path stays an error here
+    for path in paths:
+        if not os.path.lexists(path):
+            _error(f"{path}: no such file or directory")
+            sys.exit(2)
     runner = Runner(settings, use_cache=not no_cache, cache_dir=cache_dir)
-    try:
-        run = runner.run(list(paths))
-    except DiscoveryError as exc:
-        _error(str(exc))
-        sys.exit(2)
+    run = runner.run(list(paths))
     # the graph shows every module given, also those the prefilter skipped
     results = [runner.lint(Path(r.path), force=True) if r.skipped else r for r in run.results]
     summaries = [r.summary for r in results if r.summary is not None]

@@ -6,8 +6,12 @@ Patterns use gitignore syntax through :mod:`pathspec`. Paths given explicitly
 are always checked, as in Ruff; excludes apply to what a walk discovers.
 Only regular files are listed (a symlink to a pipe or a device would block or
 never end), except a dangling symlink, which is listed so it is reported as
-unreadable. A file named twice (``a.py`` and ``$PWD/a.py``, or a link and its
-target) is listed once.
+unreadable; a pipe or a device named explicitly is skipped with a warning. A
+file named twice (``a.py`` and ``$PWD/a.py``, or a link and its target) is
+listed once. What cannot be listed (a path given that does not exist, a
+directory that cannot be read) is warned about and handed on (:class:`Unlisted`)
+so the run reports it as a finding and goes on, as Ruff does (E902). Every
+warning goes through the walker's one ``warn`` function.
 """
 
 from __future__ import annotations
@@ -15,28 +19,44 @@ from __future__ import annotations
 import os
 import re
 import stat
-import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 import pathspec
 
-from reslint.output.terminal import visible
+from reslint.output.terminal import warn
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 
 
 class DiscoveryError(Exception):
-    """A path given on the command line that does not exist."""
+    """A path given that does not exist (raised by :meth:`Walker.expand` only)."""
+
+
+class NotRegularFile(OSError):
+    """A path that is a named pipe, a device, a socket or a directory, not a regular file."""
+
+
+@dataclass(frozen=True)
+class Unlisted:
+    """A path whose files cannot be listed. ``reason``: what the run reports for it (its
+    RES000 message); ``missing``: a path given that does not exist."""
+
+    path: Path
+    reason: str
+    missing: bool = False
+
+
+class Discovery(NamedTuple):
+    """What :meth:`Walker.discover` found: the files to lint (sorted) and what it could not list."""
+
+    files: List[Path]
+    unlisted: List[Unlisted]
 
 
 def _spec(patterns: Sequence[str]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(patterns)
-
-
-def _warn(message: str) -> None:
-    """Print a warning to stderr; it names a file of the checkout, so through ``visible``."""
-    print(f"reslint: warning: {visible(message)}", file=sys.stderr)
 
 
 def _gitignore_spec(path: Path, lines: List[str], warn: Callable[[str], None]) -> pathspec.GitIgnoreSpec:
@@ -57,6 +77,31 @@ def _gitignore_spec(path: Path, lines: List[str], warn: Callable[[str], None]) -
     return _spec(good)
 
 
+def read_regular(path) -> bytes:
+    """The bytes of ``path`` (a symlink is followed) when it is a regular file.
+
+    Raises :class:`NotRegularFile` for anything else, without reading from it: a named pipe
+    would block until a writer comes (forever, in CI), a device may never end. The type is
+    checked before opening (opening some devices has effects); the file is then opened
+    non-blocking, so a pipe put in its place meanwhile cannot hang the ``open``, and checked
+    again on the open file before the first read. Raises ``OSError`` when it cannot be read.
+    """
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise NotRegularFile(f"{path}: not a regular file")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    with os.fdopen(os.open(path, flags), "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise NotRegularFile(f"{path}: not a regular file")
+        return handle.read()
+
+
+def read_regular_text(path, errors: str = "strict") -> str:
+    """:func:`read_regular` decoded as UTF-8 with universal newlines (as ``Path.read_text``
+    reads). Raises as :func:`read_regular`, and ``UnicodeDecodeError`` with ``errors="strict"``."""
+    text = read_regular(path).decode("utf-8", errors=errors)
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def _regular_or_dangling(path) -> bool:
     """Whether ``path`` (a file, not a directory) should be listed: a regular file,
     or a symlink that cannot be followed (dangling or looping: reported as unreadable)."""
@@ -75,23 +120,40 @@ class Walker:
     """Expands paths to files. Built once per run; ``exclude`` is compiled once."""
 
     def __init__(self, root: Path, exclude: Sequence[str], respect_gitignore: bool = True,
-                 warn: Callable[[str], None] = _warn):
+                 warn: Callable[[str], None] = warn):
         self.root = Path(os.path.abspath(root))
         self.exclude = _spec(exclude)
         self.respect_gitignore = respect_gitignore
         self.warn = warn
-        self._warned: Set[str] = set()
+        self._warned: Set[Tuple[str, str]] = set()
 
-    def _warn_once(self, message: str) -> None:
-        if message not in self._warned:
-            self._warned.add(message)
+    def _warn_once(self, message: str, path=None, kind: str = "") -> None:
+        """``self.warn(message)`` unless already said: once per ``(kind, path)`` when ``path`` is
+        given (the same file is reached as ``sub/.gitignore`` and ``/abs/sub/.gitignore``),
+        else once per message. The walker lives for a run, and a ``--fix`` run walks twice."""
+        key = (kind, os.path.abspath(path)) if path is not None else ("", message)
+        if key not in self._warned:
+            self._warned.add(key)
             self.warn(message)
 
     def _read_gitignore(self, directory: Path) -> Optional[pathspec.GitIgnoreSpec]:
+        """The spec of ``directory/.gitignore``; ``None`` when there is none or it cannot be used.
+
+        Only a regular file is read (:func:`read_regular`: a named pipe called ``.gitignore``
+        would hang the run). One that is not a regular file or cannot be read is ignored with
+        a warning (git warns too); a missing one, or a dangling link, without a word.
+        """
         path = directory / ".gitignore"
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            text = read_regular_text(path, errors="replace")
+        except NotRegularFile:
+            self._warn_once(f"{path}: not a regular file, ignored", path, "gitignore")
+            return None
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            self._warn_once(f"{path}: cannot read: {exc.strerror or exc}; its patterns are not applied", path,
+                            "gitignore")
             return None
         return _gitignore_spec(path, text.splitlines(), self._warn_once)
 
@@ -111,21 +173,43 @@ class Walker:
         rel = relative(path, base)
         return rel is not None and self.exclude.match_file(rel + ("/" if is_dir else ""))
 
-    def expand(self, paths: Sequence[Path]) -> List[Path]:
-        """Every file to lint, sorted, without duplicates. Raises :class:`DiscoveryError`.
+    def discover(self, paths: Sequence[Path]) -> Discovery:
+        """Every file to lint, sorted, without duplicates, and what could not be listed: a path
+        that does not exist, a directory that cannot be read (each once, with a warning). A path
+        given that is not a regular file or a directory (a named pipe, a device) is skipped with
+        a warning and never opened: opening a pipe blocks. Never raises for a path.
 
         A file reached under two spellings is listed under the first one.
         """
         found = {}
+        unlisted: Dict[str, Unlisted] = {}
         for path in paths:
             if not os.path.lexists(path):
-                raise DiscoveryError(f"{path}: no such file or directory")
-            if path.is_dir():
-                for file, identity in self._walk(path):
+                self._unlisted(unlisted, Unlisted(Path(path), "no such file or directory", missing=True))
+            elif path.is_dir():
+                for file, identity in self._walk(path, unlisted):
                     found.setdefault(identity, file)
             elif _regular_or_dangling(path):
                 found.setdefault(_identity(path), path)
-        return sorted(found.values(), key=os.path.normpath)
+            else:
+                self._warn_once(f"{path}: not a regular file, skipped", path, "skipped")
+        return Discovery(sorted(found.values(), key=os.path.normpath), list(unlisted.values()))
+
+    def expand(self, paths: Sequence[Path]) -> List[Path]:
+        """The files of :meth:`discover`. Raises :class:`DiscoveryError` for the first path that
+        does not exist, before walking anything (for callers that want files or an error)."""
+        for path in paths:
+            if not os.path.lexists(path):
+                raise DiscoveryError(f"{path}: no such file or directory")
+        return self.discover(paths).files
+
+    def _unlisted(self, unlisted: Dict[str, Unlisted], item: Unlisted) -> None:
+        """Record ``item`` in ``unlisted`` (keyed by absolute path: ``x`` and ``./x`` are one) and
+        warn, once per path: stderr shows it whatever the output format."""
+        key = os.path.abspath(item.path)
+        if key not in unlisted:
+            unlisted[key] = item
+            self._warn_once(f"{item.path}: {item.reason}", item.path, "unlisted")
 
     def _ignores_above(self, directory: Path) -> List[Tuple[Path, pathspec.GitIgnoreSpec]]:
         """The ``.gitignore`` specs of the project root and every directory down to ``directory``."""
@@ -152,24 +236,30 @@ class Walker:
                 return True
         return False
 
-    def _walk(self, top: Path) -> Iterator[Tuple[Path, str]]:
+    def _walk(self, top: Path, unlisted: Dict[str, Unlisted]) -> Iterator[Tuple[Path, str]]:
         """``(file, its identity)``: below the resolved top, a file that is not a link is where
-        the walk found it (directory links are not followed), which saves a ``realpath`` each."""
+        the walk found it (directory links are not followed), which saves a ``realpath`` each.
+        Directories that cannot be read go to ``unlisted`` (:meth:`_unlisted`)."""
         ignores = [(os.fspath(base), spec) for base, spec in self._ignores_above(top)]
         real_top = _identity(top)
         prefix = os.path.join(os.fspath(top), "")  # every path found is os.path.join(top, ...)
-        for path, is_link in self._walk_dir(os.fspath(top), os.path.abspath(top), ignores, self._base(top)):
+        walked = self._walk_dir(os.fspath(top), os.path.abspath(top), ignores, self._base(top), unlisted)
+        for path, is_link in walked:
             if is_link or not path.startswith(prefix):
                 yield Path(path), _identity(path)
             else:
                 yield Path(path), os.path.join(real_top, path[len(prefix):])
 
-    def _walk_dir(self, directory: str, absolute: str, ignores, base: str) -> Iterator[Tuple[str, bool]]:
+    def _walk_dir(self, directory: str, absolute: str, ignores, base: str,
+                  unlisted: Dict[str, Unlisted]) -> Iterator[Tuple[str, bool]]:
         """``(path as found, is a link)`` of the files under ``directory`` (``absolute``: the same,
-        absolute): paths stay strings, and each is matched relative to ``base`` by slicing."""
+        absolute): paths stay strings, and each is matched relative to ``base`` by slicing. A
+        directory that cannot be read goes to ``unlisted``: its files would be missed unseen."""
         try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
-        except OSError:
+            with os.scandir(directory) as scan:
+                entries = sorted(scan, key=lambda e: e.name)
+        except OSError as exc:
+            self._unlisted(unlisted, Unlisted(Path(directory), f"cannot read directory: {exc.strerror or exc}"))
             return
         if self.respect_gitignore and any(e.name == ".gitignore" for e in entries):
             spec = self._read_gitignore(Path(directory))
@@ -196,7 +286,7 @@ class Walker:
             if is_dir:
                 if self._excluded(inner, True, base) or self._ignored(inner, True, ignores):
                     continue
-                yield from self._walk_dir(entry.path, inner, ignores, base)
+                yield from self._walk_dir(entry.path, inner, ignores, base, unlisted)
             elif is_file:
                 if self._excluded(inner, False, base) or self._ignored(inner, False, ignores):
                     continue

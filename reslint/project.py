@@ -2,7 +2,8 @@
 
 Read once per project root from ``pyproject.toml`` (``[project] dependencies``
 and optional dependencies) and ``requirements*.txt``. Only simple upper bounds
-are understood (``urllib3<2``, ``urllib3==1.26.18``, ``urllib3~=1.26``).
+are understood (``urllib3<2``, ``urllib3==1.26.18``, ``urllib3~=1.26``). Only
+regular files are read: a named pipe called ``requirements.txt`` would hang the run.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import List, Tuple
 
+from reslint.discovery import read_regular_text
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -22,7 +25,7 @@ else:  # pragma: no cover
 def _requirement_lines(root: Path) -> Tuple[str, ...]:
     lines: List[str] = []
     try:
-        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+        data = tomllib.loads(read_regular_text(root / "pyproject.toml"))
         project = data.get("project", {})
         lines.extend(project.get("dependencies", []) or [])
         for extra in (project.get("optional-dependencies", {}) or {}).values():
@@ -31,7 +34,7 @@ def _requirement_lines(root: Path) -> Tuple[str, ...]:
         pass
     for path in sorted(root.glob("requirements*.txt")):
         try:
-            lines.extend(path.read_text(encoding="utf-8", errors="replace").splitlines())
+            lines.extend(read_regular_text(path, errors="replace").splitlines())
         except OSError:
             continue
     return tuple(line.strip() for line in lines if isinstance(line, str) and line.strip()

@@ -19,7 +19,7 @@ from reslint import profiling
 from reslint.cache import CACHE_DIR_NAME, Cache, file_key
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location, Related
-from reslint.discovery import Walker
+from reslint.discovery import Unlisted, Walker
 from reslint.results import FileResult, Judge, decode, internal_error
 from reslint.prefilter import module_name
 from reslint.registry import BY_CODE
@@ -38,7 +38,8 @@ KEY = BY_CODE["RES401"]
 
 @dataclass
 class RunResult:
-    """The per-file results of the files that were given, and internal error messages."""
+    """The per-file results of the files that were given (then those of the paths that could not
+    be listed: RES000), and internal error messages."""
 
     results: List[FileResult]
     errors: List[str] = field(default_factory=list)
@@ -50,7 +51,8 @@ class Runner:
 
     ``jobs``: worker processes for the files not in the cache (``None``: one per CPU);
     workers start only when at least :data:`PARALLEL_MIN_FILES` files need parsing, and
-    the results are the same, in the same order, whatever ``jobs`` is.
+    the results are the same, in the same order, whatever ``jobs`` is (also when they cannot
+    start: then the files are linted in this process, after one warning).
     """
 
     def __init__(self, settings: Settings, use_cache: bool = True, cache_dir: Optional[Path] = None,
@@ -86,7 +88,9 @@ class Runner:
         return self._linter
 
     def run(self, paths: Sequence[Path], progress: Optional[Callable[[int, int], None]] = None) -> RunResult:
-        """Raises :class:`reslint.discovery.DiscoveryError` for a missing path.
+        """Lint ``paths`` (none: the current directory). Never raises for a path: one that does
+        not exist, or a directory that cannot be read, is a RES000 result of its own, after the
+        files' results (discovery warns about it too), and the other paths are linted.
 
         ``progress(done, total)`` is called after each given file. Suppressions are judged
         (RES900) after the project pass, every run: a directive may be used by a finding
@@ -94,7 +98,21 @@ class Runner:
         """
         profile = profiling.ACTIVE
         with profile.phase("discover") if profile is not None else nullcontext():
-            files = self.walker.expand(list(paths) or [Path(".")])
+            found = self.walker.discover(list(paths) or [Path(".")])
+        run = self._run_files(found.files, paths, progress)
+        run.results.extend(self._unlisted_result(item) for item in found.unlisted)
+        return run
+
+    def _unlisted_result(self, item: Unlisted) -> FileResult:
+        """The result of a path discovery could not list: RES000 at 1:1 (as Ruff's E902), so it
+        shows in every output format and the exit status is 1; none when RES000 is off there."""
+        display = self.judge.display_path(item.path)
+        return FileResult(str(item.path), display,
+                          self.judge.syntax(display, item.reason, Location(1, 1), self.judge.ignored_codes(display)))
+
+    def _run_files(self, files: List[Path], paths: Sequence[Path], progress) -> RunResult:
+        """:meth:`run` over the ``files`` discovered from ``paths``."""
+        profile = profiling.ACTIVE
         project = self.settings.project_root
         # the whole project was given (`reslint .` at its root): no second walk for the others
         whole = project is not None and any(
@@ -143,17 +161,31 @@ class Runner:
         loads modules: started when ``changed`` files (those the stat index does not vouch for,
         known before anything is read) are at least :data:`PARALLEL_MIN_FILES`, so that the
         workers import LibCST while this process reads the files, and this one never does."""
-        if self.jobs <= 1 or changed < PARALLEL_MIN_FILES:
+        pool = self._start_pool() if self.jobs > 1 and changed >= PARALLEL_MIN_FILES else None
+        if pool is None:
             yield
             return
-        from reslint import workers
-
-        with workers.Pool(self.settings, self.ignore_noqa, self.jobs) as pool:
+        with pool:
             self._pool = pool
             try:
                 yield
             finally:
                 self._pool = None
+
+    def _start_pool(self):
+        """A started :class:`reslint.workers.Pool`, or ``None`` (with one warning) when it cannot
+        start (no processes allowed, no ``forkserver`` socket, too many workers for the platform):
+        the files are then linted in this process, slower but the same. This runner then stays
+        in one process, so a ``--fix`` run's second pass does not try and warn again."""
+        from reslint import workers
+
+        try:
+            return workers.Pool(self.settings, self.ignore_noqa, self.jobs)
+        except Exception as exc:  # noqa: BLE001 - whatever stops the workers must not stop the run
+            self.jobs = 1
+            self.walker.warn(f"could not start worker processes ({type(exc).__name__}: {exc}); "
+                             f"linting in one process")
+            return None
 
     def _lint_many(self, files: Sequence[Path], displays, entries, progress) -> List[FileResult]:
         """Lint files (through the cache), in parallel when many need parsing; results in ``files``

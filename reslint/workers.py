@@ -106,22 +106,40 @@ class Pool:
     linter while this process still walks and reads the files. Use as a context manager."""
 
     def __init__(self, settings: Settings, ignore_noqa: bool, jobs: int):
+        """Raises whatever stops the workers from starting (``OSError`` when no process or
+        ``forkserver`` socket can be made, ``ValueError`` for more workers than the platform
+        allows...), after stopping the ones already started: the caller lints in one process."""
         self.settings, self.ignore_noqa = settings, ignore_noqa
         self._linter = None
         context = _context()
         self._parent_alive, self._alive = context.Pipe(duplex=False)
-        self._executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start,
-                                             initargs=(settings, ignore_noqa, self._parent_alive))
-        for _ in range(jobs):  # each submit to a pool without an idle worker starts one
-            self._executor.submit(int)
+        self._executor = None
+        try:
+            self._executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start,
+                                                 initargs=(settings, ignore_noqa, self._parent_alive))
+            for _ in range(jobs):  # each submit to a pool without an idle worker starts one
+                self._executor.submit(int)
+        except BaseException:
+            try:
+                self._close(interrupted=True)
+            except Exception:  # noqa: BLE001 - the reason the start failed is what the caller needs
+                pass
+            raise
 
     def __enter__(self) -> "Pool":
         return self
 
     def __exit__(self, kind, value, traceback) -> None:
-        if kind is not None:  # Ctrl-C, SIGTERM turned into an exception, the consumer gone
-            _terminate(self._executor)  # a graceful shutdown can deadlock on an interrupted executor
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        # kind: Ctrl-C, SIGTERM turned into an exception, the consumer gone
+        self._close(interrupted=kind is not None)
+
+    def _close(self, interrupted: bool) -> None:
+        """Stop the workers and close the parent's pipe; ``interrupted``: without waiting for them
+        to finish their work (a graceful shutdown can deadlock on an interrupted executor)."""
+        if self._executor is not None:
+            if interrupted:
+                _terminate(self._executor)
+            self._executor.shutdown(wait=True, cancel_futures=True)
         self._alive.close()
         self._parent_alive.close()
 

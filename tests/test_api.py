@@ -46,9 +46,18 @@ def test_lint_paths_config_select_ignore(project):
     assert load(config=other).max_timeout == 30
 
 
+def test_lint_paths_missing_path_is_a_finding(project, capsys):
+    """A missing path was a DiscoveryError; now it is RES000, as on the command line, and the
+    other paths are linted (DiscoveryError stays importable for old callers)."""
+    findings = lint_paths(["nope.py", "src"])
+    assert [(f.filename, f.code, f.location.row, f.location.column, f.message) for f in findings] == [
+        ("nope.py", "RES000", 1, 1, "no such file or directory"),
+        ("src/app.py", "RES101", 5, 12, findings[1].message)]
+    assert capsys.readouterr().err == "reslint: warning: nope.py: no such file or directory\n"
+    assert issubclass(DiscoveryError, Exception)
+
+
 def test_lint_paths_errors(project):
-    with pytest.raises(DiscoveryError, match="nope.py: no such file or directory"):
-        lint_paths(["nope.py"])
     with pytest.raises(ConfigError, match="RES999"):
         lint_paths(".", select=["RES999"])
     (project / "pyproject.toml").write_text("[tool.reslint]\nmax-timout = 3\n", encoding="utf-8")

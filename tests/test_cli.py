@@ -46,10 +46,21 @@ def test_exit_zero_flag(project):
     assert run(["--exit-zero", "app.py"], project).exit_code == 0
 
 
-def test_missing_path_is_a_usage_error(project):
-    result = run(["nope.py"], project)
-    assert result.exit_code == 2
-    assert "nope.py: no such file or directory" in result.output
+def test_missing_path_is_a_finding_and_the_other_paths_are_checked(project):
+    """As Ruff's E902: a RES000 finding at 1:1 (exit status 1, no longer 2), one warning line."""
+    result = run(["-f", "concise", "nope.py", "app.py"], project)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("app.py:5:12: RES101 `requests.get` call has no timeout")
+    assert lines[1:3] == ["nope.py:1:1: RES000 no such file or directory", "Found 2 errors."]
+    assert result.stderr == "reslint: warning: nope.py: no such file or directory\n"
+    alone = run(["-f", "json", "nope.py"], project)
+    assert alone.exit_code == 1
+    (finding,) = json.loads(alone.stdout)
+    assert (finding["code"], finding["filename"], finding["location"], finding["message"]) == (
+        "RES000", "nope.py", {"row": 1, "column": 1}, "no such file or directory")
+    assert run(["--exit-zero", "nope.py"], project).exit_code == 0
+    assert run(["--ignore", "RES000", "nope.py", "ok.py"], project).exit_code == 0  # the warning stays
 
 
 def test_unknown_rule_selector_is_a_usage_error(project):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,59 @@ def test_a_named_pipe_given_explicitly_is_not_listed(tmp_path):
     walker = Walker(tmp_path, ())
     assert walker.expand([tmp_path / "pipe.py", tmp_path / "link.py", dangling]) == [dangling]
     assert names(tmp_path, walker.expand([tmp_path])) == ["dangling.py"]
+
+
+def test_discover_hands_on_what_it_cannot_list_and_warns_once(tmp_path, monkeypatch):
+    import errno
+
+    from reslint.discovery import Unlisted
+
+    touch(tmp_path / "locked" / "hidden.py")
+    kept = touch(tmp_path / "kept.py")
+    real = os.scandir
+
+    def scandir(path="."):
+        if os.path.basename(os.fspath(path)) == "locked":
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    warnings = []
+    walker = Walker(tmp_path, (), warn=warnings.append)
+    found = walker.discover([tmp_path, tmp_path / "absent.py", tmp_path / "absent.py"])
+    assert found.files == [kept]
+    assert found.unlisted == [Unlisted(tmp_path / "locked", "cannot read directory: Permission denied"),
+                              Unlisted(tmp_path / "absent.py", "no such file or directory", missing=True)]
+    assert warnings == [f"{tmp_path / 'locked'}: cannot read directory: Permission denied",
+                        f"{tmp_path / 'absent.py'}: no such file or directory"]
+    assert walker.discover([tmp_path]).unlisted == found.unlisted[:1] and len(warnings) == 2  # said once
+    with pytest.raises(DiscoveryError, match="absent.py: no such file or directory"):
+        walker.expand([tmp_path / "absent.py"])  # expand, for callers that want files or an error
+
+
+def test_a_fifo_gitignore_is_not_opened_and_is_warned_about(tmp_path):
+    if not hasattr(os, "mkfifo") or not hasattr(signal, "SIGALRM"):
+        pytest.skip("no named pipes or no SIGALRM on this platform")
+    os.mkfifo(tmp_path / ".gitignore")
+    kept = touch(tmp_path / "pkg" / "mod.py")
+    os.mkfifo(tmp_path / "pkg" / ".gitignore")
+    warnings = []
+    walker = Walker(tmp_path, (), warn=warnings.append)
+
+    class Hung(Exception):
+        """Not an OSError: discovery must not take it for a file it cannot read."""
+
+    def hung(signum, frame):
+        raise Hung("discovery blocked on a named pipe")
+
+    # opening either pipe would block forever: the alarm turns a regression into a failure
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(30)
+    try:
+        assert walker.expand([tmp_path]) == [kept]
+        assert walker.expand([tmp_path / "pkg"]) == [kept]
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert warnings == [f"{tmp_path / '.gitignore'}: not a regular file, ignored",
+                        f"{tmp_path / 'pkg' / '.gitignore'}: not a regular file, ignored"]

@@ -464,17 +464,17 @@ def test_file_deleted_between_discovery_and_reading(tmp_path, monkeypatch):
     from reslint.discovery import Walker
 
     project = project_with(tmp_path, {"gone.py": b"import requests\nrequests.get('u')\n"})
-    expand = Walker.expand
+    discover = Walker.discover
     deleted = []
 
-    def expand_then_delete(self, paths):
-        files = expand(self, paths)
+    def discover_then_delete(self, paths):
+        found = discover(self, paths)
         if not deleted:  # the first walk found it; it vanishes before it is read
             (project / "gone.py").unlink()
             deleted.append(True)
-        return files
+        return found
 
-    monkeypatch.setattr(Walker, "expand", expand_then_delete)
+    monkeypatch.setattr(Walker, "discover", discover_then_delete)
     code, out, err = run_cli(project, "-f", "json", ".")
     rows = records(out)
     assert deleted

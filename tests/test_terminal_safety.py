@@ -144,7 +144,10 @@ def test_messages_on_stderr_show_escapes(tmp_path):
     warned = run(["--isolated", "--no-cache", "-f", "concise", "."], tmp_path)
     assert r"d\x1b]0;t\x07/.gitignore:1: ignored a pattern" in warned.stderr
     missing = run(["--isolated", "--no-cache", "nope\x1b[2J.py"], tmp_path)
-    assert missing.exit_code == 2 and r"nope\x1b[2J.py: no such file or directory" in missing.stderr
+    # a missing path is a RES000 finding (exit status 1) and a warning, both escaped
+    assert missing.exit_code == 1 and r"nope\x1b[2J.py: no such file or directory" in missing.stderr
+    assert r"nope\x1b[2J.py:1:1: RES000" in missing.stdout
+    assert_safe(missing.stdout, False)
     fixed = run(["--isolated", "--no-cache", "--fix", "--unsafe-fixes", "--show-fixes", "."], tmp_path)
     assert r"- d\x1b]0;t\x07/app.py: 1 x RES101" in fixed.stderr
     for result in (warned, missing, fixed):

@@ -14,6 +14,7 @@ This module imports nothing heavy: discovery and the command line use it too.
 from __future__ import annotations
 
 import re
+import sys
 
 #: What :func:`visible` escapes: C0 controls but tab (a tab moves the cursor right, nothing
 #: else; the code frames expand it), DEL, C1 controls (U+0085 is a line break to some
@@ -46,3 +47,9 @@ def visible(text: str) -> str:
     escaped ESC; the machine formats (``json``) tell them apart when it matters.
     """
     return UNSAFE.sub(_escape, text)
+
+
+def warn(message: str) -> None:
+    """Print ``reslint: warning: MESSAGE`` on stderr (stdout carries only results). Warnings
+    name files and directories of the checkout, so the message goes through :func:`visible`."""
+    print(f"reslint: warning: {visible(message)}", file=sys.stderr)
