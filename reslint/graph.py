@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Dict, List, Tuple
 
 from reslint.analysis.callgraph import CallGraph, Hop
+from reslint.output.terminal import visible
 
 
 def _layers(graph: CallGraph) -> Dict[Tuple[str, int], Hop]:
@@ -39,7 +40,9 @@ def _label(hop: Hop) -> List[str]:
     attempts = "unbounded" if layer.attempts == 0 else "? attempts" if layer.attempts < 0 else \
         f"{layer.attempts} attempts"
     parts = [layer.label, f"{hop.path}:{layer.row}", attempts + (f", {layer.cap}" if layer.cap else "")]
-    return parts
+    # file names and labels come from the checkout: a newline would end the graph statement
+    # and an escape sequence would reach the terminal, so both are shown as escapes
+    return [visible(part) for part in parts]
 
 
 def _ids(nodes) -> Dict[Tuple[str, int], str]:

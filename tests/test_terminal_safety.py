@@ -214,3 +214,22 @@ def test_github_escapes_the_runners_way_then_makes_the_rest_visible():
 
     assert escape_data("50%\r\n\x1b]0;t\x07 a:b,c\t\u202e") == r"50%25%0D%0A\x1b]0;t\x07 a:b,c" + "\t" + r"\u202e"
     assert escape_property("e\x1b:,\n\x9b.py") == r"e\x1b%3A%2C%0A\u009b.py"
+
+
+@pytest.mark.parametrize("graph_format", ["mermaid", "dot"])
+def test_graph_labels_show_escapes(tmp_path, graph_format):
+    """``reslint graph`` prints file names in its labels: a newline there would end the
+    statement (a forged node or edge), an escape sequence would reach the terminal."""
+    name = "svc\n::x\x1b]0;t\x07.py"
+    try:
+        (tmp_path / name).write_text(
+            "import tenacity\n\n\n@tenacity.retry(stop=tenacity.stop_after_attempt(3))\n"
+            "def pull():\n    return 1\n", encoding="utf-8")
+    except OSError:
+        pytest.skip("the file system refuses the name")
+    result = run(["graph", "--isolated", "--no-cache", "--format", graph_format, "."], tmp_path)
+    assert result.exit_code == 0, result.output
+    shown = r"svc\x0a::x\x1b]0;t\x07.py:"
+    assert (shown if graph_format == "mermaid" else shown.replace("\\", "\\\\")) in result.stdout
+    assert_safe(result.stdout, False)
+    assert "\n::x" not in result.stdout
