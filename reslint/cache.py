@@ -58,14 +58,16 @@ MAGIC = b"reslint-cache 2\n"
 KEY_VARIABLE = "RESLINT_CACHE_KEY"
 KEY_FILE_NAME = "cache-key"
 MIN_KEY_CHARS = 16
-#: a cache file larger than this is not read (a sparse multi-GB file must not fill memory)
-MAX_FILE_BYTES = 512 * 1024 * 1024
+#: cache files larger than these are not read (a planted sparse multi-GB file must not cost
+#: seconds and memory): one file's entry, and the index or last run of a whole project
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+MAX_INDEX_BYTES = 1024 * 1024 * 1024
 
 #: what one file's entry holds: findings, internal errors, module summary, suppressed findings,
 #: directive comments, skipped by the prefilter
 Value = Tuple[Tuple[Finding, ...], Tuple[str, ...], Optional[ModuleSummary], Tuple[Finding, ...],
               Tuple[Comment, ...], bool]
-Signature = Tuple[int, int, int]  # (size, mtime ns, inode)
+Signature = Tuple[int, int, int, int, int, str]  # (size, mtime ns, inode, ctime ns, device, module)
 _VALUE = decoder(Value)
 _INDEX = decoder(Dict[str, Tuple[Signature, str, Value]])
 _RUN = decoder(Tuple[Tuple[Tuple[str, Signature], ...], Dict[str, Tuple[Finding, ...]]])
@@ -109,10 +111,13 @@ def settings_fingerprint(settings) -> str:
                            digest_size=8).hexdigest()
 
 
-def file_key(display: str, data: bytes) -> str:
-    """The cache key of a file: a hash of its display path and its bytes (32 hex digits)."""
+def file_key(display: str, data: bytes, module: str = "") -> str:
+    """The cache key of a file: a hash of its display path, its module name (a summary depends
+    on the packages around the file) and its bytes (32 hex digits)."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(display.encode("utf-8", "surrogatepass"))
+    digest.update(b"\0")
+    digest.update(module.encode("utf-8", "surrogatepass"))
     digest.update(b"\0")
     digest.update(data)
     return digest.hexdigest()
@@ -235,18 +240,22 @@ def _open_dir(name: str, parent: Optional[int], create: bool) -> int:
     return os.open(name, flags, dir_fd=parent)
 
 
-def _read_file(directory: int, name: str) -> Optional[bytes]:
-    """The bytes of the regular file ``name`` in ``directory``, or ``None`` (absent, a link,
-    a FIFO or device — opened non-blocking, so none can hang the run — or too large)."""
+def _read_file(directory: int, name: str, limit: int) -> Optional[bytes]:
+    """The bytes of the regular file ``name`` in ``directory``, or ``None``: absent, a link, a
+    FIFO or device (opened non-blocking, so none can hang the run), larger than ``limit``
+    bytes, or not starting with :data:`MAGIC` (checked before the rest is read)."""
     try:
         fd = os.open(name, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC, dir_fd=directory)
     except OSError:
         return None
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
             return None
-        chunks = []
+        head = os.read(fd, len(MAGIC))
+        if head != MAGIC:
+            return None
+        chunks = [head]
         while True:
             chunk = os.read(fd, 1 << 20)
             if not chunk:
@@ -364,14 +373,15 @@ class Cache:
         self._fds.clear()
 
     def __del__(self):
-        self.close()
+        if "_fds" in self.__dict__:  # __init__ may have raised before setting it
+            self.close()
 
     # -- sealed files ----------------------------------------------------------------------
     def _load(self, bucket: str, name: str, decode):
         directory = self._dir(bucket, create=False)
         if directory is None:
             return None
-        data = _read_file(directory, name)
+        data = _read_file(directory, name, MAX_ENTRY_BYTES if len(bucket) == 2 else MAX_INDEX_BYTES)
         payload = unseal(self._key, self.scope, f"{bucket}/{name}", data) if data is not None else None
         if payload is None:
             return None
@@ -411,14 +421,14 @@ class Cache:
         return self._load(".", RUN_NAME, _RUN)
 
     def store_run(self, files: tuple, findings: dict) -> None:
-        """Remember a whole run: ``files`` is ((display path, (size, mtime ns, inode)), ...) of
+        """Remember a whole run: ``files`` is ((display path, :data:`Signature`), ...) of
         every file it covered, ``findings`` display path -> the final findings (after the project
         pass and RES900) of each file that had some. Written atomically."""
         self._store(".", RUN_NAME, (files, findings))
 
     # -- the stat index: unchanged files are found without reading them ----------------
     def load_index(self) -> Dict[str, tuple]:
-        """display path -> ((size, mtime ns, inode), key, value) from the last run with these
+        """display path -> (:data:`Signature`, key, value) from the last run with these
         settings; empty when absent, unverified or of the wrong shape. Lets a re-run skip reading
         and hashing files whose ``stat`` is unchanged (a CI checkout, with new mtimes, uses the keys)."""
         raw = self._load(".", INDEX_NAME, lambda data: data if isinstance(data, dict) else None)
@@ -446,22 +456,35 @@ def remove(directory: Path) -> List[str]:
 
     Only reslint's own entries go: the ``<version>-<hash>`` directories, ``CACHEDIR.TAG`` and the
     ``.gitignore`` it wrote, so a ``--cache-dir`` pointing at the wrong place deletes nothing else.
-    A cache directory that is a symbolic link is not entered. Raises ``OSError`` when something
-    cannot be removed.
+    Nothing is followed through a link: a ``directory`` that is a symbolic link raises
+    :class:`CacheUnavailable`, and links inside it are left alone (``shutil.rmtree`` does not
+    follow them either). The two marker files are compared only when their size matches, so a
+    planted giant file is not read. Raises ``OSError`` when something cannot be removed.
     """
     directory = Path(directory)
     if directory.is_symlink():
-        return [directory.name]
+        raise CacheUnavailable(f"{directory} is a symbolic link: not removed")
     left = []
-    for entry in sorted(directory.iterdir()):
+    for entry in sorted(os.scandir(directory), key=lambda e: e.name):
         ours = {"CACHEDIR.TAG": TAG, ".gitignore": "*\n"}.get(entry.name)
-        if ours is not None and entry.is_file() and not entry.is_symlink() and \
-                entry.read_text(encoding="utf-8", errors="replace") == ours:
-            entry.unlink()
-        elif entry.is_dir() and not entry.is_symlink() and ENTRY_DIR.fullmatch(entry.name):
-            shutil.rmtree(entry)
+        if ours is not None and entry.is_file(follow_symlinks=False) and _holds(entry, ours):
+            os.unlink(entry.path)
+        elif entry.is_dir(follow_symlinks=False) and ENTRY_DIR.fullmatch(entry.name):
+            shutil.rmtree(entry.path)
         else:
             left.append(entry.name)
     if not left:
         directory.rmdir()
     return left
+
+
+def _holds(entry: os.DirEntry, text: str) -> bool:
+    """Whether the regular file ``entry`` holds exactly ``text`` (read only if the size fits)."""
+    expected = text.encode("utf-8")
+    if entry.stat(follow_symlinks=False).st_size != len(expected):
+        return False
+    fd = os.open(entry.path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC)
+    try:
+        return os.read(fd, len(expected) + 1) == expected
+    finally:
+        os.close(fd)

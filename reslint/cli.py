@@ -20,7 +20,7 @@ import click
 
 from reslint import __version__, registry
 from reslint.output import FORMATS  # one list of formats; reslint.output does not import LibCST
-from reslint.output.terminal import visible
+from reslint.output.terminal import visible, warn
 
 #: a progress bar is drawn (on a terminal) only for runs over more files than this
 PROGRESS_MIN_FILES = 200
@@ -597,17 +597,22 @@ def _rule_state(info, settings, per_file, path) -> Tuple[str, str]:
 @click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
 def clean(cache_dir, config_file, isolated):
     """Remove the cache directory (.reslint_cache in the project root, or --cache-dir)."""
-    from reslint.cache import CACHE_DIR_NAME, remove
+    from reslint.cache import CACHE_DIR_NAME, CacheUnavailable, remove
 
     if cache_dir is None:
         cache_dir = _settings(config_file, isolated, (), (), ()).root / CACHE_DIR_NAME
-    directory = cache_dir.resolve()
+    # the last component stays as it is: a planted `.reslint_cache` link must not be resolved
+    # to its target, which would then be emptied
+    directory = Path(os.path.abspath(cache_dir))
+    if directory.is_symlink():
+        warn(f"the cache directory {directory} is a symbolic link: nothing removed")
+        return
     if not directory.is_dir():
         click.echo(visible(f"No cache to remove at {directory}"))
         return
     try:
         left = remove(directory)
-    except OSError as exc:
+    except (OSError, CacheUnavailable) as exc:
         _error(f"cannot remove the cache {directory}: {exc.strerror or exc}")
         sys.exit(2)
     if left:

@@ -16,6 +16,7 @@ from typing import Any, Dict, FrozenSet, Optional, Sequence, Tuple
 import pathspec
 
 from reslint import registry
+from reslint.discovery import read_regular_text
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -202,7 +203,7 @@ def find_config(start: Path) -> Optional[Path]:
         candidate = directory / "pyproject.toml"
         if candidate.is_file():
             try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+                data = tomllib.loads(read_regular_text(candidate))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
                 return candidate  # report the broken file rather than skip it
             tool = data.get("tool", {})
@@ -214,7 +215,7 @@ def find_config(start: Path) -> Optional[Path]:
 def load_table(path: Path) -> Dict[str, Any]:
     """Read the reslint table of a TOML file (``[tool.reslint]``, or the top level of a ``reslint.toml``)."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_regular_text(path))
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}")
     except UnicodeDecodeError as exc:

@@ -16,6 +16,7 @@ warning goes through the walker's one ``warn`` function.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -77,8 +78,14 @@ def _gitignore_spec(path: Path, lines: List[str], warn: Callable[[str], None]) -
     return _spec(good)
 
 
-def read_regular(path) -> bytes:
-    """The bytes of ``path`` (a symlink is followed) when it is a regular file.
+#: the largest configuration, ignore or requirements file read (a planted sparse giant, or a
+#: link to one, must not fill memory); larger ones are treated as unreadable
+MAX_TEXT_BYTES = 16 * 1024 * 1024
+
+
+def read_regular(path, limit: int = MAX_TEXT_BYTES) -> bytes:
+    """The bytes of ``path`` (a symlink is followed) when it is a regular file of at most
+    ``limit`` bytes (larger: ``OSError`` with ``EFBIG``).
 
     Raises :class:`NotRegularFile` for anything else, without reading from it: a named pipe
     would block until a writer comes (forever, in CI), a device may never end. The type is
@@ -90,9 +97,15 @@ def read_regular(path) -> bytes:
         raise NotRegularFile(f"{path}: not a regular file")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     with os.fdopen(os.open(path, flags), "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+        st = os.fstat(handle.fileno())
+        if not stat.S_ISREG(st.st_mode):
             raise NotRegularFile(f"{path}: not a regular file")
-        return handle.read()
+        if st.st_size > limit:
+            raise OSError(errno.EFBIG, f"larger than {limit // (1024 * 1024)} MiB", str(path))
+        data = handle.read(limit + 1)
+    if len(data) > limit:  # grew since the check
+        raise OSError(errno.EFBIG, f"larger than {limit // (1024 * 1024)} MiB", str(path))
+    return data
 
 
 def read_regular_text(path, errors: str = "strict") -> str:

@@ -22,16 +22,24 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 
+def _strings(value) -> List[str]:
+    """The strings of a TOML value that should be a list of strings (anything else: none)."""
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
 def _requirement_lines(root: Path) -> Tuple[str, ...]:
     lines: List[str] = []
     try:
         data = tomllib.loads(read_regular_text(root / "pyproject.toml"))
-        project = data.get("project", {})
-        lines.extend(project.get("dependencies", []) or [])
-        for extra in (project.get("optional-dependencies", {}) or {}).values():
-            lines.extend(extra or [])
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AttributeError):
-        pass
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = {}
+    # the checked repository writes this file: any value may have any type
+    project = data.get("project")
+    project = project if isinstance(project, dict) else {}
+    lines.extend(_strings(project.get("dependencies")))
+    extras = project.get("optional-dependencies")
+    for extra in (extras.values() if isinstance(extras, dict) else ()):
+        lines.extend(_strings(extra))
     for path in sorted(root.glob("requirements*.txt")):
         try:
             lines.extend(read_regular_text(path, errors="replace").splitlines())

@@ -73,6 +73,7 @@ class Runner:
         self.cache = Cache(directory, settings) if use_cache and not ignore_noqa else None
         self.parsed: List[str] = []
         self._stat_index: Optional[dict] = None
+        self._packages: Dict[str, tuple] = {}  # directory -> package chain (module names)
         self._pool = None  # the worker pool, while one runs (:meth:`_workers`)
         self._index_changed = False
         self._started_ns = time.time_ns()
@@ -259,7 +260,7 @@ class Runner:
             data = Path(path).read_bytes()
         except OSError:
             return None, None, None
-        key = file_key(display, data) if self.cache is not None else None
+        key = file_key(display, data, self._module(path)) if self.cache is not None else None
         stored = self.cache.load(key) if key is not None else None
         if not (isinstance(stored, tuple) and len(stored) == 6) or (force and stored[5]):
             return None, data, key
@@ -291,15 +292,25 @@ class Runner:
         return entry if entry is not None and entry[0] == signature else None
 
     def _signature(self, path: Path) -> Optional[tuple]:
-        """(size, mtime ns, inode); ``None`` when unreadable or modified in the last
-        :data:`RECENT_NS` (it could change again within the same mtime tick)."""
+        """(size, mtime ns, inode, ctime ns, device, :meth:`_module`); ``None`` when unreadable or
+        modified in the last :data:`RECENT_NS` (it could change again within the same mtime tick).
+
+        The mtime alone can be set by anyone (``tar -x``, ``cp -p`` restore the archive's), so a
+        file rewritten in place with the same size and mtime would pass for unchanged; the ctime
+        cannot be set back. The module name is part of it because a file's summary depends on
+        the packages around it: adding an ``__init__.py`` changes it without touching the file."""
         try:
             st = os.stat(path)
         except OSError:
             return None
         if st.st_mtime_ns >= self._started_ns - RECENT_NS:
             return None
-        return st.st_size, st.st_mtime_ns, st.st_ino
+        return st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns, st.st_dev, self._module(path)
+
+    def _module(self, path) -> str:
+        """The file's dotted module name, ``/`` after it for a package (``__init__.py``)."""
+        name, is_package = module_name(str(path), self._packages)
+        return name + ("/" if is_package else "")
 
     def _remember(self, display: str, signature: Optional[tuple], key: Optional[str], value: tuple) -> None:
         if signature is not None and key is not None:

@@ -63,12 +63,12 @@ def scope_dir(project: Path) -> Path:
 
 
 def entry_key(project: Path) -> str:
-    return file_key("app.py", (project / "app.py").read_bytes())
+    return file_key("app.py", (project / "app.py").read_bytes(), "app")
 
 
 def run_state(project: Path) -> list:
     st = os.stat(project / "app.py")
-    return [["app.py", [st.st_size, st.st_mtime_ns, st.st_ino]]]
+    return [["app.py", [st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns, st.st_dev, "app"]]]
 
 
 class Payload:
@@ -279,3 +279,142 @@ def test_a_short_shared_key_is_refused(project, monkeypatch):
     code, out, err = check(project)
     assert_reported(code, out)
     assert "RESLINT_CACHE_KEY must be at least 16 characters" in err
+
+
+def test_a_file_rewritten_with_its_old_size_and_mtime_is_linted_again(project):
+    """``tar -x`` or ``cp -p`` over a checked file restores the archive's mtime: the stat index
+    must not take a changed file for the one it linted (the ctime changes)."""
+    assert check(project)[0] == 1
+    path = project / "app.py"
+    st = path.stat()
+    clean = WITNESS.replace("requests.get(url)", "requests_get(url)")  # same size, no finding
+    assert len(clean) == len(WITNESS)
+    path.write_text(clean, encoding="utf-8")
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert os.stat(path).st_size == st.st_size and os.stat(path).st_mtime_ns == st.st_mtime_ns
+    code, out, _ = check(project)
+    assert code == 0, out
+    path.write_text(WITNESS, encoding="utf-8")
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert_reported(*check(project)[:2])
+
+
+def test_a_new_package_around_a_file_is_seen_with_the_cache(tmp_path):
+    """A summary depends on the packages around a file (its module name): adding an
+    ``__init__.py`` changes what the project pass sees without changing the file."""
+    root = tmp_path / "p"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[tool.reslint]\n", encoding="utf-8")
+    (root / "pkg" / "a.py").write_text(
+        "import tenacity\nfrom pkg.b import inner\n\n\n@tenacity.retry(stop=tenacity.stop_after_attempt(3), "
+        "wait=tenacity.wait_random_exponential(max=5))\ndef outer():\n    return inner()\n", encoding="utf-8")
+    (root / "pkg" / "b.py").write_text(
+        "import tenacity\n\n\n@tenacity.retry(stop=tenacity.stop_after_attempt(3), "
+        "wait=tenacity.wait_random_exponential(max=5))\ndef inner():\n    return 1\n", encoding="utf-8")
+    old = 1_600_000_000
+    for path in root.rglob("*.py"):
+        os.utime(path, (old, old))
+
+    def nested():
+        return sorted(f.code for r in Runner(load_settings(root), jobs=1).run([root]).results for f in r.findings)
+
+    without = nested()
+    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    os.utime(root / "pkg" / "__init__.py", (old, old))
+    uncached = sorted(f.code for r in Runner(load_settings(root), use_cache=False, jobs=1).run([root]).results
+                      for f in r.findings)
+    assert "RES301" in uncached and "RES301" not in without
+    assert nested() == uncached
+
+
+def clean(project: Path):
+    old = os.getcwd()
+    os.chdir(project)
+    try:
+        result = CliRunner().invoke(main, ["clean"], catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_clean_never_follows_a_planted_cache_link(project, tmp_path):
+    """``reslint clean`` with `.reslint_cache` a link to a directory of the user's that looks
+    like a cache: nothing there may go."""
+    victim = tmp_path / "victim"
+    (victim / "1-0123456789abcdef").mkdir(parents=True)
+    (victim / "1-0123456789abcdef" / "precious.txt").write_text("mine\n", encoding="utf-8")
+    (victim / ".gitignore").write_text("*\n", encoding="utf-8")
+    (project / CACHE_DIR_NAME).symlink_to(victim, target_is_directory=True)
+    code, out, err = clean(project)
+    assert code == 0 and "symbolic link: nothing removed" in err
+    assert (victim / "1-0123456789abcdef" / "precious.txt").read_text(encoding="utf-8") == "mine\n"
+    assert (victim / ".gitignore").exists() and (project / CACHE_DIR_NAME).is_symlink()
+
+
+def test_clean_does_not_read_a_planted_giant_marker(project):
+    cache = project / CACHE_DIR_NAME
+    cache.mkdir()
+    with open(cache / ".gitignore", "wb") as handle:
+        handle.truncate(8 * 1024 ** 3)  # sparse: 8 GiB that would fill memory if read
+    code, out, err = clean(project)
+    assert code == 0 and ".gitignore" in out  # left alone, named
+    assert (cache / ".gitignore").stat().st_size == 8 * 1024 ** 3
+
+
+def test_clean_removes_what_reslint_wrote(project):
+    assert check(project)[0] == 1
+    assert (project / CACHE_DIR_NAME / "CACHEDIR.TAG").exists()
+    code, out, _ = clean(project)
+    assert code == 0 and not (project / CACHE_DIR_NAME).exists(), out
+
+
+def test_a_giant_planted_entry_is_not_read(project):
+    """A sparse multi-GB file in an entry's place costs nothing: it does not start like a cache
+    file, and entries have a size cap."""
+    scope = scope_dir(project)
+    key = entry_key(project)
+    (scope / key[:2]).mkdir(parents=True)
+    for path in (scope / key[:2] / f"{key}.json", scope / "index.json"):
+        with open(path, "wb") as handle:
+            handle.write(cache_module.MAGIC)
+            handle.truncate(4 * 1024 ** 3)
+    proc = subprocess.run([sys.executable, "-m", "reslint", "-f", "concise", "."], cwd=project,
+                          capture_output=True, text=True, timeout=120)
+    assert_reported(proc.returncode, proc.stdout)
+
+
+@pytest.mark.parametrize("pyproject", [
+    "[project]\ndependencies = 5\n",
+    "[project]\ndependencies = true\n",
+    "[project]\noptional-dependencies = { a = 5 }\n",
+    "[project]\noptional-dependencies = 3\n",
+    "project = 'x'\n",
+    "[project]\ndependencies = [1, 'requests', {a = 1}]\n",
+])
+def test_wrong_types_in_the_project_table_do_not_crash(project, pyproject):
+    (project / "pyproject.toml").write_text(pyproject + "[tool.reslint]\n", encoding="utf-8")
+    code, out, err = check(project)
+    assert_reported(code, out)
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", ["pyproject.toml", "requirements-dev.txt", ".gitignore"])
+def test_giant_or_device_text_files_of_the_checkout_are_not_read(tmp_path, name):
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "app.py").write_text(WITNESS, encoding="utf-8")
+    (root / name).symlink_to("/dev/zero")
+    proc = subprocess.run([sys.executable, "-m", "reslint", "-f", "concise", "."], cwd=root,
+                          capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in proc.stderr and "app.py:5:12: RES101" in proc.stdout, proc.stderr
+    (root / name).unlink()
+    with open(root / name, "wb") as handle:
+        handle.truncate(4 * 1024 ** 3)  # a sparse regular file of 4 GiB
+    proc = subprocess.run([sys.executable, "-m", "reslint", "-f", "concise", "."], cwd=root,
+                          capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in proc.stderr
+    if name == "pyproject.toml":  # a configuration that cannot be read is an error naming it
+        assert proc.returncode == 2 and proc.stderr.strip().endswith("pyproject.toml: cannot read: larger than 16 MiB")
+    else:  # a .gitignore is warned about; requirement pins only key the cache
+        assert "app.py:5:12: RES101" in proc.stdout, proc.stderr
+        assert ("larger than 16 MiB" in proc.stderr) == (name == ".gitignore"), proc.stderr
