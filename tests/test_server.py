@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import shutil
 import sys
 import textwrap
 from pathlib import Path
@@ -24,6 +25,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  
 pytestmark = pytest.mark.asyncio
 
 SERVER = [sys.executable, "-m", "reslint", "server", "--no-cache"]
+CASES = Path(__file__).resolve().parent / "fixtures" / "cases"
 WAIT = 60  # seconds before a wait gives up (a loaded 2-core machine is slow, not stuck)
 
 HELPER_GET = 'import requests\n\n\ndef send(x):\n    return requests.get("https://api/x", params=x, timeout=5)\n'
@@ -281,6 +283,19 @@ async def test_editing_a_helper_shows_the_res402_its_callers_retry_causes(client
     assert related.message == "push: 3 attempts"
     change(client, document, HELPER_GET, 3)
     assert await diagnostics(client, document, lambda found: not found) == []
+
+
+async def test_a_nested_retry_points_at_the_inner_layer_in_the_other_module(client: LanguageClient, tmp_path):
+    shutil.copytree(CASES / "nested_cross_module" / "shop", tmp_path / "shop")
+    root = project(tmp_path, {})
+    await start(client, root)
+    inventory = root / "shop" / "inventory.py"
+    document = open_file(client, inventory)
+    (found,) = await diagnostics(client, document, lambda found: found)
+    assert found.code == "RES301"
+    assert found.message.startswith("retry layers multiply: stock_level (4) → fetch_json (3): up to 12 calls")
+    assert [(r.location.uri, r.location.range.start.line) for r in found.related_information] == [
+        (document, 8), (uri(root / "shop" / "http_layer.py"), 11)]
 
 
 async def test_editing_the_caller_updates_the_open_helper(client: LanguageClient, tmp_path):

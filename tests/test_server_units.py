@@ -76,10 +76,14 @@ def test_diff_edit_is_one_replacement_that_never_splits_crlf(old, new, expected)
 
 
 # -- the project model ---------------------------------------------------------------------------------------------
-def project(tmp_path: Path, files: dict) -> Project:
+def write(tmp_path: Path, files: dict) -> None:
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\n', encoding="utf-8")
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
+
+
+def project(tmp_path: Path, files: dict) -> Project:
+    write(tmp_path, files)
     return Project(tmp_path, use_cache=False)
 
 
@@ -124,6 +128,18 @@ def test_a_buffer_with_a_syntax_error_keeps_its_module_in_the_project_pass(tmp_p
     outcome = model.check({helper: HELPER_POST, app: broken})
     assert codes(outcome[helper]) == [("RES402", 5)]  # no flicker in the helper while the caller is typed
     assert [f.code for f in outcome[app].findings] == ["RES000"]  # and nothing but the syntax error here
+
+
+def test_the_modules_on_disk_come_from_the_command_lines_cache(tmp_path):
+    write(tmp_path, {"helper.py": HELPER_POST, "app.py": APP})
+    cache = tmp_path / "cache"
+    first = Project(tmp_path, use_cache=True, cache_dir=cache)
+    first.warm()
+    assert sorted(first.runner.parsed) == ["app.py", "helper.py"]
+    again = Project(tmp_path, use_cache=True, cache_dir=cache)  # a new server, or reloaded settings
+    helper = str(tmp_path / "helper.py")
+    assert codes(again.check({helper: HELPER_POST})[helper]) == [("RES402", 5)]
+    assert again.runner.parsed == []  # no file on disk parsed again (the buffer is linted apart)
 
 
 def test_a_configuration_error_falls_back_to_the_defaults(tmp_path):

@@ -15,9 +15,10 @@ What it offers a client:
 - hover on a finding: its message and the rule's text, from the rule book shipped with
   reslint (offline).
 
-A change is debounced: the buffers are linted :data:`DEBOUNCE_SECONDS` after the last
-change, and changes that arrive while a lint runs are folded into one more lint when it
-ends. Linting runs on a thread of its own, so the server answers other requests
+Changes are debounced on both edges: the first change after a quiet spell of
+:data:`DEBOUNCE_SECONDS` is linted at once, later ones once the buffers have been quiet
+that long, and the changes that arrive while a lint runs are folded into one more lint
+when it ends. Linting runs on a thread of its own, so the server answers other requests
 meanwhile; an outcome for a text that has changed since is not published.
 
 Settings: ``initializationOptions`` (or ``workspace/didChangeConfiguration``
@@ -52,8 +53,8 @@ from reslint.server.text import UTF16, TextLines
 
 logger = logging.getLogger("reslint.server")
 
-#: the quiet time after a change before the buffers are linted again (seconds)
-DEBOUNCE_SECONDS = 0.02
+#: how long the buffers must be quiet before a change that follows another is linted (seconds)
+DEBOUNCE_SECONDS = 0.05
 PYTHON_SUFFIXES = (".py", ".pyi")
 #: files whose change reloads the settings and the list of files
 CONFIG_FILES = ("pyproject.toml", ".gitignore")
@@ -157,6 +158,7 @@ class Session:
         self._timer: Optional[asyncio.TimerHandle] = None
         self._running = False
         self._again: Optional[float] = None  # a lint was asked for while one ran: its delay
+        self._last_change = float("-inf")  # loop time of the last change of a buffer
         self._waiters: List[asyncio.Future] = []
         self._shown: set = set()
         self._closed = False
@@ -176,6 +178,7 @@ class Session:
         feature(types.TEXT_DOCUMENT_DID_CLOSE)(self.did_close)
         feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)(self.did_change_watched_files)
         feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)(self.did_change_configuration)
+        feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)(self.did_change_workspace_folders)
         feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(
             identifier=convert.SOURCE, inter_file_dependencies=True, workspace_diagnostics=False))(self.diagnostic)
         feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
@@ -201,8 +204,11 @@ class Session:
         folders = [to_fs_path(f.uri) for f in params.workspace_folders or ()]
         if not folders and (params.root_uri or params.root_path):
             folders = [to_fs_path(params.root_uri) if params.root_uri else params.root_path]
-        self.folders = sorted({os.path.abspath(f) for f in folders if f}, key=len, reverse=True)
+        self._set_folders(folders)
         self._configure(params.initialization_options)
+
+    def _set_folders(self, folders) -> None:
+        self.folders = sorted({os.path.abspath(f) for f in folders if f}, key=len, reverse=True)
 
     def initialized(self, params: types.InitializedParams) -> None:
         """Take the negotiated position encoding, ask the client to watch files (when it can),
@@ -293,8 +299,12 @@ class Session:
             self._schedule(0.0)
 
     def did_change(self, params: types.DidChangeTextDocumentParams) -> None:
-        if params.text_document.uri in self.python:
-            self._schedule(self.options.debounce)
+        if params.text_document.uri not in self.python:
+            return
+        now = asyncio.get_running_loop().time()
+        quiet = now - self._last_change >= self.options.debounce
+        self._last_change = now
+        self._schedule(0.0 if quiet else self.options.debounce)
 
     def did_save(self, params: types.DidSaveTextDocumentParams) -> None:
         path = _path(params.text_document.uri)
@@ -327,6 +337,14 @@ class Session:
         self.published.clear()  # which fixes are offered may have changed
         self._schedule(0.0)
 
+    def did_change_workspace_folders(self, params: types.DidChangeWorkspaceFoldersParams) -> None:
+        removed = {os.path.abspath(to_fs_path(f.uri)) for f in params.event.removed or ()}
+        added = [to_fs_path(f.uri) for f in params.event.added or ()]
+        self._set_folders([f for f in self.folders if f not in removed] + added)
+        for folder in added:
+            self._submit(self.workspace.warm, os.path.abspath(folder))
+        self._schedule(0.0)
+
     def _document(self, uri: str):
         """pygls's open document for ``uri`` (``None`` when it is not open)."""
         return self.server.workspace.text_documents.get(unquote(uri))
@@ -341,8 +359,8 @@ class Session:
 
     # -- linting -------------------------------------------------------------------------------------
     def _schedule(self, delay: float) -> None:
-        """Lint the open buffers after ``delay`` seconds without another call; while a lint
-        runs, once more when it ends."""
+        """Lint the open buffers in ``delay`` seconds (a later call moves the time); while a
+        lint runs, once more when it ends."""
         if self._running:
             self._again = delay if self._again is None else min(self._again, delay)
             return
@@ -382,9 +400,10 @@ class Session:
         for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(None)
-        if self._again is not None:
-            delay, self._again = self._again, None
-            self._schedule(delay)
+        if self._again is not None:  # changes came while linting: lint once more, when quiet
+            asked, self._again = self._again, None
+            quiet = self._last_change + self.options.debounce - asyncio.get_running_loop().time()
+            self._schedule(0.0 if asked == 0.0 else max(0.0, quiet))
 
     def _publish(self, uri: str, text: str, checked: Checked) -> bool:
         """Keep a buffer's outcome and push its diagnostics if they changed (unless its text
@@ -519,11 +538,18 @@ def _path(uri: str) -> Optional[str]:
 
 
 def serve(options: Options) -> None:
-    """Serve one client over stdin/stdout until it exits. Nothing else may write to stdout
-    (it carries the protocol), so ``print`` goes to stderr while the server runs."""
+    """Serve one client over stdin/stdout until it exits. Nothing else may read stdin or
+    write to stdout (they carry the protocol): ``print`` goes to stderr while it runs."""
     import sys
 
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    # the protocol gets its own descriptors; 0 and 1 become /dev/null and stderr, so that
+    # nothing else (a worker process, a C library) can read a request or write into a reply
+    stdin = os.fdopen(os.dup(sys.stdin.fileno()), "rb")
+    stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    with open(os.devnull, "rb") as null:
+        os.dup2(null.fileno(), sys.stdin.fileno())
+    sys.stdout.flush()
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(name)s: %(message)s")
     server = LanguageServer("reslint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
