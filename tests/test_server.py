@@ -256,12 +256,14 @@ async def test_unsafe_fixes_only_when_configured_and_fix_all_applies_the_safe_on
     await diagnostics(client, document, lambda found: codes(found) == ["RES101"])
 
 
-async def test_fix_all_applies_unsafe_fixes_when_configured(client: LanguageClient, tmp_path):
+@pytest.mark.parametrize("spec", ["neovim@v0.11", "emacs"])  # resolves the edit later; wants it at once
+async def test_fix_all_applies_unsafe_fixes_when_configured(client: LanguageClient, tmp_path, spec):
     root = project(tmp_path, {"app.py": RETRY})
-    await start(client, root, "neovim@v0.11", options={"unsafeFixes": True})
+    await start(client, root, spec, options={"unsafeFixes": True})
     document = open_file(client, root / "app.py")
     found = await diagnostics(client, document, lambda found: codes(found) == ["RES101", "RES201"])
     (fix_all,) = await actions(client, document, found[0], only=[types.CodeActionKind.SourceFixAll])
+    assert (fix_all.edit is None) == (spec == "neovim@v0.11")
     if fix_all.edit is None:
         fix_all = await client.code_action_resolve_async(fix_all)
     fixed = apply(RETRY, fix_all.edit, document)
@@ -318,6 +320,19 @@ async def test_a_changed_pyproject_reloads_the_settings(client: LanguageClient, 
                                          encoding="utf-8")
     client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[types.FileEvent(
         uri=uri(root / "pyproject.toml"), type=types.FileChangeType.Changed)]))
+    assert await diagnostics(client, document, lambda found: not found) == []
+
+
+async def test_a_client_that_cannot_watch_files_gets_the_settings_read_again_on_save(client: LanguageClient,
+                                                                                       tmp_path):
+    root = project(tmp_path, {"app.py": "import requests\n\nrequests.get(url)\n"})
+    await start(client, root, "neovim@v0.11")  # no dynamic registration of file watchers
+    document = open_file(client, root / "app.py")
+    await diagnostics(client, document, lambda found: codes(found) == ["RES101"])
+    assert client.registrations == []
+    (root / "pyproject.toml").write_text('[tool.reslint]\nignore = ["RES101"]\n', encoding="utf-8")
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=document)))
     assert await diagnostics(client, document, lambda found: not found) == []
 
 

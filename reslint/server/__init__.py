@@ -3,10 +3,13 @@
 - :mod:`reslint.server.text`: positions (code points and LSP code units), no pygls;
 - :mod:`reslint.server.project`: a workspace folder's settings, module summaries and
   buffers, linted through the CLI's cache and project pass, no pygls;
-- :mod:`reslint.server.lsp`: the protocol (diagnostics, code actions, hover) on pygls,
-  the only module that imports pygls and lsprotocol.
+- :mod:`reslint.server.convert`: findings as LSP values (diagnostics, code actions,
+  hovers), on lsprotocol;
+- :mod:`reslint.server.lsp`: the protocol (the handlers, debouncing, the lint thread) on
+  pygls.
 
-``import reslint`` and ``import reslint.server`` never import pygls.
+Only those last two import pygls or lsprotocol: ``import reslint`` and ``import
+reslint.server`` never do (``reslint server`` checks for the extra before it loads them).
 """
 
 from __future__ import annotations

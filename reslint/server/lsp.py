@@ -127,9 +127,10 @@ class Workspace:
         return None, []
 
     def rescan(self) -> Job:
-        """Forget every file on disk (for a client that cannot watch files)."""
-        for project in self.projects.values():
-            project.rescan()
+        """Read the settings and every file on disk again, through the cache (for a client
+        that cannot watch files: any of them may have changed unseen)."""
+        for folder in list(self.projects):
+            self.projects[folder] = Project(Path(folder), self.options.use_cache, self.options.cache_dir)
         return None, []
 
     def fix_all(self, folder: str, checked: Checked, unsafe: bool) -> Job:
@@ -155,6 +156,7 @@ class Session:
         self.refresh = False  # the client takes `workspace/diagnostic/refresh`
         self.watching = False  # the client watches files for the server
         self.resolve_edits = False  # the client resolves a code action's edit when it applies it
+        self.versions = False  # the client takes the buffer's version with pushed diagnostics
         self._timer: Optional[asyncio.TimerHandle] = None
         self._running = False
         self._again: Optional[float] = None  # a lint was asked for while one ran: its delay
@@ -162,6 +164,7 @@ class Session:
         self._waiters: List[asyncio.Future] = []
         self._shown: set = set()
         self._closed = False
+        self._failed = False  # the last lint raised (a bug in reslint)
 
     # -- set-up --------------------------------------------------------------------------------------
     def register(self) -> None:
@@ -188,7 +191,17 @@ class Session:
 
     def initialize(self, params: types.InitializeParams) -> None:
         """Read the client's capabilities, workspace folders and options."""
-        text, workspace = params.capabilities.text_document, params.capabilities.workspace
+        self._capabilities(params.capabilities)
+        folders = [to_fs_path(f.uri) for f in params.workspace_folders or ()]
+        if not folders and (params.root_uri or params.root_path):
+            folders = [to_fs_path(params.root_uri) if params.root_uri else params.root_path]
+        self._set_folders(folders)
+        self._configure(params.initialization_options)
+
+    def _capabilities(self, capabilities: types.ClientCapabilities) -> None:
+        """What the client can do: pull diagnostics, watch files, resolve code actions, and
+        what its diagnostics and edits can hold."""
+        text, workspace = capabilities.text_document, capabilities.workspace
         self.pull = text is not None and text.diagnostic is not None
         self.refresh = bool(workspace and workspace.diagnostics and workspace.diagnostics.refresh_support)
         self.watching = bool(workspace and workspace.did_change_watched_files
@@ -196,16 +209,12 @@ class Session:
         action = text.code_action if text is not None else None
         self.resolve_edits = bool(action and action.resolve_support and "edit" in action.resolve_support.properties)
         report = (text.diagnostic if self.pull else text.publish_diagnostics) if text is not None else None
+        self.versions = bool(not self.pull and report and report.version_support)
         self.client = Client(
             related=bool(report and report.related_information),
             code_description=bool(report and report.code_description_support),
             tags=bool(report and report.tag_support is not None),
             versioned_edits=bool(workspace and workspace.workspace_edit and workspace.workspace_edit.document_changes))
-        folders = [to_fs_path(f.uri) for f in params.workspace_folders or ()]
-        if not folders and (params.root_uri or params.root_path):
-            folders = [to_fs_path(params.root_uri) if params.root_uri else params.root_path]
-        self._set_folders(folders)
-        self._configure(params.initialization_options)
 
     def _set_folders(self, folders) -> None:
         self.folders = sorted({os.path.abspath(f) for f in folders if f}, key=len, reverse=True)
@@ -383,10 +392,11 @@ class Session:
             path = self.python[uri]
             groups.setdefault(self.folder_of(path), {})[path] = text
         outcome: Dict[str, Checked] = {}
+        self._failed = False
         try:
             outcome = await self._submit(self.workspace.check, groups)
         except Exception:  # noqa: BLE001 - shown by _submit; the server goes on
-            pass
+            self._failed = True
         finally:
             self._running = False
         elsewhere = False
@@ -420,7 +430,7 @@ class Session:
         self.published[uri] = (convert.result_id(diagnostics), diagnostics)
         if not self.pull:
             self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-                uri=uri, diagnostics=diagnostics, version=document.version))
+                uri=uri, diagnostics=diagnostics, version=document.version if self.versions else None))
         return previous is not None and previous.text == text
 
     def _diagnostics(self, checked: Checked) -> List[types.Diagnostic]:
@@ -440,6 +450,8 @@ class Session:
             self._waiters.append(waiter)
             self._schedule(0.0)
             await waiter
+            if self._failed:  # a bug, shown already: answer with what is known
+                break
         return self.checked.get(uri)
 
     # -- requests ------------------------------------------------------------------------------------

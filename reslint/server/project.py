@@ -184,8 +184,10 @@ class Project:
         return self.settings.project_root or self.settings.root
 
     def owns(self, path: str) -> bool:
-        """Whether ``path`` (absolute) is inside this project's folder."""
-        return path == str(self.folder) or path.startswith(str(self.folder).rstrip(os.sep) + os.sep)
+        """Whether ``path`` (absolute) is inside this project's folder or the directory its
+        project pass reads (:attr:`scope`, which can be above the folder)."""
+        return any(path == str(top) or path.startswith(str(top).rstrip(os.sep) + os.sep)
+                   for top in (self.folder, self.scope))
 
     def display(self, path: str) -> str:
         """The project-relative ``/`` path reslint shows for ``path``."""
@@ -206,13 +208,6 @@ class Project:
             self.runner.remember(run.results)
             self.errors = list(run.errors)
         self.files, self._listed = files, set(files)
-
-    def rescan(self) -> None:
-        """Walk the project again and forget every file (after a change on disk the client
-        could not tell about: files created, deleted or edited by another program)."""
-        self.runner.disk.clear()
-        self.files = None
-        self._last = None
 
     def forget(self, paths: Sequence[str], created_or_deleted: bool = False) -> None:
         """Files that changed on disk: lint them again at the next :meth:`check`;
@@ -235,10 +230,7 @@ class Project:
         not list (walked again once for a path not seen before: the file may be new). A buffer
         of such a file gets no findings, as in Ruff's editor integration; a file outside the
         project, or not saved yet, is linted."""
-        if path in self._listed or not os.path.isfile(path):
-            return False
-        scope = str(self.scope)
-        if not path.startswith(scope.rstrip(os.sep) + os.sep):
+        if path in self._listed or not os.path.isfile(path) or not self.owns(path):
             return False
         if path not in self._rewalked:
             self._rewalked.add(path)
@@ -253,40 +245,54 @@ class Project:
         if self._last is not None and self._last[0] == buffers:
             return self._last[1]
         self.warm()
-        every = buffers
-        skipped = {path for path in buffers if self.excluded(path)}
-        buffers = {path: text for path, text in buffers.items() if path not in skipped}
+        linted = {path: text for path, text in buffers.items() if not self.excluded(path)}
+        own = self._lint_buffers(linted)
+        judge = self.runner.judge
+        if judge.needs_summary:
+            self._project_pass(own, linted)
+        root = str(self.settings.root)
+        outcome = {path: Checked(path, self.display(path), text, root=root) for path, text in buffers.items()
+                   if path not in linted}  # excluded: no findings
+        for path, result in own.items():
+            judge.complete(result, project_pass=judge.needs_summary)
+            findings = list(self.runner.linted[path][2].findings) if self._stale(path, result) else result.findings
+            outcome[path] = Checked(path, result.display, linted[path], findings, list(result.internal_errors), root)
+        self._last = (dict(buffers), outcome)
+        return outcome
+
+    def _project_pass(self, own: Dict[str, FileResult], buffers: Dict[str, str]) -> None:
+        """The CLI's project pass over the buffers and the modules on disk, adding its findings
+        to the buffers' results; an exception in it becomes an internal error of each buffer
+        (their per-file findings stay)."""
+        try:
+            self.runner._project_pass(list(own.values()) + self._others(buffers), others=False)
+        except Exception as exc:  # noqa: BLE001 - the editor keeps the per-file findings
+            for result in own.values():
+                result.internal_errors.append(internal_error(result.display, exc, " in the project pass"))
+
+    def _lint_buffers(self, buffers: Dict[str, str]) -> Dict[str, FileResult]:
+        """Each buffer's result (linted when its text changed), copied for one project pass;
+        the buffers no longer open are forgotten."""
         self.runner.buffers = dict(buffers)
-        for path in list(self.runner.linted):
-            if path not in buffers:
-                del self.runner.linted[path]
-                self._last_summary.pop(path, None)
-        own = {path: self._pass_copy(path, self.runner.lint(Path(path))) for path in sorted(buffers)}
-        results = list(own.values())
+        for path in [p for p in self.runner.linted if p not in buffers]:
+            del self.runner.linted[path]
+            self._last_summary.pop(path, None)
+        return {path: self._pass_copy(path, self.runner.lint(Path(path))) for path in sorted(buffers)}
+
+    def _others(self, buffers: Dict[str, str]) -> List[FileResult]:
+        """The modules on disk that are not open, as the project pass needs them (summaries)."""
+        out = []
         for path in self.files or ():
             if path not in buffers:
                 other = self.runner.lint(Path(path))
-                results.append(FileResult(other.path, other.display, summary=other.summary, skipped=other.skipped))
-        judge = self.runner.judge
-        if judge.needs_summary:
-            self.runner._project_pass(results, others=False)  # the CLI's project pass, over these results
-        outcome = {}
-        for path, result in own.items():
-            judge.complete(result, project_pass=judge.needs_summary)
-            findings = result.findings
-            if self._stale(path, result):  # its summary is the last good one: no finding of the pass in it
-                findings = list(self.runner.linted[path][2].findings)
-            outcome[path] = Checked(path, result.display, buffers[path], findings, list(result.internal_errors),
-                                    str(self.settings.root))
-        for path in skipped:
-            outcome[path] = Checked(path, self.display(path), every[path], root=str(self.settings.root))
-        self._last = (dict(every), outcome)
-        return outcome
+                out.append(FileResult(other.path, other.display, summary=other.summary, skipped=other.skipped))
+        return out
 
     def _pass_copy(self, path: str, result: FileResult) -> FileResult:
         """A copy of a buffer's result for one project pass (which adds findings to it),
         with the last good summary when this text has none because it does not parse."""
-        copy = replace(result, findings=list(result.findings), suppressed=list(result.suppressed))
+        copy = replace(result, findings=list(result.findings), suppressed=list(result.suppressed),
+                       internal_errors=list(result.internal_errors))
         if result.summary is not None:
             self._last_summary[path] = result.summary
         elif not result.skipped and path in self._last_summary and \
@@ -295,6 +301,8 @@ class Project:
         return copy
 
     def _stale(self, path: str, result: FileResult) -> bool:
+        """Whether a buffer went through the pass with its last good summary (it does not parse
+        now): then none of the pass's findings belong in it, its positions are old."""
         raw = self.runner.linted.get(path)
         return raw is not None and raw[2].summary is None and result.summary is not None
 
