@@ -1,4 +1,4 @@
-"""The command line: ``reslint [check] PATHS``, ``rule``, ``graph``, ``show-settings``, ``clean``.
+"""The command line: ``reslint [check] PATHS``, ``rule``, ``graph``, ``server``, ``show-settings``, ``clean``.
 
 Exit status (DESIGN section 3): 0 clean or all fixed, 1 findings remain (or
 ``--diff`` has a diff), 2 usage, configuration or internal error. Only results
@@ -455,6 +455,21 @@ def graph(paths, graph_format, config_file, isolated, no_cache, cache_dir):
     summaries = [r.summary for r in results if r.summary is not None]
     text = (render.mermaid if graph_format == "mermaid" else render.dot)(CallGraph(summaries))
     click.echo(text, nl=False)
+
+
+@main.command()
+@click.option("--unsafe-fixes", is_flag=True,
+              help="Offer unsafe fixes as quick fixes and in fix-all (a client's `unsafeFixes` setting wins).")
+@click.option("--no-cache", is_flag=True, help="Read and write no cache.")
+@click.option("--cache-dir", type=click.Path(path_type=Path), envvar="RESLINT_CACHE_DIR",
+              help="Cache directory (default: .reslint_cache in the project root).")
+def server(unsafe_fixes, no_cache, cache_dir):
+    """Run the language server for editors (LSP over stdin/stdout; needs the `lsp` extra)."""
+    from reslint.server import MISSING, serve
+
+    if not serve(unsafe_fixes=unsafe_fixes, use_cache=not no_cache, cache_dir=cache_dir):
+        click.echo(f"reslint: error: {MISSING}", err=True)
+        sys.exit(2)
 
 
 @main.command("show-settings")
