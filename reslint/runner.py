@@ -135,7 +135,7 @@ class Runner:
             results = self._lint_many(files, displays, entries, progress)
             if self.judge.needs_summary:
                 with profile.phase("project pass") if profile is not None else nullcontext():
-                    self._project_pass(results, others=others)
+                    self.project_pass(results, others=others)
         for result in results:
             self.judge.complete(result, project_pass=self.judge.needs_summary)
             if result.findings and result.source is None:  # a project finding in a file without others
@@ -344,9 +344,11 @@ class Runner:
         return result
 
     # -- the project pass ----------------------------------------------------------------
-    def _project_pass(self, results: List[FileResult], others: bool = True) -> None:
-        """RES301/RES401/RES402 over the call graph; ``others``: the project has files that were
-        not given (pre-commit names a few), whose summaries come from the cache or a parse."""
+    def project_pass(self, results: List[FileResult], others: bool = True) -> None:
+        """RES301/RES401/RES402 over the call graph: adds their findings to ``results`` (each
+        :class:`FileResult` with a module summary; the language server passes its buffers' too).
+        ``others``: the project has files that were not given (pre-commit names a few), whose
+        summaries come from the cache or a parse."""
         from reslint.analysis.callgraph import CallGraph
 
         given: Dict[str, FileResult] = {r.display: r for r in results}

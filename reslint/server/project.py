@@ -265,7 +265,7 @@ class Project:
         to the buffers' results; an exception in it becomes an internal error of each buffer
         (their per-file findings stay)."""
         try:
-            self.runner._project_pass(list(own.values()) + self._others(buffers), others=False)
+            self.runner.project_pass(list(own.values()) + self._others(buffers), others=False)
         except Exception as exc:  # noqa: BLE001 - the editor keeps the per-file findings
             for result in own.values():
                 result.internal_errors.append(internal_error(result.display, exc, " in the project pass"))
