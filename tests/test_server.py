@@ -391,3 +391,24 @@ async def test_a_5000_line_file_gets_diagnostics_without_blocking_other_requests
     assert large not in client.diagnostics  # answered while the large file was still being linted
     found = await diagnostics(client, large)
     assert len([d for d in found if d.code == "RES101"]) == big.count("requests.get(url, params=data)")
+
+
+async def test_a_workspace_folder_reached_through_a_link_gets_diagnostics(client: LanguageClient, tmp_path):
+    """The editor names the folder and its files by the linked path (macOS's /tmp, a linked
+    home directory); the project's settings resolve it."""
+    (tmp_path / "real").mkdir()
+    real = project(tmp_path / "real", {"helper.py": HELPER_POST, "app.py": APP, "get.py": RETRY})
+    link = tmp_path / "link"
+    link.symlink_to(real, target_is_directory=True)
+    await client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"), root_uri=link.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=link.as_uri(), name="demo")]))
+    document = link.as_uri() + "/get.py"
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=document, language_id="python", version=1, text=(real / "get.py").read_text(encoding="utf-8"))))
+    found = await diagnostics(client, document, lambda found: "RES101" in codes(found))
+    assert "RES101" in codes(found)
+    helper = link.as_uri() + "/helper.py"  # the POST that app.py's retry replays: across modules
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=helper, language_id="python", version=1, text=HELPER_POST)))
+    assert codes(await diagnostics(client, helper, lambda found: found)) == ["RES402"]

@@ -193,8 +193,8 @@ def test_server_without_the_lsp_extra_exits_2_with_one_line():
     run = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
     assert run.stdout == ""
-    assert run.stderr == ("reslint: error: `reslint server` needs the `lsp` extra (pygls and lsprotocol): "
-                          "pip install 'reslint[lsp]'\n")
+    assert run.stderr == ("reslint: error: `reslint server` needs the `lsp` extra (pygls 2 and lsprotocol): "
+                          "install reslint with it, e.g. pip install '.[lsp]' in a checkout\n")
 
 
 def test_importing_reslint_never_imports_pygls():
@@ -215,3 +215,22 @@ def test_a_buffer_of_an_excluded_file_gets_no_findings(tmp_path):
     outcome = model.check({excluded: text, new: text})
     assert outcome[excluded].findings == [] and outcome[excluded].text == text
     assert codes(outcome[new]) == [("RES101", 3)]
+
+
+def test_a_file_outside_the_workspace_is_linted_alone(tmp_path):
+    """Go-to-definition into a library's source outside the workspace: that file is linted
+    with its configuration, but its directory is neither walked nor given a cache."""
+    from reslint.server.lsp import STANDALONE, Options, Workspace
+    from reslint.server.project import Project
+
+    outside = tmp_path / "site-packages" / "lib"
+    outside.mkdir(parents=True)
+    (outside / "a.py").write_text("import requests\n\n\ndef get(u):\n    return requests.get(u)\n",
+                                  encoding="utf-8")
+    (outside / "b.py").write_text("import requests\nrequests.get('x')\n", encoding="utf-8")
+    project = Project(outside, use_cache=False, walk=False)
+    checked = project.check({str(outside / "a.py"): (outside / "a.py").read_text(encoding="utf-8")})
+    assert [f.code for f in checked[str(outside / "a.py")].findings] == ["RES101"]
+    assert project.files == [] and not (outside / ".reslint_cache").exists()
+    workspace = Workspace(Options())
+    assert workspace.project(STANDALONE + str(outside)).walk is False

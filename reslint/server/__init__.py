@@ -19,7 +19,8 @@ from typing import Optional
 
 #: what `reslint server` needs beyond reslint's own dependencies, and how to get it
 EXTRA = "lsp"
-MISSING = "`reslint server` needs the `lsp` extra (pygls and lsprotocol): pip install 'reslint[lsp]'"
+MISSING = ("`reslint server` needs the `lsp` extra (pygls 2 and lsprotocol): install reslint with it, "
+           "e.g. pip install '.[lsp]' in a checkout")
 
 
 def load():

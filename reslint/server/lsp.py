@@ -76,6 +76,10 @@ class Options:
     debounce: float = DEBOUNCE_SECONDS
 
 
+#: the key prefix of a project for a file outside every workspace folder (see ``folder_of``)
+STANDALONE = "\0standalone:"
+
+
 class Workspace:
     """The projects of the workspace; every method runs on the lint thread (one thread:
     a :class:`~reslint.engine.Linter` is not thread-safe). Methods return a :data:`Job`."""
@@ -85,9 +89,16 @@ class Workspace:
         self.projects: Dict[str, Project] = {}  # folder -> project
 
     def project(self, folder: str) -> Project:
+        """The project of a workspace folder, or of a :data:`STANDALONE` key (a file outside
+        every workspace folder)."""
         if folder not in self.projects:
-            self.projects[folder] = Project(Path(folder), self.options.use_cache, self.options.cache_dir)
+            self.projects[folder] = self._new(folder)
         return self.projects[folder]
+
+    def _new(self, folder: str) -> Project:
+        if folder.startswith(STANDALONE):  # lint the buffers alone: no walk, no cache written there
+            return Project(Path(folder[len(STANDALONE):]), use_cache=False, walk=False)
+        return Project(Path(folder), self.options.use_cache, self.options.cache_dir)
 
     @staticmethod
     def problems(project: Project) -> List[str]:
@@ -121,7 +132,7 @@ class Workspace:
             below = os.path.dirname(path).rstrip(os.sep) + os.sep
             for folder, project in list(self.projects.items()):
                 if name in CONFIG_FILES and (project.owns(path) or folder.startswith(below)):
-                    self.projects[folder] = Project(Path(folder), self.options.use_cache, self.options.cache_dir)
+                    self.projects[folder] = self._new(folder)
                 elif name.endswith(PYTHON_SUFFIXES) and project.owns(path):
                     project.forget([path], created_or_deleted=created_or_deleted)
         return None, []
@@ -130,7 +141,7 @@ class Workspace:
         """Read the settings and every file on disk again, through the cache (for a client
         that cannot watch files: any of them may have changed unseen)."""
         for folder in list(self.projects):
-            self.projects[folder] = Project(Path(folder), self.options.use_cache, self.options.cache_dir)
+            self.projects[folder] = self._new(folder)
         return None, []
 
     def fix_all(self, folder: str, checked: Checked, unsafe: bool) -> Job:
@@ -217,7 +228,7 @@ class Session:
             versioned_edits=bool(workspace and workspace.workspace_edit and workspace.workspace_edit.document_changes))
 
     def _set_folders(self, folders) -> None:
-        self.folders = sorted({os.path.abspath(f) for f in folders if f}, key=len, reverse=True)
+        self.folders = sorted({_canonical(f) for f in folders if f}, key=len, reverse=True)
 
     def initialized(self, params: types.InitializedParams) -> None:
         """Take the negotiated position encoding, ask the client to watch files (when it can),
@@ -252,14 +263,19 @@ class Session:
 
     # -- the lint thread -----------------------------------------------------------------------------
     def folder_of(self, path: str) -> str:
-        """The workspace folder holding ``path``, else its project root (as ``reslint check``
-        run there would find it), else its directory."""
+        """The workspace folder holding ``path``, else a :data:`STANDALONE` key for its
+        directory: a file opened from outside the workspace (a library's source reached by
+        go-to-definition) is linted alone, with its configuration, without walking, linting
+        or caching the directory around it (a site-packages would cost minutes)."""
         for folder in self.folders:
             if path == folder or path.startswith(folder.rstrip(os.sep) + os.sep):
                 return folder
         directory = os.path.dirname(path)
-        root = find_project_root(Path(directory))
-        return str(root) if root is not None else directory
+        if not self.folders:  # no workspace at all: the project `reslint check` would find
+            root = find_project_root(Path(directory))
+            if root is not None:
+                return str(root)
+        return STANDALONE + directory
 
     def _submit(self, job, *args) -> "asyncio.Future":
         """Queue ``job(*args)`` (a :data:`Job`) on the lint thread at once (jobs run in the
@@ -347,8 +363,8 @@ class Session:
         self._schedule(0.0)
 
     def did_change_workspace_folders(self, params: types.DidChangeWorkspaceFoldersParams) -> None:
-        removed = {os.path.abspath(to_fs_path(f.uri)) for f in params.event.removed or ()}
-        added = [to_fs_path(f.uri) for f in params.event.added or ()]
+        removed = {_canonical(to_fs_path(f.uri)) for f in params.event.removed or ()}
+        added = [_canonical(to_fs_path(f.uri)) for f in params.event.added or ()]
         self._set_folders([f for f in self.folders if f not in removed] + added)
         for folder in added:
             self._submit(self.workspace.warm, os.path.abspath(folder))
@@ -541,12 +557,19 @@ def _handler(method):
     return handler
 
 
+def _canonical(path: str) -> str:
+    """``path`` absolute with every symbolic link resolved: the settings and the walk of a
+    project resolve its root, so a workspace folder or buffer reached through a link (macOS's
+    ``/tmp``, a linked home directory) must be named the same way to be found in it."""
+    return os.path.realpath(path)
+
+
 def _path(uri: str) -> Optional[str]:
-    """The absolute path of a ``file:`` uri, else ``None``."""
+    """The canonical path (:func:`_canonical`) of a ``file:`` uri, else ``None``."""
     if not uri.startswith("file:"):
         return None
     path = to_fs_path(uri)
-    return os.path.abspath(path) if path else None
+    return _canonical(path) if path else None
 
 
 def serve(options: Options) -> None:

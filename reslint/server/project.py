@@ -162,8 +162,12 @@ class Project:
     """One workspace folder (see the module docstring). ``use_cache``/``cache_dir`` as for
     ``reslint check`` (``cache_dir=None``: ``.reslint_cache`` in the project root)."""
 
-    def __init__(self, folder: Path, use_cache: bool = True, cache_dir: Optional[Path] = None):
+    def __init__(self, folder: Path, use_cache: bool = True, cache_dir: Optional[Path] = None,
+                 walk: bool = True):
         self.folder = Path(os.path.abspath(folder))
+        #: whether the project pass reads the modules on disk; ``False``: only the buffers
+        #: (a file opened from outside the workspace)
+        self.walk = walk
         self.use_cache = use_cache
         self.cache_dir = cache_dir
         self.settings, self.config_error = _settings(self.folder)
@@ -198,6 +202,9 @@ class Project:
         """Lint every module of the project once (through the cache) if not done yet."""
         if self.files is not None:
             return
+        if not self.walk:
+            self.files, self._listed = [], set()
+            return
         scope = self.scope
         try:
             files = [os.path.abspath(p) for p in self.runner.walker.expand([scope])]
@@ -230,7 +237,7 @@ class Project:
         not list (walked again once for a path not seen before: the file may be new). A buffer
         of such a file gets no findings, as in Ruff's editor integration; a file outside the
         project, or not saved yet, is linted."""
-        if path in self._listed or not os.path.isfile(path) or not self.owns(path):
+        if not self.walk or path in self._listed or not os.path.isfile(path) or not self.owns(path):
             return False
         if path not in self._rewalked:
             self._rewalked.add(path)
