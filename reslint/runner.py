@@ -397,7 +397,7 @@ class Runner:
         from reslint.analysis.facts import WRITE_FIX as write_fix, WRITE_WHY as write_why
 
         seen: set = set()
-        for outer, summary, site, path in graph.retried_writes():
+        for outer, summary, site, path, outer_file in graph.retried_writes():
             if set(outer.catches) and set(outer.catches) <= NOT_SENT_ERRORS:
                 continue  # retried only when the request was never sent
             chain = " → ".join(name.rsplit(".", 1)[-1] for name in path)
@@ -407,7 +407,7 @@ class Runner:
                        f"({attempts}, through {chain}) with no idempotency key: {write_why}; {write_fix}")
             at, end = Location(site.row, site.column), Location(site.end_row, site.end_column)
             finding = Finding(WRITE.code, WRITE.name, WRITE.severity, message, summary.path, at, end, noqa_row=site.row,
-                              related=(Related(summary.path, Location(outer.row, outer.column),
+                              related=(Related(outer_file, Location(outer.row, outer.column),
                                                f"{outer.label}: {outer.attempts} attempts"),))
             self._add(given, seen, summary, finding)
 

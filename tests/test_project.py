@@ -215,3 +215,34 @@ def test_graph_labels_escape_file_names(tmp_path):
     assert mermaid.exit_code == 0 and dot.exit_code == 0, mermaid.output + dot.output
     assert "we#lt;b#gt;#quot;ird/app.py:9" in mermaid.output and "<b>" not in mermaid.output
     assert 'we<b>\\"ird/app.py:9' in dot.output
+
+
+def test_a_cross_module_res402_points_at_the_retry_in_its_own_file(tmp_path):
+    """The related location of a RES402 found through the call graph names the retrying
+    function's file and line (not the write's file), in JSON and in SARIF."""
+    import json
+
+    from click.testing import CliRunner
+
+    from reslint.cli import main
+
+    write(tmp_path, "pyproject.toml", "[tool.reslint]\n")
+    write(tmp_path, "helper.py", 'import requests\n\n\ndef send(x):\n    return requests.post("https://api/x", json=x, '
+                                 'timeout=5)\n')
+    write(tmp_path, "app.py", "from tenacity import retry, stop_after_attempt, wait_random_exponential\n\nimport helper"
+                              "\n\n\n@retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=10))\n"
+                              "def push(order):\n    return helper.send(order)\n")
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        out = CliRunner().invoke(main, ["--no-cache", "-f", "json", "."]).stdout
+        sarif = CliRunner().invoke(main, ["--no-cache", "-f", "sarif", "."]).stdout
+    finally:
+        os.chdir(old)
+    (finding,) = [f for f in json.loads(out) if f["code"] == "RES402"]
+    assert finding["filename"] == "helper.py"
+    assert [(r["filename"], r["location"]["row"]) for r in finding["related"]] == [("app.py", 6)]
+    (result,) = [r for r in json.loads(sarif)["runs"][0]["results"] if r["ruleId"] == "RES402"]
+    (related,) = result["relatedLocations"]
+    assert related["physicalLocation"]["artifactLocation"]["uri"] == "app.py"
+    assert related["physicalLocation"]["region"]["startLine"] == 6

@@ -160,8 +160,6 @@ def test_fix_all_applies_safe_fixes_unless_unsafe_ones_are_allowed(tmp_path):
                                                                 None)
 
 
-@pytest.mark.xfail(strict=True, reason="the runner's RES402 names the write's module as the retry's "
-                                       "(reslint/runner.py _retried_writes builds Related with summary.path)")
 def test_res402_related_location_is_in_the_module_of_the_retry(tmp_path):
     model = project(tmp_path, {"helper.py": HELPER_POST, "app.py": APP})
     helper = str(tmp_path / "helper.py")

@@ -230,8 +230,8 @@ class CallGraph:
         return out
 
     def retried_writes(self):
-        """(outer layer, write summary, write site, path of functions) for keyless writes that a
-        retry reaches through calls (RES402 through the call graph)."""
+        """(outer layer, write summary, write site, path of functions, path of the outer layer's
+        file) for keyless writes that a retry reaches through calls (RES402 through the call graph)."""
         out = []
         for summary in self.summaries:
             for site in summary.calls:
@@ -242,7 +242,7 @@ class CallGraph:
                     continue
                 outer = summary.layers[site.retried_by[-1]]
                 for write_summary, write, path in self.writes_below(target):
-                    out.append((outer, write_summary, write, path))
+                    out.append((outer, write_summary, write, path, summary.path))
         return out
 
     def key_sources(self, callee: Optional[str], kind: str, depth: int = 0
