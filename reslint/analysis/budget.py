@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from reslint.analysis.retry import RetryPolicy, _num
+from reslint.model.policy import RetryPolicy
+from reslint.analysis.loops import own_nodes
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog.model import INHERITED
-from reslint.context import UNKNOWN, Context
+from reslint.context import Context
+from reslint.values import UNKNOWN, is_number as _num
+from reslint.walk import expressions
 
 MAX_WAITS = 10_000  # an attempt cap above this is treated as unbounded for the arithmetic
 
@@ -40,10 +43,8 @@ def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN):
     """Seconds one run of a block can take: the sum of its timed calls (catalog calls, and
     calls to functions of this module, followed through). UNKNOWN when a part is unknown
     or a timed call sits in a loop over data; ``empty`` when no timed call is seen."""
-    from reslint.analysis.loops import _own_nodes
-
     total, seen = 0.0, False
-    for node in _own_nodes(body):
+    for node in own_nodes(body):
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
             if any(call_time(n, ctx) is not None for n in _calls(node)):
                 return UNKNOWN  # repeated once per item: unknown count
@@ -69,9 +70,7 @@ def known_body_time(body, ctx: Context, scope=None):
 
 
 def _calls(node):
-    from reslint.analysis.retry import _expressions
-
-    return [n for n in _expressions(node) if isinstance(n, cst.Call)]
+    return [n for n in expressions(node) if isinstance(n, cst.Call)]
 
 
 def function_time(call: cst.Call, ctx: Context, scope=None, depth: int = 0):

@@ -18,7 +18,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from reslint.analysis.retry import _expressions
+from reslint.walk import expressions as _expressions
 from reslint.catalog import idempotency as cat
 from reslint.context import Context
 from reslint.walk import children
@@ -173,7 +173,7 @@ class Idempotency:
             if cat.normalise(name) in names:
                 out.append(KeyUse(arg.value, self.ctx.scope, "", False, None))
             elif name in _DICT_PARAMS:
-                out.extend(self._dict_keys(arg.value, self.ctx.scope, 0, "", retry_scope, False, names))
+                out.extend(self.dict_keys(arg.value, self.ctx.scope, 0, "", retry_scope, False, names))
         return out
 
     def _host_names(self, call: cst.Call) -> frozenset:
@@ -187,8 +187,12 @@ class Idempotency:
                         extra.update(names)
         return frozenset(extra)
 
-    def _dict_keys(self, expr, scope, depth: int, via: str, retry_scope, outside: bool,
-                   names=cat.KEY_NAMES, seen: Optional[Set[int]] = None) -> Iterator["KeyUse"]:
+    def dict_keys(self, expr, scope, depth: int, via: str, retry_scope, outside: bool,
+                  names=cat.KEY_NAMES, seen: Optional[Set[int]] = None) -> Iterator["KeyUse"]:
+        """The idempotency keys a dict expression (headers, a body) carries, following names bound
+        to one (``depth`` levels deep so far; ``via`` the helper that built it, ``retry_scope`` the
+        scope a fresh key would be minted in, ``outside`` whether the dict is built outside it;
+        ``names`` the key names that count)."""
         if depth > 4:
             return
         seen = set() if seen is None else seen
@@ -198,7 +202,7 @@ class Idempotency:
                 if binding.kind == "assign" and binding.value is not None and id(binding.value) not in seen:
                     seen.add(id(binding.value))
                     once = outside or self._once(binding.node, binding.scope, retry_scope, via)
-                    yield from self._dict_keys(binding.value, binding.scope, depth + 1, via, retry_scope, once, names,
+                    yield from self.dict_keys(binding.value, binding.scope, depth + 1, via, retry_scope, once, names,
                                                seen)
             if found:
                 home = found[0].scope
@@ -212,7 +216,7 @@ class Idempotency:
             for value, inner in self._returns(expr, scope):
                 if id(value) not in seen:
                     seen.add(id(value))
-                    yield from self._dict_keys(value, inner, depth + 1, via or name, retry_scope, outside, names, seen)
+                    yield from self.dict_keys(value, inner, depth + 1, via or name, retry_scope, outside, names, seen)
             return
         if isinstance(expr, cst.Dict):
             for element in expr.elements:
@@ -452,10 +456,10 @@ def _own_statements(body) -> Iterator[cst.CSTNode]:
             if isinstance(stmt, cst.SimpleStatementLine):
                 yield stmt
             else:
-                stack.extend(_blocks(stmt))
+                stack.extend(blocks(stmt))
 
 
-def _blocks(stmt) -> List[cst.CSTNode]:
+def blocks(stmt) -> List[cst.CSTNode]:
     """The blocks of a compound statement (not of a function or class definition)."""
     if isinstance(stmt, cst.If):
         return list(_if_blocks(stmt))

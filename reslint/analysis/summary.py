@@ -8,12 +8,13 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from reslint.analysis.retry import RetryPolicy, _num
 from reslint.catalog import canonical, retries as retry_catalog
-from reslint.catalog.clients import ADAPTER_RAISES, BOTOCORE_MODE_ATTEMPTS, GIVE_UP_ERRORS, RETRYING_CLIENTS
+from reslint.catalog.clients import ADAPTER_RAISES, BOTOCORE_MODE_ATTEMPTS, RETRYING_CLIENTS
 from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, Function, KeyCall, KeyReturn, Layer, ModuleSummary, \
     PendingWrite
-from reslint.context import UNKNOWN, Context
+from reslint.context import Context
+from reslint.model.policy import RetriedKind, RetryPolicy
+from reslint.values import UNKNOWN, is_number as _num
 
 @dataclass
 class _PendingCall:
@@ -49,8 +50,8 @@ class SummaryCollector:
         if key not in self._layer_ids:
             catches = _catches(policy)
             raises = catches
-            if policy.library in GIVE_UP_ERRORS and not policy.reraise:
-                raises = (GIVE_UP_ERRORS[policy.library],)
+            if policy.adapter.give_up_error and not policy.reraise:
+                raises = (policy.adapter.give_up_error,)
             attempts = policy.attempts
             delay = policy.max_delay_s
             cap = f"{delay:g} s time cap" if _num(delay) else ("no time cap" if delay is None else "")
@@ -131,7 +132,7 @@ class SummaryCollector:
         for minted in idempotency.trace(node.value, None, scope, via=via):
             self._key_returns.append((dict(function=function, kind="value", what=minted.kind, name=minted.name),
                                       minted.call))
-        for use in idempotency._dict_keys(node.value, scope, 0, via, None, False):
+        for use in idempotency.dict_keys(node.value, scope, 0, via, None, False):
             found = idempotency.trace(use.expr, None, use.scope, via=via)
             for minted in found:
                 self._key_returns.append((dict(function=function, kind="dict", what=minted.kind, name=minted.name),
@@ -375,13 +376,13 @@ def _function_name(ctx: Context) -> str:
 
 def _catches(policy: RetryPolicy) -> Tuple[str, ...]:
     retried = policy.retried
-    if retried.kind == "any":
+    if retried.kind is RetriedKind.ANY:
         return ANY
-    if retried.kind in ("types", "function") and retried.types:
+    if retried.kind in (RetriedKind.TYPES, RetriedKind.FUNCTION) and retried.types:
         if set(retried.types) & retry_catalog.CATCH_ALL:
             return ANY
         return tuple(retried.types)
-    if retried.kind == "status":
+    if retried.kind is RetriedKind.STATUS:
         return ANY  # status retries raise the client's errors after giving up
     return UNKNOWN_TYPES
 
@@ -390,6 +391,6 @@ def _policy_label(policy: RetryPolicy, ctx: Context) -> str:
     scope = ctx.retried.scope_of(policy) if ctx.retried is not None else None
     if scope is not None and scope.function is not None:
         return scope.function.name.value
-    function = policy.extra.get("function")
-    kind = "retry loop" if policy.kind == "loop" else f"{policy.library} retry"
+    function = ctx.retried.function_of(policy) if ctx.retried is not None else ""
+    kind = policy.adapter.layer_label
     return f"{function} {kind}" if function else kind

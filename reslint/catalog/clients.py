@@ -82,9 +82,6 @@ ADAPTER_RAISES = _REQUESTS_RAISES
 #: botocore attempts by retry mode when ``max_attempts`` is not set (DynamoDB differs; not modelled).
 BOTOCORE_MODE_ATTEMPTS = {"legacy": 5, "standard": 3, "adaptive": 3}
 
-#: What a retry library raises when it gives up: tenacity raises RetryError unless reraise=True.
-GIVE_UP_ERRORS = {"tenacity": "tenacity.RetryError", "google": "google.api_core.exceptions.RetryError"}
-
 #: Known exception bases, so an outer retry on a base catches what an inner layer raises.
 EXCEPTION_BASES = {
     "requests.ConnectTimeout": ("requests.ConnectionError", "requests.Timeout", "requests.RequestException"),

@@ -5,9 +5,9 @@ from __future__ import annotations
 import libcst as cst
 
 from reslint.analysis.budget import call_time, fmt
-from reslint.analysis.retry import _num
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.rules.base import Rule
+from reslint.values import is_number as _num
 
 WHY_RETRY = "one slow attempt spends the whole budget, so the time cap never gets to act and there is no time " \
             "left for a second attempt"
@@ -30,8 +30,8 @@ class TimeoutExceedsDeadline(Rule):
         for scope in self.ctx.retry_scopes:
             policy = scope.policy
             if _num(policy.max_delay_s):
-                name = "hand-rolled retry" if policy.kind == "loop" else f"{policy.library} retry"
-                budgets.append((policy.max_delay_s, f"the {fmt(policy.max_delay_s)} time cap of the {name} around it",
+                budgets.append((policy.max_delay_s, f"the {fmt(policy.max_delay_s)} time cap of the "
+                                                    f"{policy.adapter.cap_label} around it",
                                 WHY_RETRY))
         for deadline in self.ctx.deadlines:
             if _num(deadline.seconds):

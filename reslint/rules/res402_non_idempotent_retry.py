@@ -9,6 +9,7 @@ import libcst as cst
 from reslint.analysis.facts import WRITE_FIX as FIX, WRITE_WHY as WHY
 from reslint.analysis.idempotency import analysis
 from reslint.catalog import idempotency as cat
+from reslint.model.policy import RetriedKind
 from reslint.rules.base import Rule
 
 
@@ -17,11 +18,10 @@ from reslint.rules.base import Rule
 def message(kind: str, policy) -> Optional[str]:
     """The finding's message for a keyless ``kind`` write under ``policy``; ``None`` when the policy
     retries only errors raised before the request was sent."""
-    types = set(policy.retried.types) if policy.retried.kind == "types" else set()
+    types = set(policy.retried.types) if policy.retried.kind is RetriedKind.TYPES else set()
     if types and types <= cat.NOT_SENT_ERRORS:
         return None  # retried only when the request was never sent
-    layer = "a hand-rolled retry loop" if policy.kind == "loop" else f"a {policy.library} retry"
-    return f"{kind} runs inside {layer} with no idempotency key: {WHY}; {FIX}"
+    return f"{kind} runs inside {policy.adapter.write_label} with no idempotency key: {WHY}; {FIX}"
 
 
 def deferred(idempotency, node: cst.Call, uses) -> List[Tuple[cst.Call, str]]:

@@ -1,0 +1,70 @@
+"""The registry of library adapters: one module per retry mechanism (:mod:`reslint.libraries.base`).
+
+:data:`ADAPTERS` is the explicit list (as :data:`reslint.rules.ALL_RULES` is for rules); every
+table the analysis and the prefilter need is derived from it, so adding a library is adding
+its module here. A qualified name belongs to exactly one adapter.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, Optional, Tuple
+
+from reslint.catalog.retries import SLEEPS
+from reslint.libraries import (
+    backoff, celery, google_api_core, handrolled, httpx, opnieuw, redo, requests, retry_package, retrying, stamina,
+    tenacity, urllib3,
+)
+from reslint.libraries.base import RetryAdapter
+from reslint.model.policy import Role
+
+#: the adapters of library retry mechanisms (the order is the prefilter's trigger order)
+ADAPTERS: Tuple[RetryAdapter, ...] = (
+    tenacity.ADAPTER, backoff.ADAPTER, stamina.ADAPTER, retrying.ADAPTER, retry_package.ADAPTER, opnieuw.ADAPTER,
+    redo.ADAPTER, urllib3.ADAPTER, requests.ADAPTER, httpx.ADAPTER, celery.ADAPTER, google_api_core.ADAPTER,
+)
+#: hand-rolled loops (read by the loop analysis, not from a qualified name)
+HAND_ROLLED: RetryAdapter = handrolled.ADAPTER
+
+
+def _by_qualname() -> Dict[str, Tuple[RetryAdapter, FrozenSet[Role]]]:
+    out: Dict[str, Tuple[RetryAdapter, FrozenSet[Role]]] = {}
+    for adapter in ADAPTERS:
+        for qualname, found in adapter.spellings.items():
+            if qualname in out:
+                raise ValueError(f"{qualname} is claimed by {out[qualname][0].name} and {adapter.name}")
+            out[qualname] = (adapter, found)
+    return out
+
+
+#: qualified name -> (its adapter, the roles it is spelled in)
+BY_QUALNAME: Dict[str, Tuple[RetryAdapter, FrozenSet[Role]]] = _by_qualname()
+
+
+def lookup(qualname: str, role_of_call: Tuple[Role, ...]) -> Optional[Tuple[RetryAdapter, Role]]:
+    """The adapter of ``qualname`` and the first of ``role_of_call`` it is spelled in, or ``None``."""
+    found = BY_QUALNAME.get(qualname)
+    if found is None:
+        return None
+    adapter, roles = found
+    for role in role_of_call:
+        if role in roles:
+            return adapter, role
+    return None
+
+
+def qualnames(role: Role) -> Tuple[str, ...]:
+    """Every qualified name spelled in ``role``, in adapter order."""
+    return tuple(name for name, (_, roles) in BY_QUALNAME.items() if role in roles)
+
+
+#: Modules whose import can make a retry finding possible: retry libraries, clients with retry
+#: options, and the sleeps of hand-rolled loops (``time:sleep``).
+RETRY_TRIGGERS: Tuple[str, ...] = tuple(dict.fromkeys(m for a in ADAPTERS for m in a.trigger_modules)) + tuple(
+    sorted(f"{qualname.split('.')[0]}:{qualname.rsplit('.', 1)[1]}" for qualname in SLEEPS))
+
+#: top-level modules of libraries that retry a function passed to them (``retry_call(fn)``)
+CALLER_ROOTS: FrozenSet[str] = frozenset(m for a in ADAPTERS if a.retries_callables for m in a.trigger_modules)
+#: types whose instances, called with a function, retry it (``Retrying()(fn)``)
+CALLABLE_POLICIES: FrozenSet[str] = frozenset(q for a in ADAPTERS for q in a.callable_policies)
+#: what a library raises when it gives up (unless told to re-raise), by adapter name
+GIVE_UP_ERRORS: Dict[str, str] = {a.name: a.give_up_error for a in ADAPTERS if a.give_up_error}
