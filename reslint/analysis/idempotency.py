@@ -18,10 +18,11 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from reslint.walk import expressions as _expressions
+from reslint.analysis.facts import WRITE_FIX, WRITE_WHY
 from reslint.catalog import idempotency as cat
 from reslint.context import Context
-from reslint.walk import children
+from reslint.model.policy import RetriedKind
+from reslint.walk import children, expressions as _expressions
 
 _DICT_PARAMS = ("headers", "json", "data", "params", "options", "extra_headers", "body")
 _UPDATE_INCREMENT = re.compile(r"\bSET\b.*?\b(\w+)\s*=\s*\1\s*[-+]", re.IGNORECASE | re.DOTALL)
@@ -481,6 +482,24 @@ def _if_blocks(node: cst.If):
     while orelse is not None:
         yield orelse.body
         orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+
+
+def keyless_write_message(kind: str, policy) -> Optional[str]:
+    """RES402's message for a keyless ``kind`` write under ``policy`` (shared by the rule and the
+    module summary, which records it for writes the project pass decides); ``None`` when the
+    policy retries only errors raised before the request was sent."""
+    types = set(policy.retried.types) if policy.retried.kind is RetriedKind.TYPES else set()
+    if types and types <= cat.NOT_SENT_ERRORS:
+        return None  # retried only when the request was never sent
+    return f"{kind} runs inside {policy.adapter.write_label} with no idempotency key: {WRITE_WHY}; {WRITE_FIX}"
+
+
+def deferred_dict_calls(idempotency: "Idempotency", node: cst.Call, uses) -> List[Tuple[cst.Call, str]]:
+    """A keyless write whose header/body dicts are built by functions of other modules: whether it
+    sends a key is decided in the project pass (the module summary's ``pending_writes``)."""
+    if uses:
+        return []
+    return idempotency.external_dict_calls(node)
 
 
 def analysis(ctx: Context) -> Idempotency:

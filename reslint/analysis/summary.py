@@ -8,13 +8,14 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from reslint import libraries
 from reslint.catalog import canonical, retries as retry_catalog
-from reslint.catalog.clients import ADAPTER_RAISES, BOTOCORE_MODE_ATTEMPTS, RETRYING_CLIENTS
+from reslint.catalog.clients import ADAPTER_RAISES, RETRYING_CLIENTS
 from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, Function, KeyCall, KeyReturn, Layer, ModuleSummary, \
     PendingWrite
 from reslint.context import Context
 from reslint.model.policy import RetriedKind, RetryPolicy
-from reslint.values import UNKNOWN, is_number as _num
+from reslint.values import is_number as _num
 
 @dataclass
 class _PendingCall:
@@ -92,8 +93,7 @@ class SummaryCollector:
     def _retried_keys(self, node: cst.Call) -> None:
         """Keys of a retried write that come from other modules' functions (RES401), and a keyless
         write whose dicts do (RES402 decided in the project pass)."""
-        from reslint.analysis.idempotency import analysis
-        from reslint.rules.res402_non_idempotent_retry import deferred, message
+        from reslint.analysis.idempotency import analysis, deferred_dict_calls, keyless_write_message
 
         idempotency = analysis(self.ctx)
         kind = idempotency.write_kind(node)
@@ -108,11 +108,11 @@ class SummaryCollector:
                 if minted.kind == "external":
                     self.units.append(self.ctx.unit)
                     self._key_calls.append((dict(callee=minted.name, kind="value", write=kind), minted.call))
-        external = deferred(idempotency, node, uses)
+        external = deferred_dict_calls(idempotency, node, uses)
         for call, callee in external:
             self.units.append(self.ctx.unit)
             self._key_calls.append((dict(callee=callee, kind="dict", write=kind), call))
-        text = message(kind, scope.policy) if external else None
+        text = keyless_write_message(kind, scope.policy) if external else None
         if text is not None:
             self.units.append(self.ctx.unit)
             self._pending_writes.append((dict(callees=tuple(c for _, c in external), message=text), node))
@@ -166,14 +166,13 @@ class SummaryCollector:
             return None
         qual = self.ctx.qualname(constructor.func)
         qual = canonical(qual) if qual else None
-        if qual == "requests.Session" or self.ctx.type_of(base) == "requests.Session":
-            if func.attr.value not in ("get", "post", "put", "patch", "delete", "head", "options", "request", "send"):
-                return None
-            return self._adapter_layer(base)
+        session = libraries.session_adapter(qual, self.ctx.type_of(base))
+        if session is not None:
+            return self._mounted_layer(session, base) if session.sends_request(func.attr.value) else None
         client = RETRYING_CLIENTS.get(qual or "")
         if client is None or func.attr.value in ("mount", "close", "with_options", "copy"):
             return None
-        attempts = override or self._client_attempts(client, constructor)
+        attempts = override or libraries.client_attempts(client, constructor, self.ctx)
         if not _num(attempts) or attempts <= 1:
             return None
         key = (id(constructor), attempts)
@@ -183,72 +182,19 @@ class SummaryCollector:
                 raises=client.raises, node=constructor, off=client.off)
         return self._layer_ids[key]
 
-    def _client_attempts(self, client, constructor: cst.Call):
-        arg = next((a for a in constructor.args if a.keyword is not None and a.keyword.value == client.param), None)
-        if any(a.star == "**" for a in constructor.args) and arg is None:
-            return UNKNOWN
-        if client.counts == "botocore":
-            return self._botocore_attempts(arg)
-        if arg is None:
-            return client.default_attempts
-        if client.counts == "urllib3":
-            return self._urllib3_attempts(arg.value)
-        value = self.ctx.value_of(arg.value)
-        return int(value) + 1 if _num(value) else UNKNOWN
-
-    def _urllib3_attempts(self, expr):
-        value = self.ctx.value_of(expr)
-        if value is False:
-            return 1
-        if _num(value):
-            return int(value) + 1
-        target = self.ctx.constructor_of(expr)
-        policy = self.ctx.retries.for_call(target) if target is not None else None
-        return policy.attempts if policy is not None else UNKNOWN
-
-    def _botocore_attempts(self, arg):
-        if arg is None:
-            return BOTOCORE_MODE_ATTEMPTS["legacy"]
-        config = self.ctx.constructor_of(arg.value)
-        if config is None:
-            return UNKNOWN
-        retries = next((a.value for a in config.args if a.keyword is not None and a.keyword.value == "retries"), None)
-        if retries is None:
-            return BOTOCORE_MODE_ATTEMPTS["legacy"]
-        retries, scope = self.ctx.resolve(retries)
-        if not isinstance(retries, cst.Dict):
-            return UNKNOWN
-        options = {}
-        for element in retries.elements:
-            if isinstance(element, cst.DictElement):
-                key = self.ctx.value_of(element.key, scope)
-                options[key] = self.ctx.value_of(element.value, scope)
-        if "total_max_attempts" in options:
-            value = options["total_max_attempts"]
-            return int(value) if _num(value) else UNKNOWN
-        if "max_attempts" in options:  # Config counts retries here (botocore/args.py)
-            value = options["max_attempts"]
-            return int(value) + 1 if _num(value) else UNKNOWN
-        return BOTOCORE_MODE_ATTEMPTS.get(options.get("mode", "legacy"), UNKNOWN)
-
-    def _adapter_layer(self, session) -> Optional[int]:
+    def _mounted_layer(self, adapter, session) -> Optional[int]:
+        """The layer of the policies mounted on a client object (a session's adapters): the last
+        one that retries."""
         best = None
-        for adapter in self.ctx.mounts_of(session) or ():
-            adapter_call = self.ctx.constructor_of(adapter)
-            if adapter_call is None:
-                continue
-            arg = next((a for a in adapter_call.args if a.keyword is not None and a.keyword.value == "max_retries"),
-                       None)
-            if arg is None:
-                continue
-            attempts = self._urllib3_attempts(arg.value)
+        for mount_call, retry_expr in adapter.mounted(self.ctx, session):
+            attempts = adapter.mounted_attempts(retry_expr, self.ctx)
             if not _num(attempts) or attempts <= 1:
                 continue
-            key = id(adapter_call)
+            key = id(mount_call)
             if key not in self._layer_ids:
                 self._layer_ids[key] = self._add_layer(
-                    label=f"Session Retry(total={attempts - 1})", library="requests", attempts=int(attempts),
-                    catches=ANY, raises=ADAPTER_RAISES, node=adapter_call, off="no max_retries on the adapter")
+                    label=adapter.mounted_label(attempts), library=adapter.name, attempts=int(attempts),
+                    catches=ANY, raises=ADAPTER_RAISES, node=mount_call, off=adapter.mount_off)
             best = self._layer_ids[key]
         return best
 

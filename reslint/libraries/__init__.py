@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import Dict, FrozenSet, Optional, Tuple
 
+from reslint.catalog.clients import COUNTS_CONFIG, COUNTS_OWN_POLICY, COUNTS_RETRY_OBJECT, RetryingClient
 from reslint.catalog.retries import SLEEPS
 from reslint.libraries import (
-    backoff, celery, google_api_core, handrolled, httpx, opnieuw, redo, requests, retry_package, retrying, stamina,
+    backoff, botocore, celery, google_api_core, handrolled, httpx, opnieuw, redo, requests, retry_package, retrying, stamina,
     tenacity, urllib3,
 )
 from reslint.libraries.base import RetryAdapter
 from reslint.model.policy import Role
+from reslint.values import UNKNOWN, Number, is_number
 
 #: the adapters of library retry mechanisms (the order is the prefilter's trigger order)
 ADAPTERS: Tuple[RetryAdapter, ...] = (
@@ -68,3 +70,31 @@ CALLER_ROOTS: FrozenSet[str] = frozenset(m for a in ADAPTERS if a.retries_callab
 CALLABLE_POLICIES: FrozenSet[str] = frozenset(q for a in ADAPTERS for q in a.callable_policies)
 #: what a library raises when it gives up (unless told to re-raise), by adapter name
 GIVE_UP_ERRORS: Dict[str, str] = {a.name: a.give_up_error for a in ADAPTERS if a.give_up_error}
+
+
+def session_adapter(*types: Optional[str]) -> Optional[RetryAdapter]:
+    """The adapter whose client objects carry mounted policies, for an object of one of ``types``
+    (its constructor's qualified name, its inferred type), or ``None``."""
+    for adapter in ADAPTERS:
+        if any(t in adapter.session_types for t in types if t):
+            return adapter
+    return None
+
+
+def client_attempts(client: RetryingClient, constructor, ctx) -> Number:
+    """Attempts each call on a client built by ``constructor`` makes (a catalog
+    :class:`~reslint.catalog.clients.RetryingClient`), read the way its ``counts`` says."""
+    arg = next((a for a in constructor.args if a.keyword is not None and a.keyword.value == client.param), None)
+    if any(a.star == "**" for a in constructor.args) and arg is None:
+        return UNKNOWN
+    if client.counts == COUNTS_CONFIG:
+        return botocore.config_attempts(arg, ctx)
+    if client.counts == COUNTS_OWN_POLICY:
+        policy = ctx.retries.for_call(constructor)
+        return policy.attempts if policy is not None else client.default_attempts
+    if arg is None:
+        return client.default_attempts
+    if client.counts == COUNTS_RETRY_OBJECT:
+        return urllib3.retries_attempts(arg.value, ctx)
+    value = ctx.value_of(arg.value)
+    return int(value) + 1 if is_number(value) else UNKNOWN

@@ -109,6 +109,9 @@ class RetryAdapter:
         return None
 
     # -- clients that carry policies -------------------------------------------------------
+    #: types of client objects policies are mounted on (a requests ``Session``)
+    session_types: ClassVar[Tuple[str, ...]] = ()
+
     def mounted(self, ctx: Context, obj) -> Tuple[Tuple[cst.Call, cst.BaseExpression], ...]:
         """``(mounted constructor call, its retry argument)`` for each policy object mounted on the
         client ``obj`` names (a requests session's ``HTTPAdapter(max_retries=...)``); each request

@@ -12,20 +12,35 @@ from typing import Optional, Tuple
 
 import libcst as cst
 
+from reslint.catalog.clients import SESSION_VERBS
+from reslint.libraries import urllib3
 from reslint.libraries.base import RetryAdapter, Site, roles
 from reslint.model.policy import Retried, RetriedKind, RetryPolicy, Role, Wait
 from reslint.model.reader import Args, PolicyReader
 from reslint.values import is_number, plus_one, whole
 
 POSITIONAL = ("pool_connections", "pool_maxsize", "max_retries", "pool_block")
-#: the session methods that send a request (requests/sessions.py); ``mount``, ``close`` do not
-SESSION_VERBS = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "request", "send"})
 
 
 class Requests(RetryAdapter):
     name = "requests"
     spellings = roles("requests.HTTPAdapter", role=Role.OBJECT)
     trigger_modules = ("requests",)
+    session_types = ("requests.Session",)
+    #: how users turn a session's retries off (for RES301's message)
+    mount_off = "no max_retries on the adapter"
+
+    def sends_request(self, method: str) -> bool:
+        """Whether calling ``method`` on a session sends a request (``get``; not ``mount``)."""
+        return method in SESSION_VERBS
+
+    def mounted_attempts(self, retry_expr, ctx):
+        """Attempts of the requests through an adapter mounted with ``max_retries=retry_expr``."""
+        return urllib3.retries_attempts(retry_expr, ctx)
+
+    def mounted_label(self, attempts: int) -> str:
+        """The layer of a session whose adapter makes ``attempts`` attempts."""
+        return f"Session Retry(total={attempts - 1})"
 
     def read(self, site: Site, reader: PolicyReader) -> Optional[RetryPolicy]:
         args = Args(site.call, POSITIONAL)

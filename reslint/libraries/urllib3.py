@@ -121,6 +121,18 @@ class Urllib3(RetryAdapter):
         }.get(remedy)
 
 
+def retries_attempts(expr: cst.BaseExpression, ctx) -> object:
+    """Attempts of a client given ``retries=expr`` (a ``PoolManager``) or ``max_retries=expr`` (a
+    requests ``HTTPAdapter``): a number of retries, ``False``, or a ``Retry(...)`` read by the
+    file's policy dispatcher (``ctx.retries``); UNKNOWN otherwise."""
+    value = ctx.value_of(expr)
+    if value is False or is_number(value):
+        return attempts_of(value)
+    target = ctx.constructor_of(expr)
+    policy = ctx.retries.for_call(target) if target is not None else None
+    return policy.attempts if policy is not None else UNKNOWN
+
+
 def attempts_of(total):
     """Attempts from ``Retry(total=...)``'s value: ``False`` is one attempt, N retries N + 1."""
     if total is False:
