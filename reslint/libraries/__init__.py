@@ -12,7 +12,7 @@ from typing import Dict, FrozenSet, Optional, Tuple
 from reslint.catalog.clients import COUNTS_CONFIG, COUNTS_OWN_POLICY, COUNTS_RETRY_OBJECT, RetryingClient
 from reslint.catalog.retries import SLEEPS
 from reslint.libraries import (
-    backoff, botocore, celery, google_api_core, handrolled, httpx, opnieuw, redo, requests, retry_package, retrying, stamina,
+    aiohttp_retry, backoff, botocore, celery, google_api_core, handrolled, httpx, opnieuw, redo, requests, retry_package, retrying, stamina,
     tenacity, urllib3,
 )
 from reslint.libraries.base import RetryAdapter
@@ -26,6 +26,11 @@ ADAPTERS: Tuple[RetryAdapter, ...] = (
 )
 #: hand-rolled loops (read by the loop analysis, not from a qualified name)
 HAND_ROLLED: RetryAdapter = handrolled.ADAPTER
+#: adapters of clients whose retries are judged (RES403) but not read as a policy yet
+CLIENT_ADAPTERS: Tuple[RetryAdapter, ...] = (aiohttp_retry.ADAPTER,)
+
+#: qualified name -> the adapter that judges what it replays (RES403)
+REPLAYS: Dict[str, RetryAdapter] = {q: a for a in (*ADAPTERS, *CLIENT_ADAPTERS) for q in a.replay_spellings}
 
 
 def _by_qualname() -> Dict[str, Tuple[RetryAdapter, FrozenSet[Role]]]:

@@ -30,7 +30,7 @@ from reslint.context import Context, Scope
 from reslint.diagnostics import Applicability
 from reslint.edits import FixPlan, remove_arg
 from reslint.model.policy import RetryPolicy, Role
-from reslint.model.remedy import FixContext, Remedy  # noqa: F401 (adapters import them from here)
+from reslint.model.remedy import FixContext, Remedy, UnsafeReplay  # noqa: F401 (adapters import them from here)
 from reslint.model.reader import PolicyReader
 
 
@@ -117,6 +117,15 @@ class RetryAdapter:
         client ``obj`` names (a requests session's ``HTTPAdapter(max_retries=...)``); each request
         through ``obj`` is retried by them. Empty for libraries without mounts."""
         return ()
+
+    # -- replays of non-idempotent requests (RES403) --------------------------------------------
+    #: qualified names of configurations whose replays :meth:`unsafe_replay` judges
+    replay_spellings: ClassVar[FrozenSet[str]] = frozenset()
+
+    def unsafe_replay(self, call: cst.Call, qualname: str, ctx: Context) -> Optional[UnsafeReplay]:
+        """What ``call`` (one of ``replay_spellings``) replays that a retry must not (POST, PATCH,
+        errors raised after the request was sent), or ``None``."""
+        return None
 
     # -- Retry-After (RES206) ----------------------------------------------------------------
     #: the keyword that turns Retry-After off (``respect_retry_after_header``), if any

@@ -13,7 +13,7 @@ from typing import Optional, Tuple
 import libcst as cst
 
 from reslint.catalog.clients import SESSION_VERBS
-from reslint.libraries import urllib3
+from reslint.libraries.urllib3 import retries_attempts
 from reslint.libraries.base import RetryAdapter, Site, roles
 from reslint.model.policy import Retried, RetriedKind, RetryPolicy, Role, Wait
 from reslint.model.reader import Args, PolicyReader
@@ -36,7 +36,7 @@ class Requests(RetryAdapter):
 
     def mounted_attempts(self, retry_expr, ctx):
         """Attempts of the requests through an adapter mounted with ``max_retries=retry_expr``."""
-        return urllib3.retries_attempts(retry_expr, ctx)
+        return retries_attempts(retry_expr, ctx)
 
     def mounted_label(self, attempts: int) -> str:
         """The layer of a session whose adapter makes ``attempts`` attempts."""

@@ -18,7 +18,9 @@ import libcst as cst
 from reslint.cstutil import add_keyword_arg, source
 from reslint.diagnostics import Applicability
 from reslint.edits import FixPlan, copyable
-from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, remove_keyword_fix, roles
+from reslint.catalog.idempotency import NON_IDEMPOTENT_METHODS
+from reslint.libraries import replays
+from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, UnsafeReplay, remove_keyword_fix, roles
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
 from reslint.project import pinned_below
@@ -41,6 +43,7 @@ class Urllib3(RetryAdapter):
     trigger_modules = ("urllib3",)
     retry_after_switch = "respect_retry_after_header"
     object_label = "urllib3 Retry"
+    replay_spellings = frozenset({"urllib3.Retry"})
 
     def read(self, site: Site, reader: PolicyReader) -> RetryPolicy:
         call, scope = site.call, site.scope
@@ -111,6 +114,9 @@ class Urllib3(RetryAdapter):
         return FixPlan("Add `backoff_factor=0.5, backoff_jitter=0.5` (urllib3 >= 2.0)", Applicability.SAFE,
                        ((call, new),))
 
+    def unsafe_replay(self, call: cst.Call, qualname: str, ctx) -> Optional[UnsafeReplay]:
+        return _unsafe_methods(call, ctx)
+
     def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
         return {
             Remedy.JITTER: "add `backoff_jitter=` (urllib3 >= 2.0)",
@@ -119,6 +125,29 @@ class Urllib3(RetryAdapter):
             Remedy.BACKOFF: "set `backoff_factor` (and `backoff_jitter`)",
             Remedy.RETRY_AFTER: "keep the default (True)",
         }.get(remedy)
+
+
+def _unsafe_methods(call: cst.Call, ctx) -> Optional[UnsafeReplay]:
+    """``allowed_methods=`` (``method_whitelist=`` before 1.26) that lets POST or PATCH be replayed:
+    ``None``, ``False`` or empty (every method), or a list naming them."""
+    for arg in call.args:
+        if arg.keyword is None:
+            continue
+        name = arg.keyword.value
+        if name not in ("allowed_methods", "method_whitelist"):
+            continue
+        value = ctx.value_of(arg.value)
+        if value is None or value is False or value == () or replays.empty(ctx, arg.value):
+            return UnsafeReplay(call, f"urllib3 `Retry({name}={source(arg.value)})` retries every method, POST and "
+                                      f"PATCH included", "leave the default (idempotent methods only)",
+                                replays.drop_keyword(call, name))
+        # urllib3 compares method.upper() with the entries: only upper-case entries ever match
+        unsafe = sorted(m for m in replays.methods(ctx, arg.value) if m in NON_IDEMPOTENT_METHODS)
+        if unsafe:
+            return UnsafeReplay(call, f"urllib3 `Retry({name}=...)` retries {', '.join(unsafe)}",
+                                "retry idempotent methods only, or send an Idempotency-Key",
+                                replays.without_unsafe(ctx, arg.value, unsafe))
+    return None
 
 
 def retries_attempts(expr: cst.BaseExpression, ctx) -> object:

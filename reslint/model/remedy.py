@@ -37,3 +37,14 @@ class FixContext:
     @property
     def settings(self):
         return self.ctx.settings
+
+
+@dataclass(frozen=True)
+class UnsafeReplay:
+    """A retry configuration that replays non-idempotent requests (RES403), as its adapter says
+    it: ``what`` it replays (the message's start), ``advice`` (its end) and a ``fix``, if any."""
+
+    node: object
+    what: str
+    advice: str
+    fix: Optional[object] = None
