@@ -22,7 +22,7 @@ from reslint.analysis.facts import WRITE_FIX, WRITE_WHY
 from reslint.catalog import idempotency as cat
 from reslint.context import Context
 from reslint.model.policy import RetriedKind
-from reslint.walk import children, expressions as _expressions
+from reslint.walk import children, expressions
 
 _DICT_PARAMS = ("headers", "json", "data", "params", "options", "extra_headers", "body")
 _UPDATE_INCREMENT = re.compile(r"\bSET\b.*?\b(\w+)\s*=\s*\1\s*[-+]", re.IGNORECASE | re.DOTALL)
@@ -320,7 +320,7 @@ class Idempotency:
     def returned(self, func: cst.FunctionDef, scope=None) -> Iterator[Tuple[cst.BaseExpression, object]]:
         """``(expression, scope)`` of each ``return <expression>`` of ``func``."""
         inner = self.ctx.model.scopes.get(id(func.body), scope)
-        for node in _expressions(func.body):
+        for node in expressions(func.body):
             if isinstance(node, cst.Return) and node.value is not None:
                 yield node.value, inner
 
@@ -395,7 +395,7 @@ class Idempotency:
         if isinstance(node, cst.IfExp):
             for branch in (node.body, node.orelse):
                 if is_param(branch) and any(isinstance(n, cst.Name) and n.value == branch.value
-                                            for n in _expressions(node.test)):
+                                            for n in expressions(node.test)):
                     return branch
         return None
 
@@ -403,7 +403,7 @@ class Idempotency:
         """Whether ``node`` lies in the retried code of ``retry_scope``."""
         key = id(retry_scope)
         if key not in self._scope_nodes:
-            self._scope_nodes[key] = {id(n) for n in _expressions(retry_scope.node)}
+            self._scope_nodes[key] = {id(n) for n in expressions(retry_scope.node)}
         return id(node) in self._scope_nodes[key]
 
 

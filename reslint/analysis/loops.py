@@ -24,8 +24,8 @@ from reslint.cstutil import source
 from reslint.libraries import HAND_ROLLED
 from reslint.model.policy import Jitter, LoopFacts, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import PolicyReader
-from reslint.values import UNKNOWN, arithmetic, is_number as _num
-from reslint.walk import children, expressions as _expressions
+from reslint.values import UNKNOWN, arithmetic, is_number
+from reslint.walk import children, expressions
 
 _EXITS = (cst.Return, cst.Break)
 #: header names whose value is a server-directed wait (Retry-After, rate-limit resets)
@@ -47,7 +47,7 @@ _WAIT_ERROR_SUFFIXES = ("Empty", "EmptyError", "Full", "WouldBlock", "NotReady")
 def _finite(value) -> bool:
     """A number a loop bound can be counted from: not ``inf`` or NaN (``range(10 ** 400)`` is
     evaluated as ``inf``, which ``int()`` cannot take)."""
-    return _num(value) and (isinstance(value, int) or math.isfinite(value))
+    return is_number(value) and (isinstance(value, int) or math.isfinite(value))
 
 
 def own_nodes(body) -> List[cst.CSTNode]:
@@ -102,7 +102,7 @@ def _changes_the_request(handler: cst.ExceptHandler, node: cst.Try) -> bool:
         return False
     for n in own_nodes(node.body):
         if isinstance(n, cst.Call) and any(isinstance(m, cst.Name) and m.value in changed
-                                           for arg in n.args for m in _expressions(arg.value)):
+                                           for arg in n.args for m in expressions(arg.value)):
             return True
     return False
 
@@ -151,7 +151,7 @@ class LoopAnalyzer:
             return None  # readiness and generator loops: a `while` retry waits between attempts
         capped, cap = self._time_cap(loop, nodes, scope)
         if sleeps and not helper_sleeps and self._constant(sleeps, scope) and (
-                capped or (_num(attempts) and attempts > 10)):
+                capped or (is_number(attempts) and attempts > 10)):
             return None  # sleeping a constant interval until a deadline, or many times: a wait for readiness
         if attempts is None or attempts is UNKNOWN:
             guarded = self._guard(nodes, scope, handlers)
@@ -208,7 +208,7 @@ class LoopAnalyzer:
         """Every sleep is a known constant (no loop variable, no random draw)."""
         for sleep in sleeps:
             arg = sleep.args[0].value if sleep.args and not sleep.args[0].star else None
-            if arg is None or not _num(self.ctx.value_of(arg, scope)):
+            if arg is None or not is_number(self.ctx.value_of(arg, scope)):
                 return False
         return True
 
@@ -224,7 +224,7 @@ class LoopAnalyzer:
             values = [self.ctx.value_of(a.value, scope) for a in it.args if not a.keyword and not a.star]
             if len(values) != len(it.args) or not values or not all(_finite(v) for v in values):
                 # range(n) over a computed n is a retry only when n names attempts (max_retries…)
-                names = " ".join(n.value.lower() for a in it.args for n in _expressions(a.value)
+                names = " ".join(n.value.lower() for a in it.args for n in expressions(a.value)
                                  if isinstance(n, cst.Name))
                 if not any(word in names for word in _ATTEMPT_WORDS):
                     return None
@@ -237,7 +237,7 @@ class LoopAnalyzer:
         if isinstance(loop, cst.While):
             test = loop.test
             value = self.ctx.value_of(test, scope)
-            if value is True or (_num(value) and value):
+            if value is True or (is_number(value) and value):
                 return None, None, 0
             counter = self._counter_bound(test, loop, scope)
             if counter is not None:
@@ -293,13 +293,13 @@ class LoopAnalyzer:
         tests = [loop.test] if isinstance(loop, cst.While) else []
         tests += [n.test for n in nodes if isinstance(n, (cst.If, cst.While))]
         for test in tests:
-            if any(isinstance(n, cst.Call) and self._is_clock(n, scope) for n in _expressions(test)):
+            if any(isinstance(n, cst.Call) and self._is_clock(n, scope) for n in expressions(test)):
                 return True, self._deadline_seconds(test, scope)
-            for name in (n for n in _expressions(test) if isinstance(n, cst.Name)):
+            for name in (n for n in expressions(test) if isinstance(n, cst.Name)):
                 for binding in self.ctx.lookup(name.value, scope) or ():
                     if binding.kind == "assign" and binding.value is not None and any(
                             isinstance(n, cst.Call) and self._is_clock(n, binding.scope)
-                            for n in _expressions(binding.value)):
+                            for n in expressions(binding.value)):
                         return True, UNKNOWN  # remaining = deadline - time.monotonic(); if remaining <= 0
         return False, None
 
@@ -310,14 +310,14 @@ class LoopAnalyzer:
 
     def _deadline_seconds(self, test, scope):
         """T from ``deadline = time.monotonic() + T`` when the test compares with ``deadline``."""
-        for node in _expressions(test):
+        for node in expressions(test):
             if isinstance(node, cst.Name):
                 binding = self.ctx.single(node.value, scope)
                 value = binding.value if binding is not None else None
                 if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add) and \
                         isinstance(value.left, cst.Call) and self._is_clock(value.left, binding.scope):
                     seconds = self.ctx.value_of(value.right, binding.scope)
-                    if _num(seconds):
+                    if is_number(seconds):
                         return float(seconds)
         return UNKNOWN
 
@@ -332,7 +332,7 @@ class LoopAnalyzer:
         offset = 0 if while_loop else -1
         if all(self.jittered(a, scope) for a in args):
             jitter = Jitter.YES
-        elif all(_num(self.max_value(a, scope, var, start + 1 + offset)) for a in args):
+        elif all(is_number(self.max_value(a, scope, var, start + 1 + offset)) for a in args):
             jitter = Jitter.NO  # fully known and no random draw: deterministic
         else:
             jitter = Jitter.UNKNOWN  # a delay from a parameter or a call may already be random
@@ -356,7 +356,7 @@ class LoopAnalyzer:
     def jittered(self, expr, scope, depth: int = 0) -> bool:
         """Whether a sleep expression draws at random (a catalog ``RANDOM_DRAWS`` call), directly
         or through a local bound once to one."""
-        for node in _expressions(expr):
+        for node in expressions(expr):
             if isinstance(node, cst.Call) and self.ctx.qualname(node.func, scope) in cat.RANDOM_DRAWS:
                 return True
             if isinstance(node, cst.Name) and depth < 4:
@@ -368,7 +368,7 @@ class LoopAnalyzer:
     def reads_retry_after(self, expr, scope, depth: int = 0) -> bool:
         """Whether a wait comes from the server: ``Retry-After`` or a rate-limit reset header,
         read directly or through a local assigned from one (on any branch)."""
-        for node in _expressions(expr):
+        for node in expressions(expr):
             if isinstance(node, cst.SimpleString) and any(h in node.value.lower() for h in _SERVER_WAIT_HEADERS):
                 return True
             if isinstance(node, cst.Attribute) and node.attr.value in ("retry_after", "reset", "reset_time"):
@@ -383,16 +383,16 @@ class LoopAnalyzer:
     def retry_after_capped(self, expr, scope, depth: int = 0) -> bool:
         """Whether a sleep that reads Retry-After bounds it (``min(value, CAP)``), on every
         binding of the names it goes through."""
-        for node in _expressions(expr):
+        for node in expressions(expr):
             if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "min":
-                if any(_num(self.ctx.value_of(a.value, scope)) or self._is_name_constant(a.value, scope)
+                if any(is_number(self.ctx.value_of(a.value, scope)) or self._is_name_constant(a.value, scope)
                        for a in node.args):
                     return True
         if isinstance(expr, cst.Name) and depth < 4:
             reading = [b for b in self.ctx.lookup(expr.value, scope) or ()
                        if b.value is not None and self.reads_retry_after(b.value, b.scope)]
             return bool(reading) and all(self.retry_after_capped(b.value, b.scope, depth + 1) for b in reading)
-        for node in _expressions(expr):
+        for node in expressions(expr):
             if isinstance(node, cst.Name) and node is not expr and depth < 4 and \
                     self.reads_retry_after(node, scope) and self.retry_after_capped(node, scope, depth + 1):
                 return True
@@ -411,7 +411,7 @@ class LoopAnalyzer:
             inner, inner_scope = self._inline(expr, scope)
             if inner is expr:
                 value = self.ctx.value_of(expr, scope)
-                return float(value) if _num(value) else UNKNOWN
+                return float(value) if is_number(value) else UNKNOWN
             return self.max_value(inner, inner_scope, var, k, depth + 1)
         if isinstance(expr, (cst.Integer, cst.Float)):
             return float(expr.evaluated_value)
@@ -419,7 +419,7 @@ class LoopAnalyzer:
             left = self.max_value(expr.left, scope, var, k, depth + 1)
             right = self.max_value(expr.right, scope, var, k, depth + 1)
             value = arithmetic(expr.operator, left, right)
-            return float(value) if _num(value) else UNKNOWN
+            return float(value) if is_number(value) else UNKNOWN
         if isinstance(expr, cst.Call):
             if self.reads_retry_after(expr, scope):
                 return 0.0  # server-sent waits are left out of the worst case (RES206 covers them)
@@ -460,7 +460,7 @@ class LoopAnalyzer:
         for node in own_nodes(body):
             if isinstance(node, cst.Call) and self.ctx.qualname(node.func) not in cat.SLEEPS:
                 for arg in node.args:
-                    if any(isinstance(n, cst.Name) and n.value == var for n in _expressions(arg.value)):
+                    if any(isinstance(n, cst.Name) and n.value == var for n in expressions(arg.value)):
                         return True
         return False
 
@@ -482,10 +482,10 @@ class LoopAnalyzer:
             if isinstance(node, cst.Comparison) and _compares_http_status(node, self.ctx, scope):
                 for target in node.comparisons:
                     value = self.ctx.value_of(target.comparator, scope)
-                    if _num(value):
+                    if is_number(value):
                         statuses.add(int(value))
                     elif isinstance(value, tuple):
-                        statuses.update(int(v) for v in value if _num(v))
+                        statuses.update(int(v) for v in value if is_number(v))
         aimed = bool(statuses & {429}) or any(t in cat.RATE_LIMIT_ERRORS for t in types)
         if any_error:
             return Retried(RetriedKind.ANY, tuple(types) or ("BaseException",), frozenset(statuses)), aimed
@@ -495,7 +495,7 @@ class LoopAnalyzer:
 
 
 def _mentions_status_code(node) -> bool:
-    return any(isinstance(n, cst.Attribute) and n.attr.value in ("status_code", "status") for n in _expressions(node))
+    return any(isinstance(n, cst.Attribute) and n.attr.value in ("status_code", "status") for n in expressions(node))
 
 
 def _compares_http_status(node: cst.Comparison, ctx, scope) -> bool:
@@ -506,12 +506,12 @@ def _compares_http_status(node: cst.Comparison, ctx, scope) -> bool:
     for target in node.comparisons:
         value = ctx.value_of(target.comparator, scope)
         values = value if isinstance(value, tuple) else (value,)
-        if any(_num(v) and 100 <= v <= 599 for v in values):
+        if any(is_number(v) and 100 <= v <= 599 for v in values):
             return True
         if isinstance(target.comparator, (cst.Set, cst.Tuple, cst.List, cst.Name)):
             expr, inner_scope = ctx.resolve(target.comparator, scope)
             if isinstance(expr, (cst.Set, cst.Tuple, cst.List)) and any(
-                    _num(ctx.value_of(e.value, inner_scope)) for e in expr.elements if isinstance(e, cst.Element)):
+                    is_number(ctx.value_of(e.value, inner_scope)) for e in expr.elements if isinstance(e, cst.Element)):
                 return True
     return False
 

@@ -25,7 +25,7 @@ from reslint.analysis.retry import Extractor
 from reslint.catalog import retries as cat
 from reslint.context import Context, Scope
 from reslint.model.policy import RetryPolicy, Role
-from reslint.values import UNKNOWN, is_number as _num
+from reslint.values import UNKNOWN, is_number
 from reslint.walk import expressions
 
 
@@ -128,7 +128,7 @@ class RetriedScopes:
                 found = self._deadline(item.item, scope)
                 if found is not None:
                     self._open(stmt.body, DeadlineScope(found[0], stmt.body, found[1]))
-                    inner_deadline = found[0] if _num(found[0]) else deadline
+                    inner_deadline = found[0] if is_number(found[0]) else deadline
             self._block(stmt.body, scope, inner_deadline)
         elif isinstance(stmt, cst.If):
             self._block(stmt.body, scope, deadline)
@@ -171,8 +171,8 @@ class RetriedScopes:
         for index, arg in enumerate(expr.args):
             if (arg.keyword is not None and arg.keyword.value == keyword) or (arg.keyword is None and index == position):
                 value = self.ctx.value_of(arg.value, scope)
-        seconds = float(value) if _num(value) else UNKNOWN
-        return seconds, f"{qual}({value if _num(value) else '...'})"
+        seconds = float(value) if is_number(value) else UNKNOWN
+        return seconds, f"{qual}({value if is_number(value) else '...'})"
 
     def _small(self, small, scope: Scope) -> None:
         """``Retrying(...)(fn, ...)``, ``retrying(fn)``, ``retry_call(fn, ...)``: fn's body is retried."""

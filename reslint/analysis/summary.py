@@ -15,7 +15,7 @@ from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, Function, KeyCa
     PendingWrite
 from reslint.context import Context
 from reslint.model.policy import RetriedKind, RetryPolicy
-from reslint.values import is_number as _num
+from reslint.values import is_number
 
 @dataclass
 class _PendingCall:
@@ -55,10 +55,10 @@ class SummaryCollector:
                 raises = (policy.adapter.give_up_error,)
             attempts = policy.attempts
             delay = policy.max_delay_s
-            cap = f"{delay:g} s time cap" if _num(delay) else ("no time cap" if delay is None else "")
+            cap = f"{delay:g} s time cap" if is_number(delay) else ("no time cap" if delay is None else "")
             self._layer_ids[key] = self._add_layer(
                 label=_policy_label(policy, self.ctx), library=policy.library,
-                attempts=int(attempts) if _num(attempts) else (0 if attempts is None else -1),
+                attempts=int(attempts) if is_number(attempts) else (0 if attempts is None else -1),
                 catches=catches, raises=raises, node=policy.node, cap=cap)
         return self._layer_ids[key]
 
@@ -156,7 +156,7 @@ class SummaryCollector:
                                None)
                     if arg is not None:  # a per-call override: client.with_options(max_retries=N)
                         value = self.ctx.value_of(arg.value)
-                        if not _num(value) or value < 1:
+                        if not is_number(value) or value < 1:
                             return None
                         override = int(value) + 1
                 base = base.func
@@ -173,7 +173,7 @@ class SummaryCollector:
         if client is None or func.attr.value in ("mount", "close", "with_options", "copy"):
             return None
         attempts = override or libraries.client_attempts(client, constructor, self.ctx)
-        if not _num(attempts) or attempts <= 1:
+        if not is_number(attempts) or attempts <= 1:
             return None
         key = (id(constructor), attempts)
         if key not in self._layer_ids:
@@ -188,7 +188,7 @@ class SummaryCollector:
         best = None
         for mount_call, retry_expr in adapter.mounted(self.ctx, session):
             attempts = adapter.mounted_attempts(retry_expr, self.ctx)
-            if not _num(attempts) or attempts <= 1:
+            if not is_number(attempts) or attempts <= 1:
                 continue
             key = id(mount_call)
             if key not in self._layer_ids:

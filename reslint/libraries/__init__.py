@@ -12,8 +12,8 @@ from typing import Dict, FrozenSet, Optional, Tuple
 from reslint.catalog.clients import COUNTS_CONFIG, COUNTS_OWN_POLICY, COUNTS_RETRY_OBJECT, RetryingClient
 from reslint.catalog.retries import SLEEPS
 from reslint.libraries import (
-    aiohttp_retry, backoff, botocore, celery, google_api_core, handrolled, httpx, opnieuw, redo, requests, retry_package, retrying, stamina,
-    tenacity, urllib3,
+    aiohttp_retry, backoff, botocore, celery, google_api_core, handrolled, httpx, opnieuw, redo, requests,
+    retry_package, retrying, stamina, tenacity, urllib3,
 )
 from reslint.libraries.base import RetryAdapter
 from reslint.model.policy import Role

@@ -46,8 +46,8 @@ class GoogleApiCore(RetryAdapter):
         pred = args.expr("predicate")
         retried = Retried(RetriedKind.TYPES, (DEFAULT_PREDICATE,)) if pred is None else \
             Retried(RetriedKind.UNKNOWN, node=pred)
-        return self.policy(site, attempts=None, max_delay_s=reader.number(args, timeout_name, d["timeout"], scope=scope),
-                           wait=wait, retried=retried)
+        max_delay_s = reader.number(args, timeout_name, d["timeout"], scope=scope)
+        return self.policy(site, attempts=None, max_delay_s=max_delay_s, wait=wait, retried=retried)
 
     def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
         return "pass `timeout=` (None means forever)" if remedy is Remedy.BOUNDS else None

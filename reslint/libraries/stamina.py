@@ -57,7 +57,8 @@ class Stamina(RetryAdapter):
 
     def fix(self, remedy: Remedy, policy: RetryPolicy, fx: FixContext, **params) -> Optional[FixPlan]:
         if remedy is Remedy.JITTER:
-            return remove_keyword_fix(policy.call, "wait_jitter", "Remove `wait_jitter=` (the library jitters by default)")
+            return remove_keyword_fix(policy.call, "wait_jitter",
+                                      "Remove `wait_jitter=` (the library jitters by default)")
         if remedy is Remedy.TIME_CAP and policy.call is not None:
             return _set_timeout(policy.call, format_seconds(params["limit_s"]))
         return super().fix(remedy, policy, fx, **params)
@@ -74,7 +75,8 @@ def _set_timeout(call: cst.Call, seconds: str) -> Optional[FixPlan]:
     """``timeout=None`` (or another value) → ``timeout=seconds``; nothing when it is not given."""
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == "timeout":
-            return FixPlan(f"Set `timeout={seconds}`", Applicability.SAFE, ((arg.value, cst.parse_expression(seconds)),))
+            return FixPlan(f"Set `timeout={seconds}`", Applicability.SAFE,
+                           ((arg.value, cst.parse_expression(seconds)),))
     return None
 
 

@@ -358,7 +358,8 @@ def _combine_stops(node) -> Optional[FixPlan]:
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitAnd):
         operator = cst.BitOr(whitespace_before=node.operator.whitespace_before,
                              whitespace_after=node.operator.whitespace_after)
-        return FixPlan("Combine the stops with `|`", Applicability.SAFE, ((node, node.with_changes(operator=operator)),))
+        return FixPlan("Combine the stops with `|`", Applicability.SAFE,
+                       ((node, node.with_changes(operator=operator)),))
     return None
 
 

@@ -64,12 +64,12 @@ class RetryWithoutTimeCap(PolicyRule):
                 continue  # shown short, or not shown long: an unknown value is never the fault
             verdict = f"> max-retry-time ({limit:g} s)" if is_number(total) else "(unbounded)"
             adapter = policy.adapter
+            advice = adapter.advice(Remedy.TIME_CAP, policy, limit) or ADVICE
             fix = adapter.fix(Remedy.TIME_CAP, policy, FixContext(self.ctx, self._scopes.get(id(policy))),
                               limit_s=limit)
             self.report(policy.node, f"{adapter.label} caps attempts but not total time: worst case "
                                      f"{describe(policy, per_attempt)} {verdict}; a struggling dependency then holds "
-                                     f"the caller that long; {adapter.advice(Remedy.TIME_CAP, policy, limit) or ADVICE}",
-                        fix=fix)
+                                     f"the caller that long; {advice}", fix=fix)
 
 
 def _larger(a, b):
