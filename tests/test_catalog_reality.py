@@ -43,7 +43,8 @@ from reslint import libraries
 from reslint.catalog import names, retries
 from reslint.libraries import (
     celery as celery_adapter, google_api_core as google_adapter, opnieuw as opnieuw_adapter, redo as redo_adapter,
-    stamina as stamina_adapter, tenacity as tenacity_adapter, urllib3 as urllib3_adapter,
+    requests as requests_adapter, retry_package as retry_package_adapter, stamina as stamina_adapter,
+    tenacity as tenacity_adapter, urllib3 as urllib3_adapter,
 )
 from reslint.model.policy import Role
 from reslint.catalog.model import INHERITED, TimeoutSpec
@@ -852,27 +853,29 @@ class Reads:
     defaults: Tuple[Tuple[str, object], ...] = ()
 
 
+# The positional orders and defaults come from the adapters themselves, so that what is checked is
+# what the readers use; the keyword lists are the names each reader reads.
 _TENACITY = ("sleep", "stop", "wait", "retry", "reraise")
+_TENACITY_ITERATOR = tenacity_adapter.ITERATOR_POSITIONAL
 _STAMINA = ("on", "attempts", "timeout", "wait_initial", "wait_max", "wait_jitter", "wait_exp_base")
 _RETRYING = ("stop_max_attempt_number", "stop_max_delay", "wait_fixed", "wait_random_min", "wait_random_max",
              "wait_exponential_multiplier", "wait_exponential_max", "wait_incrementing_start",
              "wait_incrementing_increment", "wait_incrementing_max", "wait_jitter_max", "retry_on_exception")
-_RETRY = ("exceptions", "tries", "delay", "max_delay", "backoff", "jitter")
-_RETRY_DEFAULTS = (("tries", -1), ("delay", 0), ("max_delay", None), ("backoff", 1), ("jitter", 0))
+_RETRY = retry_package_adapter.POSITIONAL
+_RETRY_CALLER = retry_package_adapter.CALLER_POSITIONAL + _RETRY
+_RETRY_DEFAULTS = (("tries", retry_package_adapter.FOREVER), *retry_package_adapter.DEFAULTS.items())
 _OPNIEUW = ("retry_on_exceptions", "max_calls_total", "retry_window_after_first_call_in_seconds")
-_REDO = ("attempts", "sleeptime", "max_sleeptime", "sleepscale", "jitter")
-_GOOGLE = ("predicate", "initial", "maximum", "multiplier", "timeout")
+_REDO = redo_adapter.POSITIONAL
+_GOOGLE = google_adapter.POSITIONAL
 _BACKOFF = ("max_tries", "max_time", "jitter")
-_URLLIB3_POSITIONAL = ("total", "connect", "read", "redirect", "status", "other", "allowed_methods",
-                       "status_forcelist", "backoff_factor", "backoff_max", "raise_on_redirect", "raise_on_status",
-                       "history", "respect_retry_after_header", "remove_headers_on_redirect", "backoff_jitter")
+_URLLIB3_POSITIONAL = urllib3_adapter.POSITIONAL
 
-#: Copied from the ``Args(call, ...)`` tuples and ``args.expr``/``number`` names in the adapters' readers.
+#: The ``Args(call, ...)`` positional tuples and the ``args.expr``/``number`` names of the adapters' readers.
 EXTRACTOR_READS: Dict[str, Reads] = {
     "tenacity.retry": Reads("tenacity.Retrying", _TENACITY),  # retry(**dkw) -> Retrying(**dkw)
-    "tenacity.Retrying": Reads("tenacity.Retrying", _TENACITY, ("sleep", "stop", "wait")),
-    "tenacity.AsyncRetrying": Reads("tenacity.AsyncRetrying", _TENACITY, ("sleep", "stop", "wait")),
-    "tenacity.asyncio.AsyncRetrying": Reads("tenacity.asyncio.AsyncRetrying", _TENACITY, ("sleep", "stop", "wait")),
+    "tenacity.Retrying": Reads("tenacity.Retrying", _TENACITY, _TENACITY_ITERATOR),
+    "tenacity.AsyncRetrying": Reads("tenacity.AsyncRetrying", _TENACITY, _TENACITY_ITERATOR),
+    "tenacity.asyncio.AsyncRetrying": Reads("tenacity.asyncio.AsyncRetrying", _TENACITY, _TENACITY_ITERATOR),
     "backoff.on_exception": Reads("backoff.on_exception", _BACKOFF, ("wait_gen", "exception"),
                                   defaults=(("max_tries", None), ("max_time", None))),
     "backoff.on_predicate": Reads("backoff.on_predicate", _BACKOFF, ("wait_gen", "predicate"),
@@ -882,25 +885,22 @@ EXTRACTOR_READS: Dict[str, Reads] = {
     "retrying.retry": Reads("retrying.Retrying", _RETRYING),  # retry(**dkw) -> Retrying(**dkw)
     "retry.retry": Reads("retry.api.retry", _RETRY, _RETRY, defaults=_RETRY_DEFAULTS),
     "retry.api.retry": Reads("retry.api.retry", _RETRY, _RETRY, defaults=_RETRY_DEFAULTS),
-    "retry.retry_call": Reads("retry.api.retry_call", ("f", "fargs", "fkwargs") + _RETRY,
-                              ("f", "fargs", "fkwargs") + _RETRY, defaults=_RETRY_DEFAULTS),
-    "retry.api.retry_call": Reads("retry.api.retry_call", ("f", "fargs", "fkwargs") + _RETRY,
-                                  ("f", "fargs", "fkwargs") + _RETRY, defaults=_RETRY_DEFAULTS),
+    "retry.retry_call": Reads("retry.api.retry_call", _RETRY_CALLER, _RETRY_CALLER, defaults=_RETRY_DEFAULTS),
+    "retry.api.retry_call": Reads("retry.api.retry_call", _RETRY_CALLER, _RETRY_CALLER, defaults=_RETRY_DEFAULTS),
     "opnieuw.retry": Reads("opnieuw.retry", _OPNIEUW),
     "opnieuw.retry_async": Reads("opnieuw.retry_async", _OPNIEUW),
     # retriable(*a, **kw) calls retry(func, *a, **kw): its positionals start after `action`.
     "redo.retriable": Reads("redo.retry", _REDO + ("retry_exceptions",), _REDO, offset=1),
     "redo.retriable_async": Reads("redo.retriable_async", ("retry_exceptions", "sleeptime_kwargs"),
                                   ("retry_exceptions", "sleeptime_kwargs")),
-    "redo.retrier": Reads("redo.retrier", _REDO, _REDO, defaults=(("sleeptime", 10),)),
+    "redo.retrier": Reads("redo.retrier", _REDO, _REDO, defaults=(("sleeptime", redo_adapter.RETRIER_SLEEPTIME),)),
     "redo.retry": Reads("redo.retry", _REDO + ("retry_exceptions",), ("action",) + _REDO),
     "google.api_core.retry.Retry": Reads("google.api_core.retry.Retry", _GOOGLE, _GOOGLE),
     "google.api_core.retry.AsyncRetry": Reads("google.api_core.retry.AsyncRetry", _GOOGLE, _GOOGLE),
     "urllib3.Retry": Reads("urllib3.Retry", ("total", "backoff_factor", "backoff_max", "backoff_jitter",
                                              "status_forcelist", "allowed_methods", "respect_retry_after_header"),
                            _URLLIB3_POSITIONAL),
-    "requests.HTTPAdapter": Reads("requests.HTTPAdapter", ("max_retries",),
-                                  ("pool_connections", "pool_maxsize", "max_retries", "pool_block"),
+    "requests.HTTPAdapter": Reads("requests.HTTPAdapter", ("max_retries",), requests_adapter.POSITIONAL,
                                   defaults=(("max_retries", 0),)),
     "httpx.HTTPTransport": Reads("httpx.HTTPTransport", ("retries",), defaults=(("retries", 0),)),
     "httpx.AsyncHTTPTransport": Reads("httpx.AsyncHTTPTransport", ("retries",), defaults=(("retries", 0),)),
