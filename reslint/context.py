@@ -21,33 +21,13 @@ never to a guess.
 
 from __future__ import annotations
 
-import math
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from reslint.catalog import TIMEOUT_INJECTION_HOOKS, canonical, instance_type
 from reslint.prefilter import absolute_module
-
-
-class _Unknown:
-    """The value of an expression that cannot be resolved statically."""
-
-    _instance = None
-
-    def __new__(cls):
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "UNKNOWN"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-UNKNOWN = _Unknown()
+from reslint.values import UNKNOWN, arithmetic, bounded  # noqa: F401 (UNKNOWN is re-exported)
 
 
 class Binding:
@@ -626,58 +606,3 @@ class Context:
             return None if left is None or right is None else left + right
         value = self.value_of(expr, scope)
         return value if isinstance(value, str) else None
-
-
-#: integers wider than this are kept as floats (``1e+301``, or ``inf`` beyond the float range):
-#: an exact 10**400 cannot be formatted with ``:g`` nor compared cheaply, and tells no more
-MAX_INT_BITS = 1000
-
-
-def bounded(value):
-    """``value``, with an integer wider than :data:`MAX_INT_BITS` as the nearest float (or ``±inf``)."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_INT_BITS:
-        try:
-            return float(value)
-        except OverflowError:
-            return math.copysign(math.inf, value)
-    return value
-
-
-def arithmetic(op, left, right):
-    """``left <op> right`` for numbers (+ - * / // **), else :data:`UNKNOWN` (shared by constant
-    evaluation and the loop analysis). A result beyond the float range is ``±inf``, not unknown:
-    ``timeout=10 ** 400`` is still too long."""
-    numeric = (int, float)
-    if not (isinstance(left, numeric) and isinstance(right, numeric)) or isinstance(left, bool) \
-            or isinstance(right, bool):
-        return UNKNOWN
-    try:
-        if isinstance(op, cst.Add):
-            return bounded(left + right)
-        if isinstance(op, cst.Subtract):
-            return bounded(left - right)
-        if isinstance(op, cst.Multiply):
-            return bounded(left * right)
-        if isinstance(op, cst.Divide):
-            return left / right
-        if isinstance(op, cst.FloorDivide):
-            return bounded(left // right)
-        if isinstance(op, cst.Power):
-            return _power(left, right)
-    except (ArithmeticError, ValueError):  # 1 / 0, 0 ** -1
-        return UNKNOWN
-    return UNKNOWN
-
-
-def _power(base, exponent):
-    """``base ** exponent`` without computing a huge integer (``2 ** 10 ** 100`` would never end)."""
-    negative = base < 0 and isinstance(exponent, int) and exponent % 2 == 1
-    if isinstance(base, int) and isinstance(exponent, int) and exponent >= 0:
-        if abs(base) <= 1 or exponent * math.log2(abs(base)) <= MAX_INT_BITS:
-            return base ** exponent
-        return -math.inf if negative else math.inf
-    try:
-        result = float(base) ** exponent
-    except OverflowError:
-        return -math.inf if negative else math.inf
-    return UNKNOWN if isinstance(result, complex) else result

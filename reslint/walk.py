@@ -112,3 +112,13 @@ def walk(root: cst.CSTNode, visitors: Sequence[object], before: Handler, after: 
         kids = children(node)
         for child in reversed(kids):
             push((child, False))
+
+
+def expressions(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
+    """Every node under ``node``, ``node`` included (iterative, so deep trees cannot hit the
+    recursion limit; the order is depth-first but not source order)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(children(current))

@@ -39,7 +39,14 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 import pytest
 
+from reslint import libraries
 from reslint.catalog import names, retries
+from reslint.libraries import (
+    celery as celery_adapter, google_api_core as google_adapter, opnieuw as opnieuw_adapter, redo as redo_adapter,
+    requests as requests_adapter, retry_package as retry_package_adapter, stamina as stamina_adapter,
+    tenacity as tenacity_adapter, urllib3 as urllib3_adapter,
+)
+from reslint.model.policy import Role
 from reslint.catalog.model import INHERITED, TimeoutSpec
 from reslint.catalog.timeouts import (
     NO_OP_ATTRIBUTES,
@@ -761,9 +768,10 @@ def test_hook_and_once_done_methods_exist(owner: str, methods: Tuple[str, ...]):
 
 
 # -- the retry catalog: names -------------------------------------------------------------------------
+#: the adapters' spellings by role (reslint/libraries/)
 RETRY_TABLES = {
-    "RETRY_DECORATORS": retries.RETRY_DECORATORS, "RETRY_ITERATORS": retries.RETRY_ITERATORS,
-    "RETRY_CALLERS": retries.RETRY_CALLERS, "POLICY_OBJECTS": retries.POLICY_OBJECTS,
+    "RETRY_DECORATORS": libraries.qualnames(Role.DECORATOR), "RETRY_ITERATORS": libraries.qualnames(Role.ITERATOR),
+    "RETRY_CALLERS": libraries.qualnames(Role.CALLER), "POLICY_OBJECTS": libraries.qualnames(Role.OBJECT),
 }
 
 
@@ -795,9 +803,9 @@ def _unbounded(value) -> bool:
     return value is None or value == max_wait or (isinstance(value, (int, float)) and value >= sys.maxsize / 2)
 
 
-@pytest.mark.parametrize("qualname", list(retries.TENACITY_STOPS))
+@pytest.mark.parametrize("qualname", list(tenacity_adapter.STOPS))
 def test_tenacity_stops(qualname: str):
-    _, params_named = retries.TENACITY_STOPS[qualname]
+    _, params_named = tenacity_adapter.STOPS[qualname]
     obj, _, _ = resolve(qualname)
     if not params_named:
         return  # stop_never (an instance), stop_any/stop_all(*stops)
@@ -805,9 +813,9 @@ def test_tenacity_stops(qualname: str):
     assert positional[:len(params_named)] == list(params_named), f"{qualname}{inspect.signature(obj)}"
 
 
-@pytest.mark.parametrize("short", list(retries.TENACITY_WAITS))
+@pytest.mark.parametrize("short", list(tenacity_adapter.WAITS))
 def test_tenacity_waits(short: str):
-    kind, positional, defaults = retries.TENACITY_WAITS[short]
+    kind, positional, defaults = tenacity_adapter.WAITS[short]
     resolve(f"tenacity.{short}")  # the extractor maps tenacity.wait.X to tenacity.X (wait_full_jitter is only there)
     params = params_of(f"tenacity.{short}")
     assert [p.name for p in params.positional[:len(positional)]] == list(positional), str(params)
@@ -819,9 +827,9 @@ def test_tenacity_waits(short: str):
             assert real == default, f"tenacity.{short}({name}) defaults to {real!r}, the catalog says {default!r}"
 
 
-@pytest.mark.parametrize("short", list(retries.TENACITY_PREDICATES))
+@pytest.mark.parametrize("short", list(tenacity_adapter.PREDICATES))
 def test_tenacity_predicates(short: str):
-    kind = retries.TENACITY_PREDICATES[short]
+    kind = tenacity_adapter.PREDICATES[short]
     for module in ("tenacity", "tenacity.retry"):
         resolve(f"{module}.{short}")
     # The extractor reads the first argument of these as exception types / a predicate function.
@@ -831,7 +839,7 @@ def test_tenacity_predicates(short: str):
         assert positional and positional[0].name == first, f"tenacity.{short}: first parameter is not {first}"
 
 
-# -- parameters the extractors read (reslint/analysis/retry.py) ----------------------------------
+# -- parameters the adapters read (reslint/libraries/) ----------------------------------
 @dataclass(frozen=True)
 class Reads:
     """What an extractor reads from a call of ``entry``: ``keywords`` (received by ``receiver``),
@@ -845,27 +853,29 @@ class Reads:
     defaults: Tuple[Tuple[str, object], ...] = ()
 
 
+# The positional orders and defaults come from the adapters themselves, so that what is checked is
+# what the readers use; the keyword lists are the names each reader reads.
 _TENACITY = ("sleep", "stop", "wait", "retry", "reraise")
+_TENACITY_ITERATOR = tenacity_adapter.ITERATOR_POSITIONAL
 _STAMINA = ("on", "attempts", "timeout", "wait_initial", "wait_max", "wait_jitter", "wait_exp_base")
 _RETRYING = ("stop_max_attempt_number", "stop_max_delay", "wait_fixed", "wait_random_min", "wait_random_max",
              "wait_exponential_multiplier", "wait_exponential_max", "wait_incrementing_start",
              "wait_incrementing_increment", "wait_incrementing_max", "wait_jitter_max", "retry_on_exception")
-_RETRY = ("exceptions", "tries", "delay", "max_delay", "backoff", "jitter")
-_RETRY_DEFAULTS = (("tries", -1), ("delay", 0), ("max_delay", None), ("backoff", 1), ("jitter", 0))
+_RETRY = retry_package_adapter.POSITIONAL
+_RETRY_CALLER = retry_package_adapter.CALLER_POSITIONAL + _RETRY
+_RETRY_DEFAULTS = (("tries", retry_package_adapter.FOREVER), *retry_package_adapter.DEFAULTS.items())
 _OPNIEUW = ("retry_on_exceptions", "max_calls_total", "retry_window_after_first_call_in_seconds")
-_REDO = ("attempts", "sleeptime", "max_sleeptime", "sleepscale", "jitter")
-_GOOGLE = ("predicate", "initial", "maximum", "multiplier", "timeout")
+_REDO = redo_adapter.POSITIONAL
+_GOOGLE = google_adapter.POSITIONAL
 _BACKOFF = ("max_tries", "max_time", "jitter")
-_URLLIB3_POSITIONAL = ("total", "connect", "read", "redirect", "status", "other", "allowed_methods",
-                       "status_forcelist", "backoff_factor", "backoff_max", "raise_on_redirect", "raise_on_status",
-                       "history", "respect_retry_after_header", "remove_headers_on_redirect", "backoff_jitter")
+_URLLIB3_POSITIONAL = urllib3_adapter.POSITIONAL
 
-#: Copied from the ``Args(call, ...)`` tuples and ``args.expr``/``number`` names in reslint/analysis/retry.py.
+#: The ``Args(call, ...)`` positional tuples and the ``args.expr``/``number`` names of the adapters' readers.
 EXTRACTOR_READS: Dict[str, Reads] = {
     "tenacity.retry": Reads("tenacity.Retrying", _TENACITY),  # retry(**dkw) -> Retrying(**dkw)
-    "tenacity.Retrying": Reads("tenacity.Retrying", _TENACITY, ("sleep", "stop", "wait")),
-    "tenacity.AsyncRetrying": Reads("tenacity.AsyncRetrying", _TENACITY, ("sleep", "stop", "wait")),
-    "tenacity.asyncio.AsyncRetrying": Reads("tenacity.asyncio.AsyncRetrying", _TENACITY, ("sleep", "stop", "wait")),
+    "tenacity.Retrying": Reads("tenacity.Retrying", _TENACITY, _TENACITY_ITERATOR),
+    "tenacity.AsyncRetrying": Reads("tenacity.AsyncRetrying", _TENACITY, _TENACITY_ITERATOR),
+    "tenacity.asyncio.AsyncRetrying": Reads("tenacity.asyncio.AsyncRetrying", _TENACITY, _TENACITY_ITERATOR),
     "backoff.on_exception": Reads("backoff.on_exception", _BACKOFF, ("wait_gen", "exception"),
                                   defaults=(("max_tries", None), ("max_time", None))),
     "backoff.on_predicate": Reads("backoff.on_predicate", _BACKOFF, ("wait_gen", "predicate"),
@@ -875,25 +885,22 @@ EXTRACTOR_READS: Dict[str, Reads] = {
     "retrying.retry": Reads("retrying.Retrying", _RETRYING),  # retry(**dkw) -> Retrying(**dkw)
     "retry.retry": Reads("retry.api.retry", _RETRY, _RETRY, defaults=_RETRY_DEFAULTS),
     "retry.api.retry": Reads("retry.api.retry", _RETRY, _RETRY, defaults=_RETRY_DEFAULTS),
-    "retry.retry_call": Reads("retry.api.retry_call", ("f", "fargs", "fkwargs") + _RETRY,
-                              ("f", "fargs", "fkwargs") + _RETRY, defaults=_RETRY_DEFAULTS),
-    "retry.api.retry_call": Reads("retry.api.retry_call", ("f", "fargs", "fkwargs") + _RETRY,
-                                  ("f", "fargs", "fkwargs") + _RETRY, defaults=_RETRY_DEFAULTS),
+    "retry.retry_call": Reads("retry.api.retry_call", _RETRY_CALLER, _RETRY_CALLER, defaults=_RETRY_DEFAULTS),
+    "retry.api.retry_call": Reads("retry.api.retry_call", _RETRY_CALLER, _RETRY_CALLER, defaults=_RETRY_DEFAULTS),
     "opnieuw.retry": Reads("opnieuw.retry", _OPNIEUW),
     "opnieuw.retry_async": Reads("opnieuw.retry_async", _OPNIEUW),
     # retriable(*a, **kw) calls retry(func, *a, **kw): its positionals start after `action`.
     "redo.retriable": Reads("redo.retry", _REDO + ("retry_exceptions",), _REDO, offset=1),
     "redo.retriable_async": Reads("redo.retriable_async", ("retry_exceptions", "sleeptime_kwargs"),
                                   ("retry_exceptions", "sleeptime_kwargs")),
-    "redo.retrier": Reads("redo.retrier", _REDO, _REDO, defaults=(("sleeptime", 10),)),
+    "redo.retrier": Reads("redo.retrier", _REDO, _REDO, defaults=(("sleeptime", redo_adapter.RETRIER_SLEEPTIME),)),
     "redo.retry": Reads("redo.retry", _REDO + ("retry_exceptions",), ("action",) + _REDO),
     "google.api_core.retry.Retry": Reads("google.api_core.retry.Retry", _GOOGLE, _GOOGLE),
     "google.api_core.retry.AsyncRetry": Reads("google.api_core.retry.AsyncRetry", _GOOGLE, _GOOGLE),
     "urllib3.Retry": Reads("urllib3.Retry", ("total", "backoff_factor", "backoff_max", "backoff_jitter",
                                              "status_forcelist", "allowed_methods", "respect_retry_after_header"),
                            _URLLIB3_POSITIONAL),
-    "requests.HTTPAdapter": Reads("requests.HTTPAdapter", ("max_retries",),
-                                  ("pool_connections", "pool_maxsize", "max_retries", "pool_block"),
+    "requests.HTTPAdapter": Reads("requests.HTTPAdapter", ("max_retries",), requests_adapter.POSITIONAL,
                                   defaults=(("max_retries", 0),)),
     "httpx.HTTPTransport": Reads("httpx.HTTPTransport", ("retries",), defaults=(("retries", 0),)),
     "httpx.AsyncHTTPTransport": Reads("httpx.AsyncHTTPTransport", ("retries",), defaults=(("retries", 0),)),
@@ -989,14 +996,14 @@ def test_celery_task_options():
     Task = _quiet_import("celery.app.task").Task
     for name in ("max_retries", "default_retry_delay"):
         assert hasattr(Task, name), f"celery Task has no attribute {name}"
-        assert getattr(Task, name) == retries.CELERY_DEFAULTS[name]
+        assert getattr(Task, name) == celery_adapter.DEFAULTS[name]
     options = _autoretry_option_defaults()
     for name in ("autoretry_for", "retry_backoff", "retry_backoff_max", "retry_jitter"):
         assert name in options, f"celery/app/autoretry.py does not read {name!r}: {sorted(options)}"
         assert not hasattr(Task, name), f"{name} became a Task attribute: check its default there"
     assert options["retry_backoff"] is False  # the extractor's default: no backoff
-    assert options["retry_backoff_max"] == retries.CELERY_DEFAULTS["retry_backoff_max"]
-    assert options["retry_jitter"] is retries.CELERY_DEFAULTS["retry_jitter"]
+    assert options["retry_backoff_max"] == celery_adapter.DEFAULTS["retry_backoff_max"]
+    assert options["retry_jitter"] is celery_adapter.DEFAULTS["retry_jitter"]
 
     # The options land on the task: a task built with them carries them and gets the autoretry wrapper.
     app = _quiet_import("celery").Celery("reality", set_as_current=False)
@@ -1019,27 +1026,27 @@ def _signature_defaults(qualname: str) -> Dict[str, object]:
 @pytest.mark.parametrize("qualname", ["stamina.retry", "stamina.retry_context"])
 def test_stamina_defaults(qualname: str):
     real = _signature_defaults(qualname)
-    for name, value in retries.STAMINA_DEFAULTS.items():
+    for name, value in stamina_adapter.DEFAULTS.items():
         assert real[name] == value, f"{qualname}({name}) defaults to {real[name]!r}, the catalog says {value!r}"
 
 
 def test_urllib3_retry_defaults():
     real = _signature_defaults("urllib3.Retry")
-    for name, value in retries.URLLIB3_DEFAULTS.items():
+    for name, value in urllib3_adapter.DEFAULTS.items():
         assert real[name] == value, f"urllib3.Retry({name}) defaults to {real[name]!r}, the catalog says {value!r}"
     Retry = resolve("urllib3.Retry")[0]
-    assert Retry.DEFAULT_BACKOFF_MAX == retries.URLLIB3_DEFAULTS["backoff_max"] == 120
+    assert Retry.DEFAULT_BACKOFF_MAX == urllib3_adapter.DEFAULTS["backoff_max"] == 120
     assert retries.RATE_LIMIT_STATUSES <= Retry.RETRY_AFTER_STATUS_CODES
 
 
 def test_opnieuw_redo_google_defaults():
     checked = 0
     for qualnames, defaults in (
-        (("opnieuw.retry", "opnieuw.retry_async"), retries.OPNIEUW_DEFAULTS),
-        (("redo.retry",), retries.REDO_DEFAULTS),
-        (("redo.retry_async",), {"attempts": retries.REDO_ASYNC_DEFAULTS["attempts"]}),
-        (("redo.calculate_sleep_time",), {k: v for k, v in retries.REDO_ASYNC_DEFAULTS.items() if k != "attempts"}),
-        (("google.api_core.retry.Retry", "google.api_core.retry.AsyncRetry"), retries.GOOGLE_DEFAULTS),
+        (("opnieuw.retry", "opnieuw.retry_async"), opnieuw_adapter.DEFAULTS),
+        (("redo.retry",), redo_adapter.DEFAULTS),
+        (("redo.retry_async",), {"attempts": redo_adapter.ASYNC_DEFAULTS["attempts"]}),
+        (("redo.calculate_sleep_time",), {k: v for k, v in redo_adapter.ASYNC_DEFAULTS.items() if k != "attempts"}),
+        (("google.api_core.retry.Retry", "google.api_core.retry.AsyncRetry"), google_adapter.DEFAULTS),
     ):
         try:
             _quiet_import(IMPORT_FOR.get(qualnames[0].split(".")[0], qualnames[0].split(".")[0]))

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from reslint.analysis.retry import RetryPolicy, _num
+from reslint.analysis.loops import own_nodes
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog.model import INHERITED
-from reslint.context import UNKNOWN, Context
+from reslint.context import Context
+from reslint.model.policy import RetryPolicy
+from reslint.values import UNKNOWN, is_number
+from reslint.walk import expressions
 
 MAX_WAITS = 10_000  # an attempt cap above this is treated as unbounded for the arithmetic
 
@@ -40,10 +43,8 @@ def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN):
     """Seconds one run of a block can take: the sum of its timed calls (catalog calls, and
     calls to functions of this module, followed through). UNKNOWN when a part is unknown
     or a timed call sits in a loop over data; ``empty`` when no timed call is seen."""
-    from reslint.analysis.loops import _own_nodes
-
     total, seen = 0.0, False
-    for node in _own_nodes(body):
+    for node in own_nodes(body):
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
             if any(call_time(n, ctx) is not None for n in _calls(node)):
                 return UNKNOWN  # repeated once per item: unknown count
@@ -55,7 +56,7 @@ def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN):
             seconds = function_time(node, ctx, scope, depth)
         if seconds is None:
             continue
-        if not _num(seconds):
+        if not is_number(seconds):
             return UNKNOWN
         total, seen = total + seconds, True
     return total if seen else empty
@@ -69,9 +70,7 @@ def known_body_time(body, ctx: Context, scope=None):
 
 
 def _calls(node):
-    from reslint.analysis.retry import _expressions
-
-    return [n for n in _expressions(node) if isinstance(n, cst.Call)]
+    return [n for n in expressions(node) if isinstance(n, cst.Call)]
 
 
 def function_time(call: cst.Call, ctx: Context, scope=None, depth: int = 0):
@@ -99,14 +98,14 @@ def retried_time(policy: RetryPolicy, per_attempt_s):
     """Worst-case seconds of a retried operation: the attempt-based worst case, or the
     time cap plus one attempt and one wait (caps are checked between attempts)."""
     by_attempts = worst_case(policy, per_attempt_s)
-    if not _num(policy.max_delay_s):
+    if not is_number(policy.max_delay_s):
         return by_attempts
-    if not _num(per_attempt_s):
+    if not is_number(per_attempt_s):
         return UNKNOWN
     waits = [policy.wait.bound(k) for k in (1, 2, 3)]
-    overshoot = max((w for w in waits if _num(w)), default=0.0)
+    overshoot = max((w for w in waits if is_number(w)), default=0.0)
     by_cap = policy.max_delay_s + per_attempt_s + overshoot
-    return min(by_attempts, by_cap) if _num(by_attempts) else by_cap
+    return min(by_attempts, by_cap) if is_number(by_attempts) else by_cap
 
 
 def total_wait(policy: RetryPolicy):
@@ -114,7 +113,7 @@ def total_wait(policy: RetryPolicy):
     attempts = policy.attempts
     if attempts is None:
         return None
-    if not _num(attempts):
+    if not is_number(attempts):
         return UNKNOWN
     if attempts > MAX_WAITS:
         return None
@@ -136,14 +135,14 @@ def worst_case(policy: RetryPolicy, per_attempt_s):
     waits = total_wait(policy)
     if waits is None or policy.attempts is None:
         return None
-    if waits is UNKNOWN or not _num(per_attempt_s) or not _num(policy.attempts):
+    if waits is UNKNOWN or not is_number(per_attempt_s) or not is_number(policy.attempts):
         return UNKNOWN
     return policy.attempts * per_attempt_s + waits
 
 
 def fmt(seconds) -> str:
     """``12.0`` → ``12 s``; ``13.05`` → ``13.05 s``."""
-    if not _num(seconds):
+    if not is_number(seconds):
         return "unknown"
     rounded = round(float(seconds), 2)
     return f"{rounded:g} s"
@@ -162,10 +161,10 @@ def count_text(count) -> str:
 def describe(policy: RetryPolicy, per_attempt_s) -> str:
     """``6 attempts × 13.05 s + up to 23 s of waits = 101.3 s`` (parts unknown are said so)."""
     waits = total_wait(policy)
-    attempts = count_text(policy.attempts) if _num(policy.attempts) else "?"
-    per = fmt(per_attempt_s) if _num(per_attempt_s) else "an unknown time"
-    wait_text = f"up to {fmt(waits)} of waits" if _num(waits) else "unbounded waits" if waits is None else \
+    attempts = count_text(policy.attempts) if is_number(policy.attempts) else "?"
+    per = fmt(per_attempt_s) if is_number(per_attempt_s) else "an unknown time"
+    wait_text = f"up to {fmt(waits)} of waits" if is_number(waits) else "unbounded waits" if waits is None else \
         "waits of unknown length"
     total = worst_case(policy, per_attempt_s)
-    tail = f" = {fmt(total)}" if _num(total) else ""
+    tail = f" = {fmt(total)}" if is_number(total) else ""
     return f"{attempts} attempts × {per} + {wait_text}{tail}"

@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, KeyReturn, Layer, ModuleSummary
-from reslint.catalog.clients import EXCEPTION_BASES
+from reslint.catalog.clients import EXCEPTION_BASES, REQUEST_METHODS
 
 MAX_DEPTH = 12
 MAX_CHAINS = 8
-_SESSION_VERBS = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "request", "send"})
 
 
 @dataclass(frozen=True)
@@ -180,9 +179,11 @@ class CallGraph:
             first = parts[cut]
             objects = dict(summary.client_objects)
             if first in objects:
-                if summary.layers[objects[first]].library == "requests" and parts[-1] not in _SESSION_VERBS:
+                layer = summary.layers[objects[first]]
+                methods = REQUEST_METHODS.get(layer.library)  # a session retries only what sends a request
+                if methods is not None and parts[-1] not in methods:
                     return None
-                return Hop(summary.path, summary.layers[objects[first]])
+                return Hop(summary.path, layer)
             imports = dict(summary.imports)
             if first in imports and imports[first] != name:
                 return self._client_object(".".join([imports[first], *parts[cut + 1:]]), depth + 1)

@@ -18,10 +18,11 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from reslint.analysis.retry import _expressions
+from reslint.analysis.facts import WRITE_FIX, WRITE_WHY
 from reslint.catalog import idempotency as cat
 from reslint.context import Context
-from reslint.walk import children
+from reslint.model.policy import RetriedKind
+from reslint.walk import children, expressions
 
 _DICT_PARAMS = ("headers", "json", "data", "params", "options", "extra_headers", "body")
 _UPDATE_INCREMENT = re.compile(r"\bSET\b.*?\b(\w+)\s*=\s*\1\s*[-+]", re.IGNORECASE | re.DOTALL)
@@ -173,7 +174,7 @@ class Idempotency:
             if cat.normalise(name) in names:
                 out.append(KeyUse(arg.value, self.ctx.scope, "", False, None))
             elif name in _DICT_PARAMS:
-                out.extend(self._dict_keys(arg.value, self.ctx.scope, 0, "", retry_scope, False, names))
+                out.extend(self.dict_keys(arg.value, self.ctx.scope, 0, "", retry_scope, False, names))
         return out
 
     def _host_names(self, call: cst.Call) -> frozenset:
@@ -187,8 +188,12 @@ class Idempotency:
                         extra.update(names)
         return frozenset(extra)
 
-    def _dict_keys(self, expr, scope, depth: int, via: str, retry_scope, outside: bool,
-                   names=cat.KEY_NAMES, seen: Optional[Set[int]] = None) -> Iterator["KeyUse"]:
+    def dict_keys(self, expr, scope, depth: int, via: str, retry_scope, outside: bool,
+                  names=cat.KEY_NAMES, seen: Optional[Set[int]] = None) -> Iterator["KeyUse"]:
+        """The idempotency keys a dict expression (headers, a body) carries, following names bound
+        to one (``depth`` levels deep so far; ``via`` the helper that built it, ``retry_scope`` the
+        scope a fresh key would be minted in, ``outside`` whether the dict is built outside it;
+        ``names`` the key names that count)."""
         if depth > 4:
             return
         seen = set() if seen is None else seen
@@ -198,7 +203,7 @@ class Idempotency:
                 if binding.kind == "assign" and binding.value is not None and id(binding.value) not in seen:
                     seen.add(id(binding.value))
                     once = outside or self._once(binding.node, binding.scope, retry_scope, via)
-                    yield from self._dict_keys(binding.value, binding.scope, depth + 1, via, retry_scope, once, names,
+                    yield from self.dict_keys(binding.value, binding.scope, depth + 1, via, retry_scope, once, names,
                                                seen)
             if found:
                 home = found[0].scope
@@ -212,7 +217,7 @@ class Idempotency:
             for value, inner in self._returns(expr, scope):
                 if id(value) not in seen:
                     seen.add(id(value))
-                    yield from self._dict_keys(value, inner, depth + 1, via or name, retry_scope, outside, names, seen)
+                    yield from self.dict_keys(value, inner, depth + 1, via or name, retry_scope, outside, names, seen)
             return
         if isinstance(expr, cst.Dict):
             for element in expr.elements:
@@ -315,7 +320,7 @@ class Idempotency:
     def returned(self, func: cst.FunctionDef, scope=None) -> Iterator[Tuple[cst.BaseExpression, object]]:
         """``(expression, scope)`` of each ``return <expression>`` of ``func``."""
         inner = self.ctx.model.scopes.get(id(func.body), scope)
-        for node in _expressions(func.body):
+        for node in expressions(func.body):
             if isinstance(node, cst.Return) and node.value is not None:
                 yield node.value, inner
 
@@ -390,7 +395,7 @@ class Idempotency:
         if isinstance(node, cst.IfExp):
             for branch in (node.body, node.orelse):
                 if is_param(branch) and any(isinstance(n, cst.Name) and n.value == branch.value
-                                            for n in _expressions(node.test)):
+                                            for n in expressions(node.test)):
                     return branch
         return None
 
@@ -398,7 +403,7 @@ class Idempotency:
         """Whether ``node`` lies in the retried code of ``retry_scope``."""
         key = id(retry_scope)
         if key not in self._scope_nodes:
-            self._scope_nodes[key] = {id(n) for n in _expressions(retry_scope.node)}
+            self._scope_nodes[key] = {id(n) for n in expressions(retry_scope.node)}
         return id(node) in self._scope_nodes[key]
 
 
@@ -452,10 +457,10 @@ def _own_statements(body) -> Iterator[cst.CSTNode]:
             if isinstance(stmt, cst.SimpleStatementLine):
                 yield stmt
             else:
-                stack.extend(_blocks(stmt))
+                stack.extend(blocks(stmt))
 
 
-def _blocks(stmt) -> List[cst.CSTNode]:
+def blocks(stmt) -> List[cst.CSTNode]:
     """The blocks of a compound statement (not of a function or class definition)."""
     if isinstance(stmt, cst.If):
         return list(_if_blocks(stmt))
@@ -477,6 +482,24 @@ def _if_blocks(node: cst.If):
     while orelse is not None:
         yield orelse.body
         orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+
+
+def keyless_write_message(kind: str, policy) -> Optional[str]:
+    """RES402's message for a keyless ``kind`` write under ``policy`` (shared by the rule and the
+    module summary, which records it for writes the project pass decides); ``None`` when the
+    policy retries only errors raised before the request was sent."""
+    types = set(policy.retried.types) if policy.retried.kind is RetriedKind.TYPES else set()
+    if types and types <= cat.NOT_SENT_ERRORS:
+        return None  # retried only when the request was never sent
+    return f"{kind} runs inside {policy.adapter.write_label} with no idempotency key: {WRITE_WHY}; {WRITE_FIX}"
+
+
+def deferred_dict_calls(idempotency: "Idempotency", node: cst.Call, uses) -> List[Tuple[cst.Call, str]]:
+    """A keyless write whose header/body dicts are built by functions of other modules: whether it
+    sends a key is decided in the project pass (the module summary's ``pending_writes``)."""
+    if uses:
+        return []
+    return idempotency.external_dict_calls(node)
 
 
 def analysis(ctx: Context) -> Idempotency:

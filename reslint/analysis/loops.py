@@ -18,11 +18,14 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from reslint.analysis.retry import Retried, RetryPolicy, Wait, _expressions, _num
 from reslint.catalog import retries as cat
-from reslint.context import UNKNOWN, Context, arithmetic
-from reslint.walk import children
+from reslint.context import Context
 from reslint.cstutil import source
+from reslint.libraries import HAND_ROLLED
+from reslint.model.policy import Jitter, LoopFacts, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
+from reslint.model.reader import PolicyReader
+from reslint.values import UNKNOWN, arithmetic, is_number
+from reslint.walk import children, expressions
 
 _EXITS = (cst.Return, cst.Break)
 #: header names whose value is a server-directed wait (Retry-After, rate-limit resets)
@@ -44,10 +47,10 @@ _WAIT_ERROR_SUFFIXES = ("Empty", "EmptyError", "Full", "WouldBlock", "NotReady")
 def _finite(value) -> bool:
     """A number a loop bound can be counted from: not ``inf`` or NaN (``range(10 ** 400)`` is
     evaluated as ``inf``, which ``int()`` cannot take)."""
-    return _num(value) and (isinstance(value, int) or math.isfinite(value))
+    return is_number(value) and (isinstance(value, int) or math.isfinite(value))
 
 
-def _own_nodes(body) -> List[cst.CSTNode]:
+def own_nodes(body) -> List[cst.CSTNode]:
     """Nodes of a loop body, not descending into nested functions, classes or loops."""
     out: List[cst.CSTNode] = []
     stack = list(reversed(children(body)))
@@ -83,13 +86,13 @@ def _statement_leaves(last) -> bool:
 def _exits(node: cst.Try) -> bool:
     """Whether a return or break in the try body or its ``else`` leaves the loop on success."""
     blocks = [node.body] + ([node.orelse.body] if node.orelse is not None else [])
-    return any(isinstance(n, _EXITS) for block in blocks for n in _own_nodes(block))
+    return any(isinstance(n, _EXITS) for block in blocks for n in own_nodes(block))
 
 
 def _changes_the_request(handler: cst.ExceptHandler, node: cst.Try) -> bool:
     """The handler appends to, extends or rebinds a name the try body passes to a call."""
     changed = set()
-    for n in _own_nodes(handler.body):
+    for n in own_nodes(handler.body):
         if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and \
                 n.func.attr.value in ("append", "extend", "insert", "update") and isinstance(n.func.value, cst.Name):
             changed.add(n.func.value.value)
@@ -97,9 +100,9 @@ def _changes_the_request(handler: cst.ExceptHandler, node: cst.Try) -> bool:
             changed.update(t.target.value for t in n.targets if isinstance(t.target, cst.Name))
     if not changed:
         return False
-    for n in _own_nodes(node.body):
+    for n in own_nodes(node.body):
         if isinstance(n, cst.Call) and any(isinstance(m, cst.Name) and m.value in changed
-                                           for arg in n.args for m in _expressions(arg.value)):
+                                           for arg in n.args for m in expressions(arg.value)):
             return True
     return False
 
@@ -116,6 +119,7 @@ class LoopAnalyzer:
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
+        self.reader = PolicyReader(ctx)
 
     def policy(self, loop, scope, deadline_s=None) -> Optional[RetryPolicy]:
         """The loop's policy, or ``None`` when it is not a retry loop. ``deadline_s``
@@ -124,7 +128,7 @@ class LoopAnalyzer:
         if counted is None:
             return None
         attempts, var, start = counted
-        nodes = _own_nodes(loop.body)
+        nodes = own_nodes(loop.body)
         exits = any(isinstance(n, _EXITS) for n in nodes)
         if not exits:
             return None
@@ -147,28 +151,25 @@ class LoopAnalyzer:
             return None  # readiness and generator loops: a `while` retry waits between attempts
         capped, cap = self._time_cap(loop, nodes, scope)
         if sleeps and not helper_sleeps and self._constant(sleeps, scope) and (
-                capped or (_num(attempts) and attempts > 10)):
+                capped or (is_number(attempts) and attempts > 10)):
             return None  # sleeping a constant interval until a deadline, or many times: a wait for readiness
-        policy = RetryPolicy("loop", "loop", loop)
-        policy.attempts = attempts
         if attempts is None or attempts is UNKNOWN:
             guarded = self._guard(nodes, scope, handlers)
             if guarded is not None:
-                policy.attempts = guarded
+                attempts = guarded
         if deadline_s is not None:
             capped, cap = True, deadline_s
-        policy.max_delay_s = cap if capped else None
-        policy.extra["time_capped"] = capped
-        policy.wait = self._wait(sleeps, var, start, scope, while_loop=isinstance(loop, cst.While))
+        wait = self._wait(sleeps, var, start, scope, while_loop=isinstance(loop, cst.While))
         if helper_sleeps:
-            policy.wait = Wait.unknown(helper_sleeps[0])  # a helper sleeps: how long is unknown here
-        policy.retried, aimed = self._retried(handlers, nodes, scope)
-        in_handlers = {id(n) for h in handlers for n in _own_nodes(h.body)}
-        policy.extra.update(sleeps=sleeps, handlers=handlers, aimed_at_rate_limit=aimed,
-                            sleeps_in_handlers=frozenset(id(s) for s in sleeps if id(s) in in_handlers),
-                            raise_for_status=any(_is_raise_for_status(n) for t in tries for n in _own_nodes(t.body)))
-        policy.respects_retry_after = policy.wait.reads_retry_after
-        return policy
+            wait = Wait.unknown(helper_sleeps[0])  # a helper sleeps: how long is unknown here
+        retried, aimed = self._retried(handlers, nodes, scope)
+        in_handlers = {id(n) for h in handlers for n in own_nodes(h.body)}
+        facts = LoopFacts(sleeps=tuple(sleeps), handlers=tuple(handlers), aimed_at_rate_limit=aimed,
+                          sleeps_in_handlers=frozenset(id(s) for s in sleeps if id(s) in in_handlers),
+                          raise_for_status=any(_is_raise_for_status(n) for t in tries for n in own_nodes(t.body)),
+                          time_capped=capped)
+        return RetryPolicy(HAND_ROLLED, Role.LOOP, loop, attempts=attempts, max_delay_s=cap if capped else None,
+                           wait=wait, retried=retried, loop=facts)
 
     def _tries(self, body) -> List[cst.Try]:
         """``try`` statements of the loop body, not those nested in a handler (cleanup)."""
@@ -201,13 +202,13 @@ class LoopAnalyzer:
             return False
         inner = self.ctx.model.scopes.get(id(func.body), scope)
         return any(isinstance(n, cst.Call) and self.ctx.qualname(n.func, inner) in cat.SLEEPS
-                   for n in _own_nodes(func.body))
+                   for n in own_nodes(func.body))
 
     def _constant(self, sleeps, scope) -> bool:
         """Every sleep is a known constant (no loop variable, no random draw)."""
         for sleep in sleeps:
             arg = sleep.args[0].value if sleep.args and not sleep.args[0].star else None
-            if arg is None or not _num(self.ctx.value_of(arg, scope)):
+            if arg is None or not is_number(self.ctx.value_of(arg, scope)):
                 return False
         return True
 
@@ -223,7 +224,7 @@ class LoopAnalyzer:
             values = [self.ctx.value_of(a.value, scope) for a in it.args if not a.keyword and not a.star]
             if len(values) != len(it.args) or not values or not all(_finite(v) for v in values):
                 # range(n) over a computed n is a retry only when n names attempts (max_retries…)
-                names = " ".join(n.value.lower() for a in it.args for n in _expressions(a.value)
+                names = " ".join(n.value.lower() for a in it.args for n in expressions(a.value)
                                  if isinstance(n, cst.Name))
                 if not any(word in names for word in _ATTEMPT_WORDS):
                     return None
@@ -236,7 +237,7 @@ class LoopAnalyzer:
         if isinstance(loop, cst.While):
             test = loop.test
             value = self.ctx.value_of(test, scope)
-            if value is True or (_num(value) and value):
+            if value is True or (is_number(value) and value):
                 return None, None, 0
             counter = self._counter_bound(test, loop, scope)
             if counter is not None:
@@ -250,7 +251,7 @@ class LoopAnalyzer:
             return None
         name = test.left.value
         if not any(isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name) and n.target.value == name
-                   for n in _own_nodes(loop.body)):
+                   for n in own_nodes(loop.body)):
             return None
         op = test.comparisons[0].operator
         bound = self.ctx.value_of(test.comparisons[0].comparator, scope)
@@ -283,7 +284,7 @@ class LoopAnalyzer:
                     bound = self.ctx.value_of(test.comparisons[0].comparator, scope)
                     return int(bound) if _finite(bound) else UNKNOWN
         for handler in handlers:
-            if any(isinstance(n, cst.If) and _one_branch_leaves(n) for n in _own_nodes(handler.body)):
+            if any(isinstance(n, cst.If) and _one_branch_leaves(n) for n in own_nodes(handler.body)):
                 return UNKNOWN
         return None
 
@@ -292,13 +293,13 @@ class LoopAnalyzer:
         tests = [loop.test] if isinstance(loop, cst.While) else []
         tests += [n.test for n in nodes if isinstance(n, (cst.If, cst.While))]
         for test in tests:
-            if any(isinstance(n, cst.Call) and self._is_clock(n, scope) for n in _expressions(test)):
+            if any(isinstance(n, cst.Call) and self._is_clock(n, scope) for n in expressions(test)):
                 return True, self._deadline_seconds(test, scope)
-            for name in (n for n in _expressions(test) if isinstance(n, cst.Name)):
+            for name in (n for n in expressions(test) if isinstance(n, cst.Name)):
                 for binding in self.ctx.lookup(name.value, scope) or ():
                     if binding.kind == "assign" and binding.value is not None and any(
                             isinstance(n, cst.Call) and self._is_clock(n, binding.scope)
-                            for n in _expressions(binding.value)):
+                            for n in expressions(binding.value)):
                         return True, UNKNOWN  # remaining = deadline - time.monotonic(); if remaining <= 0
         return False, None
 
@@ -309,14 +310,14 @@ class LoopAnalyzer:
 
     def _deadline_seconds(self, test, scope):
         """T from ``deadline = time.monotonic() + T`` when the test compares with ``deadline``."""
-        for node in _expressions(test):
+        for node in expressions(test):
             if isinstance(node, cst.Name):
                 binding = self.ctx.single(node.value, scope)
                 value = binding.value if binding is not None else None
                 if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add) and \
                         isinstance(value.left, cst.Call) and self._is_clock(value.left, binding.scope):
                     seconds = self.ctx.value_of(value.right, binding.scope)
-                    if _num(seconds):
+                    if is_number(seconds):
                         return float(seconds)
         return UNKNOWN
 
@@ -327,23 +328,23 @@ class LoopAnalyzer:
         args = [s.args[0].value if s.args and not s.args[0].star else None for s in sleeps]
         if any(a is None for a in args):
             return Wait.unknown(sleeps[0])
-        reads = any(self._reads_retry_after(a, scope) for a in args)
+        reads = any(self.reads_retry_after(a, scope) for a in args)
         offset = 0 if while_loop else -1
-        if all(self._jittered(a, scope) for a in args):
-            jitter = "yes"
-        elif all(_num(self._max_value(a, scope, var, start + 1 + offset)) for a in args):
-            jitter = "no"  # fully known and no random draw: deterministic
+        if all(self.jittered(a, scope) for a in args):
+            jitter = Jitter.YES
+        elif all(is_number(self.max_value(a, scope, var, start + 1 + offset)) for a in args):
+            jitter = Jitter.NO  # fully known and no random draw: deterministic
         else:
-            jitter = "unknown"  # a delay from a parameter or a call may already be random
+            jitter = Jitter.UNKNOWN  # a delay from a parameter or a call may already be random
 
         def bound(k: int):
-            values = [self._max_value(a, scope, var, start + k + offset) for a in args]
+            values = [self.max_value(a, scope, var, start + k + offset) for a in args]
             if any(v is UNKNOWN for v in values):
                 return UNKNOWN
             return max(values)
 
         zero = all(self.ctx.value_of(a, scope) == 0 for a in args)
-        return Wait("loop", jitter, bound, sleeps[0], zero=zero, reads_retry_after=reads)
+        return Wait(WaitShape.LOOP, jitter, bound, sleeps[0], zero=zero, reads_retry_after=reads)
 
     def _inline(self, expr, scope, depth=0):
         if isinstance(expr, cst.Name) and depth < 6:
@@ -352,20 +353,22 @@ class LoopAnalyzer:
                 return binding.value, binding.scope
         return expr, scope
 
-    def _jittered(self, expr, scope, depth: int = 0) -> bool:
-        for node in _expressions(expr):
+    def jittered(self, expr, scope, depth: int = 0) -> bool:
+        """Whether a sleep expression draws at random (a catalog ``RANDOM_DRAWS`` call), directly
+        or through a local bound once to one."""
+        for node in expressions(expr):
             if isinstance(node, cst.Call) and self.ctx.qualname(node.func, scope) in cat.RANDOM_DRAWS:
                 return True
             if isinstance(node, cst.Name) and depth < 4:
                 inner, inner_scope = self._inline(node, scope)
-                if inner is not node and self._jittered(inner, inner_scope, depth + 1):
+                if inner is not node and self.jittered(inner, inner_scope, depth + 1):
                     return True
         return False
 
-    def _reads_retry_after(self, expr, scope, depth: int = 0) -> bool:
+    def reads_retry_after(self, expr, scope, depth: int = 0) -> bool:
         """Whether a wait comes from the server: ``Retry-After`` or a rate-limit reset header,
         read directly or through a local assigned from one (on any branch)."""
-        for node in _expressions(expr):
+        for node in expressions(expr):
             if isinstance(node, cst.SimpleString) and any(h in node.value.lower() for h in _SERVER_WAIT_HEADERS):
                 return True
             if isinstance(node, cst.Attribute) and node.attr.value in ("retry_after", "reset", "reset_time"):
@@ -373,32 +376,32 @@ class LoopAnalyzer:
             if isinstance(node, cst.Name) and depth < 4:
                 for binding in self.ctx.lookup(node.value, scope) or ():
                     if binding.value is not None and binding.kind == "assign" and \
-                            self._reads_retry_after(binding.value, binding.scope, depth + 1):
+                            self.reads_retry_after(binding.value, binding.scope, depth + 1):
                         return True
         return False
 
     def retry_after_capped(self, expr, scope, depth: int = 0) -> bool:
         """Whether a sleep that reads Retry-After bounds it (``min(value, CAP)``), on every
         binding of the names it goes through."""
-        for node in _expressions(expr):
+        for node in expressions(expr):
             if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "min":
-                if any(_num(self.ctx.value_of(a.value, scope)) or self._is_name_constant(a.value, scope)
+                if any(is_number(self.ctx.value_of(a.value, scope)) or self._is_name_constant(a.value, scope)
                        for a in node.args):
                     return True
         if isinstance(expr, cst.Name) and depth < 4:
             reading = [b for b in self.ctx.lookup(expr.value, scope) or ()
-                       if b.value is not None and self._reads_retry_after(b.value, b.scope)]
+                       if b.value is not None and self.reads_retry_after(b.value, b.scope)]
             return bool(reading) and all(self.retry_after_capped(b.value, b.scope, depth + 1) for b in reading)
-        for node in _expressions(expr):
+        for node in expressions(expr):
             if isinstance(node, cst.Name) and node is not expr and depth < 4 and \
-                    self._reads_retry_after(node, scope) and self.retry_after_capped(node, scope, depth + 1):
+                    self.reads_retry_after(node, scope) and self.retry_after_capped(node, scope, depth + 1):
                 return True
         return False
 
     def _is_name_constant(self, expr, scope) -> bool:
         return isinstance(expr, cst.Name) and expr.value.isupper()
 
-    def _max_value(self, expr, scope, var, k, depth: int = 0):
+    def max_value(self, expr, scope, var, k, depth: int = 0):
         """Largest value of a sleep expression when the loop variable is ``k`` (seconds)."""
         if depth > 8:
             return UNKNOWN
@@ -408,20 +411,20 @@ class LoopAnalyzer:
             inner, inner_scope = self._inline(expr, scope)
             if inner is expr:
                 value = self.ctx.value_of(expr, scope)
-                return float(value) if _num(value) else UNKNOWN
-            return self._max_value(inner, inner_scope, var, k, depth + 1)
+                return float(value) if is_number(value) else UNKNOWN
+            return self.max_value(inner, inner_scope, var, k, depth + 1)
         if isinstance(expr, (cst.Integer, cst.Float)):
             return float(expr.evaluated_value)
         if isinstance(expr, cst.BinaryOperation):
-            left = self._max_value(expr.left, scope, var, k, depth + 1)
-            right = self._max_value(expr.right, scope, var, k, depth + 1)
+            left = self.max_value(expr.left, scope, var, k, depth + 1)
+            right = self.max_value(expr.right, scope, var, k, depth + 1)
             value = arithmetic(expr.operator, left, right)
-            return float(value) if _num(value) else UNKNOWN
+            return float(value) if is_number(value) else UNKNOWN
         if isinstance(expr, cst.Call):
-            if self._reads_retry_after(expr, scope):
+            if self.reads_retry_after(expr, scope):
                 return 0.0  # server-sent waits are left out of the worst case (RES206 covers them)
             qual = self.ctx.qualname(expr.func, scope)
-            values = [self._max_value(a.value, scope, var, k, depth + 1) for a in expr.args if not a.keyword]
+            values = [self.max_value(a.value, scope, var, k, depth + 1) for a in expr.args if not a.keyword]
             if isinstance(expr.func, cst.Name) and expr.func.value in ("min", "max", "float", "int") and values:
                 if any(v is UNKNOWN for v in values):
                     # min(x, CAP) is at most CAP even when x is unknown
@@ -441,19 +444,23 @@ class LoopAnalyzer:
     def _local_errors_only(self, handler, scope) -> bool:
         if handler.type is None:
             return False
-        found = _handler_types(self.ctx, handler.type, scope)
+        found = self._handler_types(handler.type, scope)
         if found is None:  # self.queue.Empty: judge by the name as written
             text = source(handler.type)
             found = [part.strip() for part in text.strip("()").split(",") if part.strip()]
         return bool(found) and all(t in _LOCAL_ERRORS or t.rsplit(".", 1)[-1].endswith(_WAIT_ERROR_SUFFIXES)
                                    for t in found)
 
+    def _handler_types(self, expr, scope) -> Optional[List[str]]:
+        found = self.reader.exception_types(expr, scope)
+        return list(found) if found is not None else None
+
     def _uses(self, body, var: str) -> bool:
         """Whether a call in ``body`` takes the loop variable as (part of) an argument."""
-        for node in _own_nodes(body):
+        for node in own_nodes(body):
             if isinstance(node, cst.Call) and self.ctx.qualname(node.func) not in cat.SLEEPS:
                 for arg in node.args:
-                    if any(isinstance(n, cst.Name) and n.value == var for n in _expressions(arg.value)):
+                    if any(isinstance(n, cst.Name) and n.value == var for n in expressions(arg.value)):
                         return True
         return False
 
@@ -465,9 +472,9 @@ class LoopAnalyzer:
             if handler.type is None:
                 any_error = True
                 continue
-            found = _handler_types(self.ctx, handler.type, scope)
+            found = self._handler_types(handler.type, scope)
             if found is None:
-                return Retried("unknown"), False
+                return Retried(RetriedKind.UNKNOWN), False
             types.extend(found)
             any_error = any_error or any(t in cat.CATCH_ALL for t in found)
         statuses = set()
@@ -475,27 +482,20 @@ class LoopAnalyzer:
             if isinstance(node, cst.Comparison) and _compares_http_status(node, self.ctx, scope):
                 for target in node.comparisons:
                     value = self.ctx.value_of(target.comparator, scope)
-                    if _num(value):
+                    if is_number(value):
                         statuses.add(int(value))
                     elif isinstance(value, tuple):
-                        statuses.update(int(v) for v in value if _num(v))
+                        statuses.update(int(v) for v in value if is_number(v))
         aimed = bool(statuses & {429}) or any(t in cat.RATE_LIMIT_ERRORS for t in types)
         if any_error:
-            return Retried("any", tuple(types) or ("BaseException",), frozenset(statuses)), aimed
+            return Retried(RetriedKind.ANY, tuple(types) or ("BaseException",), frozenset(statuses)), aimed
         if handlers:
-            return Retried("types", tuple(types), frozenset(statuses), bool(statuses)), aimed
-        return Retried("status", (), frozenset(statuses), True), aimed
-
-
-def _handler_types(ctx: Context, expr, scope) -> Optional[List[str]]:
-    from reslint.analysis.retry import Extractor
-
-    found = Extractor(ctx).exception_types(expr, scope)
-    return list(found) if found is not None else None
+            return Retried(RetriedKind.TYPES, tuple(types), frozenset(statuses), bool(statuses)), aimed
+        return Retried(RetriedKind.STATUS, (), frozenset(statuses), True), aimed
 
 
 def _mentions_status_code(node) -> bool:
-    return any(isinstance(n, cst.Attribute) and n.attr.value in ("status_code", "status") for n in _expressions(node))
+    return any(isinstance(n, cst.Attribute) and n.attr.value in ("status_code", "status") for n in expressions(node))
 
 
 def _compares_http_status(node: cst.Comparison, ctx, scope) -> bool:
@@ -506,12 +506,12 @@ def _compares_http_status(node: cst.Comparison, ctx, scope) -> bool:
     for target in node.comparisons:
         value = ctx.value_of(target.comparator, scope)
         values = value if isinstance(value, tuple) else (value,)
-        if any(_num(v) and 100 <= v <= 599 for v in values):
+        if any(is_number(v) and 100 <= v <= 599 for v in values):
             return True
         if isinstance(target.comparator, (cst.Set, cst.Tuple, cst.List, cst.Name)):
             expr, inner_scope = ctx.resolve(target.comparator, scope)
             if isinstance(expr, (cst.Set, cst.Tuple, cst.List)) and any(
-                    _num(ctx.value_of(e.value, inner_scope)) for e in expr.elements if isinstance(e, cst.Element)):
+                    is_number(ctx.value_of(e.value, inner_scope)) for e in expr.elements if isinstance(e, cst.Element)):
                 return True
     return False
 

@@ -19,10 +19,14 @@ from typing import Dict, List, Optional
 
 import libcst as cst
 
+from reslint import libraries
 from reslint.analysis.loops import LoopAnalyzer
-from reslint.analysis.retry import Extractor, RetryPolicy, _num
+from reslint.analysis.retry import Extractor
 from reslint.catalog import retries as cat
-from reslint.context import UNKNOWN, Context, Scope
+from reslint.context import Context, Scope
+from reslint.model.policy import RetryPolicy, Role
+from reslint.values import UNKNOWN, is_number
+from reslint.walk import expressions
 
 
 @dataclass
@@ -43,8 +47,8 @@ class DeadlineScope:
     what: str
 
 
-#: libraries that retry a function passed to them (tenacity's ``Retrying()(fn)``, RETRY_CALLERS)
-_CALLER_ROOTS = frozenset({"tenacity"} | {name.split(".")[0] for name in cat.RETRY_CALLERS})
+#: qualified names of calls that retry the function passed to them (``retry_call(fn, ...)``)
+_CALLERS = frozenset(libraries.qualnames(Role.CALLER))
 
 
 class RetriedScopes:
@@ -60,9 +64,10 @@ class RetriedScopes:
         self.loop_policies: Dict[int, RetryPolicy] = {}
         self._by_policy: Dict[int, RetryScope] = {}
         self._function = ""  # the function being walked (for loop labels)
+        self._functions: Dict[int, str] = {}  # id(policy) -> the function its loop or iterator is in
         #: only modules that import a library whose retry takes a function (``Retrying()(fn)``,
         #: ``retry_call(fn)``) can hold such a call: the others skip the expression scan
-        self._callers = bool(ctx.model.import_roots & _CALLER_ROOTS)
+        self._callers = bool(ctx.model.import_roots & libraries.CALLER_ROOTS)
         self._walk(ctx.model.module_scope.node.body, ctx.model.module_scope, None)
 
     def _open(self, node, entry) -> None:
@@ -73,6 +78,11 @@ class RetriedScopes:
     def scope_of(self, policy: RetryPolicy) -> Optional[RetryScope]:
         """The scope a policy retries (a decorated body, a loop body), if known."""
         return self._by_policy.get(id(policy))
+
+    def function_of(self, policy: RetryPolicy) -> str:
+        """The name of the function a loop or ``for attempt in ...`` policy is spelled in
+        (``""`` at module level or for other policies), for labels."""
+        return self._functions.get(id(policy), "")
 
     def _walk(self, body, scope: Scope, deadline) -> None:
         for stmt in body:
@@ -105,7 +115,7 @@ class RetriedScopes:
         elif isinstance(stmt, (cst.For, cst.While)):
             policy = self._loop_policy(stmt, scope, deadline)
             if policy is not None:
-                policy.extra.setdefault("function", self._function)
+                self._functions.setdefault(id(policy), self._function)
                 self.policies.append(policy)
                 self.loop_policies[id(stmt)] = policy
                 self._open(stmt.body, RetryScope(policy, stmt.body))
@@ -118,7 +128,7 @@ class RetriedScopes:
                 found = self._deadline(item.item, scope)
                 if found is not None:
                     self._open(stmt.body, DeadlineScope(found[0], stmt.body, found[1]))
-                    inner_deadline = found[0] if _num(found[0]) else deadline
+                    inner_deadline = found[0] if is_number(found[0]) else deadline
             self._block(stmt.body, scope, inner_deadline)
         elif isinstance(stmt, cst.If):
             self._block(stmt.body, scope, deadline)
@@ -142,7 +152,7 @@ class RetriedScopes:
             iterable, iter_scope = self.ctx.resolve(loop.iter, scope)
             if isinstance(iterable, cst.Call):
                 policy = self.extractor.for_call(iterable, iter_scope)
-                if policy is not None and policy.kind == "iterator":
+                if policy is not None and policy.role is Role.ITERATOR:
                     return policy
                 if policy is not None:
                     return None
@@ -161,17 +171,14 @@ class RetriedScopes:
         for index, arg in enumerate(expr.args):
             if (arg.keyword is not None and arg.keyword.value == keyword) or (arg.keyword is None and index == position):
                 value = self.ctx.value_of(arg.value, scope)
-        seconds = float(value) if _num(value) else UNKNOWN
-        return seconds, f"{qual}({value if _num(value) else '...'})"
+        seconds = float(value) if is_number(value) else UNKNOWN
+        return seconds, f"{qual}({value if is_number(value) else '...'})"
 
     def _small(self, small, scope: Scope) -> None:
         """``Retrying(...)(fn, ...)``, ``retrying(fn)``, ``retry_call(fn, ...)``: fn's body is retried."""
-        from reslint.analysis.retry import _expressions
-
         if not self._callers:
             return
-
-        for node in _expressions(small):
+        for node in expressions(small):
             if not isinstance(node, cst.Call) or not node.args:
                 continue
             policy = self._caller_policy(node, scope)
@@ -187,15 +194,14 @@ class RetriedScopes:
         func = call.func
         if isinstance(func, cst.Call):
             policy = self.extractor.for_call(func, scope)
-            return policy if policy is not None and policy.library == "tenacity" else None
+            return policy if policy is not None and policy.adapter.callable_policies else None
         qual = self.ctx.qualname(func, scope)
-        if qual in cat.RETRY_CALLERS:
+        if qual in _CALLERS:
             policy = self.extractor.for_call(call, scope)
             if policy is not None:
                 self.policies.append(policy)
             return policy
-        if isinstance(func, cst.Name) and self.ctx.type_of(func, scope) in ("tenacity.Retrying",
-                                                                          "tenacity.AsyncRetrying"):
+        if isinstance(func, cst.Name) and self.ctx.type_of(func, scope) in libraries.CALLABLE_POLICIES:
             constructor = self.ctx.constructor_of(func, scope)
             return self.extractor.for_call(constructor, scope) if constructor is not None else None
         return None

@@ -8,12 +8,14 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from reslint.analysis.retry import RetryPolicy, _num
+from reslint import libraries
 from reslint.catalog import canonical, retries as retry_catalog
-from reslint.catalog.clients import ADAPTER_RAISES, BOTOCORE_MODE_ATTEMPTS, GIVE_UP_ERRORS, RETRYING_CLIENTS
+from reslint.catalog.clients import ADAPTER_RAISES, RETRYING_CLIENTS
 from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, Function, KeyCall, KeyReturn, Layer, ModuleSummary, \
     PendingWrite
-from reslint.context import UNKNOWN, Context
+from reslint.context import Context
+from reslint.model.policy import RetriedKind, RetryPolicy
+from reslint.values import is_number
 
 @dataclass
 class _PendingCall:
@@ -49,14 +51,14 @@ class SummaryCollector:
         if key not in self._layer_ids:
             catches = _catches(policy)
             raises = catches
-            if policy.library in GIVE_UP_ERRORS and not policy.reraise:
-                raises = (GIVE_UP_ERRORS[policy.library],)
+            if policy.adapter.give_up_error and not policy.reraise:
+                raises = (policy.adapter.give_up_error,)
             attempts = policy.attempts
             delay = policy.max_delay_s
-            cap = f"{delay:g} s time cap" if _num(delay) else ("no time cap" if delay is None else "")
+            cap = f"{delay:g} s time cap" if is_number(delay) else ("no time cap" if delay is None else "")
             self._layer_ids[key] = self._add_layer(
                 label=_policy_label(policy, self.ctx), library=policy.library,
-                attempts=int(attempts) if _num(attempts) else (0 if attempts is None else -1),
+                attempts=int(attempts) if is_number(attempts) else (0 if attempts is None else -1),
                 catches=catches, raises=raises, node=policy.node, cap=cap)
         return self._layer_ids[key]
 
@@ -91,8 +93,7 @@ class SummaryCollector:
     def _retried_keys(self, node: cst.Call) -> None:
         """Keys of a retried write that come from other modules' functions (RES401), and a keyless
         write whose dicts do (RES402 decided in the project pass)."""
-        from reslint.analysis.idempotency import analysis
-        from reslint.rules.res402_non_idempotent_retry import deferred, message
+        from reslint.analysis.idempotency import analysis, deferred_dict_calls, keyless_write_message
 
         idempotency = analysis(self.ctx)
         kind = idempotency.write_kind(node)
@@ -107,11 +108,11 @@ class SummaryCollector:
                 if minted.kind == "external":
                     self.units.append(self.ctx.unit)
                     self._key_calls.append((dict(callee=minted.name, kind="value", write=kind), minted.call))
-        external = deferred(idempotency, node, uses)
+        external = deferred_dict_calls(idempotency, node, uses)
         for call, callee in external:
             self.units.append(self.ctx.unit)
             self._key_calls.append((dict(callee=callee, kind="dict", write=kind), call))
-        text = message(kind, scope.policy) if external else None
+        text = keyless_write_message(kind, scope.policy) if external else None
         if text is not None:
             self.units.append(self.ctx.unit)
             self._pending_writes.append((dict(callees=tuple(c for _, c in external), message=text), node))
@@ -131,7 +132,7 @@ class SummaryCollector:
         for minted in idempotency.trace(node.value, None, scope, via=via):
             self._key_returns.append((dict(function=function, kind="value", what=minted.kind, name=minted.name),
                                       minted.call))
-        for use in idempotency._dict_keys(node.value, scope, 0, via, None, False):
+        for use in idempotency.dict_keys(node.value, scope, 0, via, None, False):
             found = idempotency.trace(use.expr, None, use.scope, via=via)
             for minted in found:
                 self._key_returns.append((dict(function=function, kind="dict", what=minted.kind, name=minted.name),
@@ -155,7 +156,7 @@ class SummaryCollector:
                                None)
                     if arg is not None:  # a per-call override: client.with_options(max_retries=N)
                         value = self.ctx.value_of(arg.value)
-                        if not _num(value) or value < 1:
+                        if not is_number(value) or value < 1:
                             return None
                         override = int(value) + 1
                 base = base.func
@@ -165,15 +166,14 @@ class SummaryCollector:
             return None
         qual = self.ctx.qualname(constructor.func)
         qual = canonical(qual) if qual else None
-        if qual == "requests.Session" or self.ctx.type_of(base) == "requests.Session":
-            if func.attr.value not in ("get", "post", "put", "patch", "delete", "head", "options", "request", "send"):
-                return None
-            return self._adapter_layer(base)
+        session = libraries.session_adapter(qual, self.ctx.type_of(base))
+        if session is not None:
+            return self._mounted_layer(session, base) if session.sends_request(func.attr.value) else None
         client = RETRYING_CLIENTS.get(qual or "")
         if client is None or func.attr.value in ("mount", "close", "with_options", "copy"):
             return None
-        attempts = override or self._client_attempts(client, constructor)
-        if not _num(attempts) or attempts <= 1:
+        attempts = override or libraries.client_attempts(client, constructor, self.ctx)
+        if not is_number(attempts) or attempts <= 1:
             return None
         key = (id(constructor), attempts)
         if key not in self._layer_ids:
@@ -182,72 +182,19 @@ class SummaryCollector:
                 raises=client.raises, node=constructor, off=client.off)
         return self._layer_ids[key]
 
-    def _client_attempts(self, client, constructor: cst.Call):
-        arg = next((a for a in constructor.args if a.keyword is not None and a.keyword.value == client.param), None)
-        if any(a.star == "**" for a in constructor.args) and arg is None:
-            return UNKNOWN
-        if client.counts == "botocore":
-            return self._botocore_attempts(arg)
-        if arg is None:
-            return client.default_attempts
-        if client.counts == "urllib3":
-            return self._urllib3_attempts(arg.value)
-        value = self.ctx.value_of(arg.value)
-        return int(value) + 1 if _num(value) else UNKNOWN
-
-    def _urllib3_attempts(self, expr):
-        value = self.ctx.value_of(expr)
-        if value is False:
-            return 1
-        if _num(value):
-            return int(value) + 1
-        target = self.ctx.constructor_of(expr)
-        policy = self.ctx.retries.for_call(target) if target is not None else None
-        return policy.attempts if policy is not None else UNKNOWN
-
-    def _botocore_attempts(self, arg):
-        if arg is None:
-            return BOTOCORE_MODE_ATTEMPTS["legacy"]
-        config = self.ctx.constructor_of(arg.value)
-        if config is None:
-            return UNKNOWN
-        retries = next((a.value for a in config.args if a.keyword is not None and a.keyword.value == "retries"), None)
-        if retries is None:
-            return BOTOCORE_MODE_ATTEMPTS["legacy"]
-        retries, scope = self.ctx.resolve(retries)
-        if not isinstance(retries, cst.Dict):
-            return UNKNOWN
-        options = {}
-        for element in retries.elements:
-            if isinstance(element, cst.DictElement):
-                key = self.ctx.value_of(element.key, scope)
-                options[key] = self.ctx.value_of(element.value, scope)
-        if "total_max_attempts" in options:
-            value = options["total_max_attempts"]
-            return int(value) if _num(value) else UNKNOWN
-        if "max_attempts" in options:  # Config counts retries here (botocore/args.py)
-            value = options["max_attempts"]
-            return int(value) + 1 if _num(value) else UNKNOWN
-        return BOTOCORE_MODE_ATTEMPTS.get(options.get("mode", "legacy"), UNKNOWN)
-
-    def _adapter_layer(self, session) -> Optional[int]:
+    def _mounted_layer(self, adapter, session) -> Optional[int]:
+        """The layer of the policies mounted on a client object (a session's adapters): the last
+        one that retries."""
         best = None
-        for adapter in self.ctx.mounts_of(session) or ():
-            adapter_call = self.ctx.constructor_of(adapter)
-            if adapter_call is None:
+        for mount_call, retry_expr in adapter.mounted(self.ctx, session):
+            attempts = adapter.mounted_attempts(retry_expr, self.ctx)
+            if not is_number(attempts) or attempts <= 1:
                 continue
-            arg = next((a for a in adapter_call.args if a.keyword is not None and a.keyword.value == "max_retries"),
-                       None)
-            if arg is None:
-                continue
-            attempts = self._urllib3_attempts(arg.value)
-            if not _num(attempts) or attempts <= 1:
-                continue
-            key = id(adapter_call)
+            key = id(mount_call)
             if key not in self._layer_ids:
                 self._layer_ids[key] = self._add_layer(
-                    label=f"Session Retry(total={attempts - 1})", library="requests", attempts=int(attempts),
-                    catches=ANY, raises=ADAPTER_RAISES, node=adapter_call, off="no max_retries on the adapter")
+                    label=adapter.mounted_label(attempts), library=adapter.name, attempts=int(attempts),
+                    catches=ANY, raises=ADAPTER_RAISES, node=mount_call, off=adapter.mount_off)
             best = self._layer_ids[key]
         return best
 
@@ -375,13 +322,13 @@ def _function_name(ctx: Context) -> str:
 
 def _catches(policy: RetryPolicy) -> Tuple[str, ...]:
     retried = policy.retried
-    if retried.kind == "any":
+    if retried.kind is RetriedKind.ANY:
         return ANY
-    if retried.kind in ("types", "function") and retried.types:
+    if retried.kind in (RetriedKind.TYPES, RetriedKind.FUNCTION) and retried.types:
         if set(retried.types) & retry_catalog.CATCH_ALL:
             return ANY
         return tuple(retried.types)
-    if retried.kind == "status":
+    if retried.kind is RetriedKind.STATUS:
         return ANY  # status retries raise the client's errors after giving up
     return UNKNOWN_TYPES
 
@@ -390,6 +337,6 @@ def _policy_label(policy: RetryPolicy, ctx: Context) -> str:
     scope = ctx.retried.scope_of(policy) if ctx.retried is not None else None
     if scope is not None and scope.function is not None:
         return scope.function.name.value
-    function = policy.extra.get("function")
-    kind = "retry loop" if policy.kind == "loop" else f"{policy.library} retry"
+    function = ctx.retried.function_of(policy) if ctx.retried is not None else ""
+    kind = policy.adapter.layer_label
     return f"{function} {kind}" if function else kind

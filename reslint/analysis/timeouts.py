@@ -17,6 +17,7 @@ import libcst as cst
 
 from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
 from reslint.catalog.model import INHERITED, TimeoutObjectSpec, TimeoutParam, TimeoutSpec
+from reslint.catalog.timeouts import MOUNTED_TIMEOUTS
 from reslint.context import UNKNOWN, Context
 from reslint.cstutil import source
 
@@ -99,7 +100,7 @@ def _read(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
     spec = lookup_timeout_call(qual)
     if spec is None:
         return None
-    if spec.qualname.startswith("requests.Session.") and _has_custom_adapter(call, ctx):
+    if _has_custom_adapter(call, spec, ctx):
         return TimeoutReading(spec, UNKNOWN_STATE, "a custom adapter is mounted on the session")
     if spec.connects_with is not None and find_argument(call, *spec.connects_with) is None:
         return TimeoutReading(spec, UNKNOWN_STATE, "no host: the client connects later, maybe with a timeout")
@@ -180,12 +181,15 @@ def _missing(spec: TimeoutSpec, max_timeout: float) -> TimeoutReading:
     return TimeoutReading(spec, OK, spec.default_note, per_attempt_s=per_attempt)
 
 
-def _has_custom_adapter(call: cst.Call, ctx: Context) -> bool:
+def _has_custom_adapter(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> bool:
+    """Whether the session the call is made on has an adapter other than the stock one mounted
+    (catalog ``MOUNTED_TIMEOUTS``)."""
+    stock = next((adapter for prefix, adapter in MOUNTED_TIMEOUTS if spec.qualname.startswith(prefix)), None)
     func = call.func
-    if not isinstance(func, cst.Attribute):
+    if stock is None or not isinstance(func, cst.Attribute):
         return False
     mounts = ctx.mounts_of(func.value)
-    return any(ctx.type_of(adapter) != "requests.HTTPAdapter" for adapter in mounts or ())
+    return any(ctx.type_of(adapter) != stock for adapter in mounts or ())
 
 
 def _read_dsn(call: cst.Call, spec: TimeoutSpec, ctx: Context, max_timeout: float) -> Optional[TimeoutReading]:

@@ -9,7 +9,7 @@ the first call. Where a default changed between versions, the least safe one
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Optional, Tuple
+from typing import Dict, FrozenSet, Optional, Tuple
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,10 @@ class RetryingClient:
     """A client constructor whose calls retry.
 
     - ``param``: the constructor parameter that sets retries (``max_retries``);
-      ``counts``: ``"retries"`` (attempts = value + 1) or ``"attempts"``.
+      ``counts``: how its value counts, :data:`COUNTS_RETRIES` (attempts = value + 1),
+      :data:`COUNTS_CONFIG` (a botocore ``Config``), :data:`COUNTS_RETRY_OBJECT` (a number of
+      retries, ``False`` or a urllib3 ``Retry``) or :data:`COUNTS_OWN_POLICY` (the constructor is
+      itself a retry policy object its adapter reads).
     - ``default_attempts``: attempts when the parameter is absent.
     - ``raises``: what a call raises once the client gives up (what an outer
       retry would have to catch for attempts to multiply).
@@ -44,46 +47,50 @@ _REQUESTS_RAISES = ("requests.ConnectionError", "requests.ConnectTimeout", "requ
                     "requests.RequestException", "requests.exceptions.ConnectionError", "requests.Timeout")
 _URLLIB3_RAISES = ("urllib3.exceptions.MaxRetryError", "urllib3.exceptions.HTTPError")
 
+COUNTS_RETRIES, COUNTS_CONFIG, COUNTS_RETRY_OBJECT, COUNTS_OWN_POLICY = "retries", "config", "retry-object", \
+    "own-policy"
+
 RETRYING_CLIENTS: Dict[str, RetryingClient] = {c.qualname: c for c in (
-    RetryingClient("openai.OpenAI", "max_retries", "retries", 3, _OPENAI_RAISES, "max_retries=0",
+    RetryingClient("openai.OpenAI", "max_retries", COUNTS_RETRIES, 3, _OPENAI_RAISES, "max_retries=0",
                    "openai/_constants.py DEFAULT_MAX_RETRIES = 2 (openai 1.x-3.57.0)"),
-    RetryingClient("openai.AsyncOpenAI", "max_retries", "retries", 3, _OPENAI_RAISES, "max_retries=0",
+    RetryingClient("openai.AsyncOpenAI", "max_retries", COUNTS_RETRIES, 3, _OPENAI_RAISES, "max_retries=0",
                    "openai/_constants.py DEFAULT_MAX_RETRIES = 2"),
-    RetryingClient("openai.AzureOpenAI", "max_retries", "retries", 3, _OPENAI_RAISES, "max_retries=0",
+    RetryingClient("openai.AzureOpenAI", "max_retries", COUNTS_RETRIES, 3, _OPENAI_RAISES, "max_retries=0",
                    "openai/_constants.py DEFAULT_MAX_RETRIES = 2"),
-    RetryingClient("openai.AsyncAzureOpenAI", "max_retries", "retries", 3, _OPENAI_RAISES, "max_retries=0",
+    RetryingClient("openai.AsyncAzureOpenAI", "max_retries", COUNTS_RETRIES, 3, _OPENAI_RAISES, "max_retries=0",
                    "openai/_constants.py DEFAULT_MAX_RETRIES = 2"),
-    RetryingClient("anthropic.Anthropic", "max_retries", "retries", 3, _ANTHROPIC_RAISES, "max_retries=0",
+    RetryingClient("anthropic.Anthropic", "max_retries", COUNTS_RETRIES, 3, _ANTHROPIC_RAISES, "max_retries=0",
                    "anthropic/_constants.py DEFAULT_MAX_RETRIES = 2 (2.14.0)"),
-    RetryingClient("anthropic.AsyncAnthropic", "max_retries", "retries", 3, _ANTHROPIC_RAISES, "max_retries=0",
+    RetryingClient("anthropic.AsyncAnthropic", "max_retries", COUNTS_RETRIES, 3, _ANTHROPIC_RAISES, "max_retries=0",
                    "anthropic/_constants.py DEFAULT_MAX_RETRIES = 2"),
     # botocore: legacy mode (5 attempts, the default before 1.44) is assumed unless a mode is set
-    RetryingClient("boto3.client", "config", "botocore", 5, _BOTO_RAISES,
+    RetryingClient("boto3.client", "config", COUNTS_CONFIG, 5, _BOTO_RAISES,
                    "Config(retries={'total_max_attempts': 1})",
                    "botocore/data/_retry.json (legacy max_attempts 5), botocore/retries/standard.py (3), "
                    "botocore/args.py _compute_retry_max_attempts (max_attempts counts retries)"),
-    RetryingClient("boto3.resource", "config", "botocore", 5, _BOTO_RAISES,
+    RetryingClient("boto3.resource", "config", COUNTS_CONFIG, 5, _BOTO_RAISES,
                    "Config(retries={'total_max_attempts': 1})", "as boto3.client"),
-    RetryingClient("boto3.Session.client", "config", "botocore", 5, _BOTO_RAISES,
+    RetryingClient("boto3.Session.client", "config", COUNTS_CONFIG, 5, _BOTO_RAISES,
                    "Config(retries={'total_max_attempts': 1})", "as boto3.client"),
-    RetryingClient("boto3.Session.resource", "config", "botocore", 5, _BOTO_RAISES,
+    RetryingClient("boto3.Session.resource", "config", COUNTS_CONFIG, 5, _BOTO_RAISES,
                    "Config(retries={'total_max_attempts': 1})", "as boto3.client"),
-    RetryingClient("urllib3.PoolManager", "retries", "urllib3", 4, _URLLIB3_RAISES, "retries=False",
+    RetryingClient("urllib3.PoolManager", "retries", COUNTS_RETRY_OBJECT, 4, _URLLIB3_RAISES, "retries=False",
                    "urllib3/util/retry.py Retry.DEFAULT = Retry(3) (2.8.0)"),
-    RetryingClient("stripe.StripeClient", "max_network_retries", "retries", 1,
+    RetryingClient("stripe.StripeClient", "max_network_retries", COUNTS_RETRIES, 1,
                    ("stripe.APIConnectionError", "stripe.APIError", "stripe.StripeError"), "max_network_retries=0",
                    "stripe/_stripe_client.py: no retries unless max_network_retries is passed (16.1.0)"),
-    RetryingClient("httpx.HTTPTransport", "retries", "retries", 1, ("httpx.ConnectError", "httpx.ConnectTimeout"),
+    RetryingClient("httpx.HTTPTransport", "retries", COUNTS_OWN_POLICY, 1, ("httpx.ConnectError", "httpx.ConnectTimeout"),
                    "retries=0", "httpx/_transports/default.py retries=0; connect errors only"),
 )}
 
 #: requests sessions retry through mounted adapters: HTTPAdapter(max_retries=N or Retry(total=N)).
 ADAPTER_RAISES = _REQUESTS_RAISES
-#: botocore attempts by retry mode when ``max_attempts`` is not set (DynamoDB differs; not modelled).
-BOTOCORE_MODE_ATTEMPTS = {"legacy": 5, "standard": 3, "adaptive": 3}
-
-#: What a retry library raises when it gives up: tenacity raises RetryError unless reraise=True.
-GIVE_UP_ERRORS = {"tenacity": "tenacity.RetryError", "google": "google.api_core.exceptions.RetryError"}
+#: The methods of a requests ``Session`` that send a request (requests/sessions.py): a call of
+#: another method (``mount``, ``close``) on a session is no retry layer.
+SESSION_VERBS: FrozenSet[str] = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "request",
+                                           "send"})
+#: Layers (by ``Layer.library``) whose calls retry only when they send a request: method names.
+REQUEST_METHODS: Dict[str, FrozenSet[str]] = {"requests": SESSION_VERBS}
 
 #: Known exception bases, so an outer retry on a base catches what an inner layer raises.
 EXCEPTION_BASES = {

@@ -7,7 +7,8 @@ a timeout, a client or factory that builds one, a retry decorator, iterator,
 caller or policy object, a deadline, a client that retries inside, or an
 idempotency write (which also needs a retried scope, itself an entry point). gRPC
 stubs (``*_pb2_grpc``) are matched by their module name, in the prefilter.
-Exception classes are not entry points: they matter only inside a retried scope. Nor
+Retry spellings come from the library adapters' registry (so this module sits above
+:mod:`reslint.libraries`). Exception classes are not entry points: they matter only inside a retried scope. Nor
 are sleeps: they matter only in a loop shaped like a retry, which the prefilter keeps
 whatever it calls.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from typing import FrozenSet
 
+from reslint import libraries
 from reslint.catalog import clients, idempotency, retries
 from reslint.catalog.names import FACTORIES, canonical
 from reslint.catalog.timeouts import TIMEOUT_CALLS, TIMEOUT_INJECTION_HOOKS, TIMEOUT_OBJECTS
@@ -24,8 +26,8 @@ def entry_points() -> FrozenSet[str]:
     """Canonical qualified names (a set of dotted strings) that can start a finding."""
     # Stripe's resources are matched by prefix (``stripe.<Resource>.create``): the module covers them
     names = {idempotency.STRIPE_MODULE, idempotency.STRIPE_CLIENT, idempotency.AIOHTTP_RETRY_CLIENT}
-    for table in (TIMEOUT_CALLS, TIMEOUT_OBJECTS, TIMEOUT_INJECTION_HOOKS, FACTORIES, retries.RETRY_DECORATORS,
-                  retries.RETRY_ITERATORS, retries.RETRY_CALLERS, retries.POLICY_OBJECTS, retries.DEADLINES,
+    for table in (TIMEOUT_CALLS, TIMEOUT_OBJECTS, TIMEOUT_INJECTION_HOOKS, FACTORIES, libraries.BY_QUALNAME,
+                  retries.DEADLINES,
                   clients.RETRYING_CLIENTS, idempotency.HTTP_CALLS, idempotency.WRITES,
                   idempotency.SLACK_CLIENTS, idempotency.GOOGLE_API_BUILDERS, idempotency.PAYPAL_CREATES,
                   idempotency.AIOHTTP_RETRY_OPTIONS):

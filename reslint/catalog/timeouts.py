@@ -346,6 +346,10 @@ TIMEOUT_INJECTION_HOOKS: Dict[str, Tuple[str, ...]] = {
     "requests.HTTPAdapter": ("send", "__init__", "init_poolmanager"),
 }
 
+#: Session calls whose timeout a mounted adapter may set: (method prefix, the stock adapter type). A
+#: session with another adapter mounted (a subclass that injects a timeout) has an unknown timeout.
+MOUNTED_TIMEOUTS: Tuple[Tuple[str, str], ...] = (("requests.Session.", "requests.HTTPAdapter"),)
+
 
 def lookup_timeout_call(qualname: str):
     """Return the :class:`TimeoutSpec` for a canonical qualified name, or ``None``."""

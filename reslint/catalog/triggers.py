@@ -5,22 +5,18 @@ An entry is ``module`` (any import of it) or ``module:name|name`` (an import of 
 of the names somewhere in the text). Derived from the catalog where the catalog knows the
 names: a timeout call can only be a catalog entry if its last name is spelled in the file
 (:func:`reslint.catalog.timeouts.trigger_modules`), and a sleep-only module matters only
-when its sleep function is named. A rule with no entry here sees every file.
+when its sleep function is named. A rule with no entry here sees every file. The retry
+triggers come from the library adapters (:data:`reslint.libraries.RETRY_TRIGGERS`: each
+adapter's modules, and the sleeps of hand-rolled loops), so this module sits above the
+adapters, beside the prefilter it configures.
 """
 
 from __future__ import annotations
 
 from typing import Dict, Iterable, Optional, Tuple
 
-from reslint.catalog.retries import SLEEPS
 from reslint.catalog.timeouts import trigger_modules
-
-#: Modules whose import can make a retry finding possible: retry libraries, clients with
-#: retry options, and the sleeps of hand-rolled loops (``time:sleep``).
-RETRY_TRIGGERS: Tuple[str, ...] = (
-    "tenacity", "backoff", "stamina", "retrying", "retry", "opnieuw", "redo", "urllib3", "requests", "httpx",
-    "celery", "google",
-) + tuple(sorted(f"{qualname.split('.')[0]}:{qualname.rsplit('.', 1)[1]}" for qualname in SLEEPS))
+from reslint.libraries import RETRY_TRIGGERS
 
 _TIMEOUTS = trigger_modules()
 #: libraries whose writes RES402 knows (catalog/idempotency.py), besides the retry triggers

@@ -10,27 +10,13 @@ current; rules never track scopes themselves.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, List, Optional, Tuple
+from typing import ClassVar, List, Optional
 
 import libcst as cst
 
 from reslint.diagnostics import Applicability
+from reslint.edits import FixPlan  # noqa: F401 (rules import it from here)
 from reslint.registry import BY_CODE
-
-
-@dataclass(frozen=True)
-class FixPlan:
-    """A fix as the rule sees it: node replacements plus modules to import.
-
-    ``replacements`` pairs an existing node with the node that replaces it; the
-    engine turns them into text edits. ``imports`` are module names that must be
-    importable under their own name (``"botocore.config"``) for the new code.
-    """
-
-    message: str
-    applicability: Applicability
-    replacements: Tuple[Tuple[cst.CSTNode, cst.CSTNode], ...]
-    imports: Tuple[str, ...] = ()
 
 
 @dataclass

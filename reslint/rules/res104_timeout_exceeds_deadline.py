@@ -5,9 +5,9 @@ from __future__ import annotations
 import libcst as cst
 
 from reslint.analysis.budget import call_time, fmt
-from reslint.analysis.retry import _num
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.rules.base import Rule
+from reslint.values import is_number
 
 WHY_RETRY = "one slow attempt spends the whole budget, so the time cap never gets to act and there is no time " \
             "left for a second attempt"
@@ -24,17 +24,17 @@ class TimeoutExceedsDeadline(Rule):
         if qual == "asyncio.wait_for":
             self._wait_for(node)
         seconds = call_time(node, self.ctx)
-        if not _num(seconds):
+        if not is_number(seconds):
             return
         budgets = []
         for scope in self.ctx.retry_scopes:
             policy = scope.policy
-            if _num(policy.max_delay_s):
-                name = "hand-rolled retry" if policy.kind == "loop" else f"{policy.library} retry"
-                budgets.append((policy.max_delay_s, f"the {fmt(policy.max_delay_s)} time cap of the {name} around it",
+            if is_number(policy.max_delay_s):
+                budgets.append((policy.max_delay_s, f"the {fmt(policy.max_delay_s)} time cap of the "
+                                                    f"{policy.adapter.cap_label} around it",
                                 WHY_RETRY))
         for deadline in self.ctx.deadlines:
-            if _num(deadline.seconds):
+            if is_number(deadline.seconds):
                 budgets.append((deadline.seconds, f"the enclosing `{deadline.what}` deadline", WHY_DEADLINE))
         if not budgets:
             return
@@ -53,7 +53,7 @@ class TimeoutExceedsDeadline(Rule):
             if (arg.keyword is not None and arg.keyword.value == "timeout") or (arg.keyword is None and index == 1):
                 budget = self.ctx.value_of(arg.value)
         seconds = call_time(inner, self.ctx)
-        if _num(budget) and _num(seconds) and seconds > budget:
+        if is_number(budget) and is_number(seconds) and seconds > budget:
             self._report(inner, seconds, f"the `asyncio.wait_for(..., timeout={budget:g})` around it", WHY_DEADLINE)
 
     def _report(self, node: cst.Call, seconds: float, what: str, why: str) -> None:

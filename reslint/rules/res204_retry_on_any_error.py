@@ -6,14 +6,14 @@ from typing import Optional
 
 import libcst as cst
 
-from reslint.analysis.retry import RetryPolicy, _expressions
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog import retries as cat
-from reslint.cstutil import add_keyword_arg
 from reslint.diagnostics import Applicability
-from reslint.rules.base import FixPlan
-from reslint.rules.fixes import spell
-from reslint.rules.retry_base import PolicyRule, library_name, retries
+from reslint.edits import FixPlan, spell
+from reslint.model.policy import LoopFacts, RetriedKind, RetryPolicy, Role
+from reslint.model.remedy import FixContext, Remedy
+from reslint.rules.retry_base import PolicyRule
+from reslint.walk import expressions
 
 WHY = "bugs and client errors (4xx, bad input, auth) fail the same way on every attempt, so retrying only adds load " \
       "and delays the real error"
@@ -24,25 +24,24 @@ class RetryOnAnyError(PolicyRule):
     fix_applicability = Applicability.UNSAFE
 
     def check(self, policy: RetryPolicy) -> None:
-        if not retries(policy):
-            return
-        if policy.kind == "loop":
-            self._loop(policy)
-            return
+        if policy.retries:
+            super().check(policy)
+
+    def check_library(self, policy: RetryPolicy) -> None:
         problem = self.problem(policy)
         if problem:
-            self.report(policy.node, f"{library_name(policy)} {problem}: {WHY}; retry only transient errors "
+            self.report(policy.node, f"{policy.adapter.label} {problem}: {WHY}; retry only transient errors "
                                      f"(connection errors, timeouts, 429, 5xx)", fix=self._narrow(policy))
 
     def problem(self, policy: RetryPolicy) -> Optional[str]:
         """Why what the policy retries is too broad, or ``None``."""
         retried = policy.retried
-        if policy.library in ("urllib3", "requests"):
+        if policy.role is Role.OBJECT and retried.kind is RetriedKind.STATUS:  # a client's status retries
             bad = sorted(s for s in retried.statuses if 400 <= s < 500 and s not in cat.TRANSIENT_4XX)
             return f"retries client errors ({', '.join(map(str, bad))} in status_forcelist)" if bad else None
-        if retried.kind == "any":
+        if retried.kind is RetriedKind.ANY:
             return "retries every exception" + (" (the default predicate)" if retried.default else "")
-        if retried.kind not in ("types", "function"):
+        if retried.kind not in (RetriedKind.TYPES, RetriedKind.FUNCTION):
             return None
         types = set(retried.types)
         if types & cat.CATCH_ALL:
@@ -62,19 +61,20 @@ class RetryOnAnyError(PolicyRule):
         return None
 
     def _transient(self, policy: RetryPolicy):
-        """(``(requests.ConnectionError, requests.Timeout)``, imports) for the one HTTP library the
-        retried code calls, or None. A guess at what is transient, hence an unsafe fix."""
+        """(the transient errors as new code spells them, imports) for the one HTTP client library
+        the retried code calls (catalog ``TRANSIENT_ERRORS``), or None. A guess at what is
+        transient, hence an unsafe fix."""
         scope = self.ctx.retried.scope_of(policy)
         if scope is None:
             return None
-        libraries = set()
-        for node in _expressions(scope.node):
+        called = set()  # the top-level modules of the timeout-bearing calls
+        for node in expressions(scope.node):
             if isinstance(node, cst.Call):
                 reading = read_call_timeout(node, self.ctx)
                 if reading is not None:
-                    libraries.add(reading.spec.qualname.split(".")[0])
-        known = libraries & set(cat.TRANSIENT_ERRORS)
-        if len(known) != 1 or libraries - known:
+                    called.add(reading.spec.qualname.split(".")[0])
+        known = called & set(cat.TRANSIENT_ERRORS)
+        if len(known) != 1 or called - known:
             return None
         names, imports = [], ()
         for dotted in cat.TRANSIENT_ERRORS[known.pop()]:
@@ -91,32 +91,18 @@ class RetryOnAnyError(PolicyRule):
         if transient is None or policy.call is None:
             return None
         text, imports = transient
-        call, retried = policy.call, policy.retried
-        if policy.library == "tenacity" and retried.default:
-            predicate, more = spell(self.ctx, "tenacity.retry_if_exception_type")
-            if predicate is None:
-                return None
-            value = cst.parse_expression(f"{predicate}({text})")
-            return FixPlan(f"Retry only `{text}`", Applicability.UNSAFE,
-                           ((call, add_keyword_arg(call, "retry", value)),), imports + more)
-        node = retried.node
-        if policy.library == "tenacity" and isinstance(node, cst.Call) and len(node.args) == 1:
-            node = node.args[0].value
-        if isinstance(node, (cst.Name, cst.Attribute)) and set(retried.types) & cat.CATCH_ALL:
-            return FixPlan(f"Retry only `{text}`", Applicability.UNSAFE, ((node, cst.parse_expression(text)),),
-                           imports)
-        return None
+        return policy.adapter.fix(Remedy.NARROW, policy, FixContext(self.ctx), transient=text, imports=imports)
 
     def _raises_for_status(self, policy: RetryPolicy) -> bool:
         scope = self.ctx.retried.scope_of(policy)
         body = scope.node if scope is not None else None
         return body is not None and any(
             isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "raise_for_status"
-            for n in _expressions(body))
+            for n in expressions(body))
 
-    def _loop(self, policy: RetryPolicy) -> None:
+    def check_loop(self, policy: RetryPolicy, loop: LoopFacts) -> None:
         checks_status = policy.retried.checks_status
-        for handler in policy.extra.get("handlers", ()):
+        for handler in loop.handlers:
             if _filters(handler):
                 continue  # catches broadly, then re-raises what it does not retry: a filter
             if handler.type is None:
@@ -139,7 +125,7 @@ class RetryOnAnyError(PolicyRule):
                 self.report(handler, f"retry loop retries `{fatal[0]}`, which no retry can fix: {WHY}")
                 continue
             status = [t for t in types if t in cat.BROAD_HTTP_ERRORS]
-            if status and not checks_status and policy.extra.get("raise_for_status"):
+            if status and not checks_status and loop.raise_for_status:
                 self.report(handler, f"retry loop retries `{status[0]}` while `raise_for_status()` turns every 4xx "
                                      f"into one: {WHY}; check the status code before retrying")
 
@@ -150,9 +136,9 @@ def _filters(handler: cst.ExceptHandler) -> bool:
     if handler.name is None or not isinstance(handler.name.name, cst.Name):
         return False
     name = handler.name.name.value
-    for node in _expressions(handler.body):
+    for node in expressions(handler.body):
         if isinstance(node, cst.If) and any(isinstance(n, cst.Name) and n.value == name
-                                            for n in _expressions(node.test)):
-            if any(isinstance(n, cst.Raise) for n in _expressions(node)):
+                                            for n in expressions(node.test)):
+            if any(isinstance(n, cst.Raise) for n in expressions(node)):
                 return True
     return False

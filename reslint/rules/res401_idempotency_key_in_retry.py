@@ -15,10 +15,11 @@ from typing import Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from reslint.analysis.idempotency import Minted, analysis
+from reslint.analysis.idempotency import Minted, analysis, blocks
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan, Report, Rule
 from reslint.cstutil import source
+from reslint.walk import expressions
 
 #: the name of the parameter (decorated functions) or local (loops) a fix adds
 KEY_NAME = "idempotency_key"
@@ -137,9 +138,7 @@ class IdempotencyKeyInRetry(Rule):
 
 
 def _walk(node) -> Iterator[cst.CSTNode]:
-    from reslint.analysis.retry import _expressions
-
-    return _expressions(node)
+    return expressions(node)
 
 
 def _all_params(params: cst.Parameters) -> List[cst.Param]:
@@ -178,8 +177,6 @@ def _multiline(comma: cst.Comma) -> bool:
 
 def _find_loop(block, body) -> Optional[Tuple[cst.IndentedBlock, int, cst.CSTNode]]:
     """``(block, index, loop)``: the loop whose body is ``body``, and where it sits."""
-    from reslint.analysis.idempotency import _blocks
-
     if not isinstance(block, cst.IndentedBlock):
         return None
     for index, stmt in enumerate(block.body):
@@ -187,7 +184,7 @@ def _find_loop(block, body) -> Optional[Tuple[cst.IndentedBlock, int, cst.CSTNod
             return block, index, stmt
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             continue
-        for inner in _blocks(stmt):
+        for inner in blocks(stmt):
             found = _find_loop(inner, body)
             if found is not None:
                 return found

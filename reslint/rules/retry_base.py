@@ -1,22 +1,36 @@
-"""Base class of the retry-policy rules (RES201-RES206): one ``check(policy)`` per policy.
+"""Base class of the retry-policy rules (RES201-RES206).
 
 Policies are found where they are spelled: decorators, constructor calls
 (``Retrying(...)``, ``Retry(...)``, ``retry_context(...)``, ``HTTPAdapter(...)``)
-and hand-rolled loops; each is extracted once per file (memoised).
+and hand-rolled loops; each is extracted once per file (memoised). A rule gets each
+library policy in :meth:`PolicyRule.check_library` and each hand-rolled loop (with its
+:class:`~reslint.model.policy.LoopFacts`) in :meth:`PolicyRule.check_loop`, or
+overrides :meth:`PolicyRule.check` to see both alike. Rules ask the policy's adapter
+for labels, advice and fixes; they never name a library.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
-from reslint.analysis.retry import RetryPolicy
+from reslint.model.policy import LoopFacts, RetryPolicy
 from reslint.rules.base import Rule
+
 
 class PolicyRule(Rule):
     needs_retries = True
 
-    def check(self, policy: RetryPolicy) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
+    def check(self, policy: RetryPolicy) -> None:
+        if policy.loop is not None:
+            self.check_loop(policy, policy.loop)
+        else:
+            self.check_library(policy)
+
+    def check_library(self, policy: RetryPolicy) -> None:
+        """A policy spelled with a library (a decorator, an iterator, a policy object)."""
+
+    def check_loop(self, policy: RetryPolicy, loop: LoopFacts) -> None:
+        """A hand-rolled retry loop."""
 
     def visit_Decorator(self, node: cst.Decorator) -> None:
         policy = self.ctx.retries.for_decorator(node.decorator, self.ctx.scope)
@@ -35,17 +49,3 @@ class PolicyRule(Rule):
 
     def visit_While(self, node: cst.While) -> None:
         self.visit_For(node)  # same lookup
-
-
-def retries(policy: RetryPolicy) -> bool:
-    """Whether the policy can make more than one attempt."""
-    return not (isinstance(policy.attempts, int) and policy.attempts <= 1)
-
-
-def library_name(policy: RetryPolicy) -> str:
-    """``tenacity retry``, ``the retry package's retry``, ``hand-rolled retry loop`` (for messages)."""
-    if policy.kind == "loop":
-        return "hand-rolled retry loop"
-    if policy.library == "retry":
-        return "the `retry` package's retry"
-    return f"{policy.library} retry"

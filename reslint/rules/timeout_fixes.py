@@ -13,7 +13,7 @@ import libcst as cst
 
 from reslint.analysis.timeouts import TimeoutReading, find_argument
 from reslint.cstutil import add_keyword_arg, format_seconds, parse_expression, source, whole_units
-from reslint.rules.fixes import spell
+from reslint.edits import spell
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
 

@@ -1,0 +1,257 @@
+"""Fixes as node replacements (:class:`FixPlan`) and the helpers that write them: naming an
+imported object in new code (:func:`spell`), editing arguments and collections.
+
+Shared by the rules and the library adapters' fix writers; the engine turns a plan into text
+edits. Layer: beside the semantic model, below the adapters and the rules.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+import libcst as cst
+
+from reslint.catalog import canonical
+from reslint.context import dotted_name
+from reslint.diagnostics import Applicability
+
+
+@dataclass(frozen=True)
+class FixPlan:
+    """A fix as the rule sees it: node replacements plus modules to import.
+
+    ``replacements`` pairs an existing node with the node that replaces it; the
+    engine turns them into text edits. ``imports`` are module names that must be
+    importable under their own name (``"botocore.config"``) for the new code.
+    """
+
+    message: str
+    applicability: Applicability
+    replacements: Tuple[Tuple[cst.CSTNode, cst.CSTNode], ...]
+    imports: Tuple[str, ...] = ()
+
+
+def spell(ctx, dotted: str, scope=None) -> Tuple[Optional[str], Tuple[str, ...]]:
+    """How new code names the object ``dotted`` (``botocore.config.Config``): a name the
+    module already imports for it, else its module's alias, else the full path plus
+    the import to add. ``(None, ())`` when a local name would shadow it: a module
+    binding, or one of the scope being visited (a parameter, local or comprehension
+    variable), where the fix's code goes.
+
+    An import is added only where the module is already imported: a name joins an
+    existing ``from module import ...`` (also one in a module-level ``try:``, the
+    optional-dependency idiom) unless it would shadow a builtin or a module name;
+    ``import module`` goes at the top only when the module is imported there
+    unconditionally or nowhere. A module imported only lazily (in a function) or
+    optionally (in ``try:``) gets no unconditional import: ``(None, ())``.
+
+    ``scope`` is where the new code goes, when not the scope being visited (a rule
+    that fixes from ``leave_Module`` passes the scope it saw the policy in)."""
+    scope = scope or ctx.scope
+    top = dotted.split(".")[0]
+    if _imported_locally(scope, top) and not _imported_at_top(ctx.model.module_scope.node, top):
+        return None, ()  # the enclosing function imports it lazily: a module-level import would not
+    spelled, imports = _spell_in_module(ctx, dotted)
+    if spelled is None or _shadowed(ctx, scope, spelled.split(".")[0]):
+        return None, ()
+    return spelled, imports
+
+
+def _shadowed(ctx, scope, name: str) -> bool:
+    """Whether ``name``, read in ``scope``, finds a binding that is not the module's
+    (the fix would call that local object at run time instead of the import)."""
+    module = ctx.model.module_scope
+    found = ctx.lookup(name, scope)
+    return bool(found) and any(b.scope is not module for b in found)
+
+
+def _spell_in_module(ctx, dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:
+    scope = ctx.model.module_scope
+    target = canonical(dotted)
+    module, _, attr = dotted.rpartition(".")
+    for name, bindings in scope.bindings.items():
+        if len(bindings) == 1 and bindings[0].kind == "import":
+            qual = bindings[0].qualname or ""
+            if canonical(qual) == target:
+                return name, ()
+            if qual == module and module:
+                return f"{name}.{attr}", ()
+    if _may_bind(ctx, attr) and _has_from_import(ctx, module):
+        return attr, (f"from {module} import {attr}",)  # join the existing `from module import ...`
+    top = module.split(".")[0]
+    found = scope.bindings.get(top)
+    if found and not all(b.kind == "import" and (b.qualname or "").split(".")[0] == top for b in found):
+        return None, ()
+    if found and (module in ctx.model.imported_modules or module == top):
+        return dotted, ()
+    if top in ctx.model.import_roots and not _imported_at_top(scope.node, top):
+        return None, ()  # optional or lazy dependency: an unconditional import would make it required
+    return dotted, (module,)
+
+
+def _may_bind(ctx, name: str) -> bool:
+    """Whether a new module-level ``name`` shadows nothing: no module binding, no builtin
+    (``from requests import ConnectionError`` would change what ``except ConnectionError``
+    catches elsewhere in the module), and no ``*`` import that might provide it."""
+    return name not in ctx.model.module_scope.bindings and not hasattr(builtins, name) and \
+        not ctx.model.star_imports
+
+
+def _imported_locally(scope, top: str) -> bool:
+    """Whether a function (or class) around ``scope`` imports ``top`` or a submodule."""
+    while scope is not None and scope.parent is not None:
+        for bindings in scope.bindings.values():
+            if any(b.kind == "import" and (b.qualname or "").split(".")[0] == top for b in bindings):
+                return True
+        scope = scope.parent
+    return False
+
+
+def _imported_at_top(tree: cst.Module, top: str) -> bool:
+    """Whether a statement of the module's own body (not nested) imports ``top`` or a submodule."""
+    for stmt in tree.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Import) and any(
+                        (dotted_name(a.name) or "").split(".")[0] == top for a in small.names):
+                    return True
+                if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None and \
+                        (dotted_name(small.module) or "").split(".")[0] == top:
+                    return True
+    return False
+
+
+def _has_from_import(ctx, module: str) -> bool:
+    return find_from_import(ctx.model.module_scope.node, module) is not None
+
+
+def find_from_import(tree: cst.Module, module: str):
+    """The first ``from module import a, b`` statement (its line and node) of the module's body
+    or of the body of a module-level ``try:`` (an optional dependency: a name added there is
+    as available as the names already imported there)."""
+    for stmt in _top_statements(tree):
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None and \
+                        not isinstance(small.names, cst.ImportStar) and \
+                        dotted_name(small.module) == module:
+                    return stmt, small
+    return None
+
+
+def _top_statements(tree: cst.Module):
+    for stmt in tree.body:
+        yield stmt
+        if isinstance(stmt, (cst.Try, cst.TryStar)) and isinstance(stmt.body, cst.IndentedBlock):
+            yield from stmt.body.body
+
+
+def add_import_name(node: cst.ImportFrom, name: str) -> cst.ImportFrom:
+    """``from m import a, b`` → ``from m import a, b, name`` (keeping a parenthesised layout)."""
+    names = list(node.names)
+    new = cst.ImportAlias(name=cst.Name(name))
+    last = names[-1]
+    if isinstance(last.comma, cst.Comma):
+        previous = names[-2].comma if len(names) > 1 and isinstance(names[-2].comma, cst.Comma) else \
+            cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        names[-1] = last.with_changes(comma=previous)
+        new = new.with_changes(comma=last.comma)
+    else:
+        names[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return node.with_changes(names=[*names, new])
+
+
+def copyable(expr: cst.BaseExpression) -> bool:
+    """Whether a fix may write ``expr`` a second time: a number, a name, an attribute of a name,
+    or arithmetic on those. A call (``next(DELAYS)``) or anything else could have a side
+    effect or give another value when evaluated twice."""
+    if isinstance(expr, (cst.Integer, cst.Float, cst.Name)):
+        return True
+    if isinstance(expr, cst.Attribute):
+        return copyable(expr.value) and not isinstance(expr.value, (cst.Integer, cst.Float))
+    if isinstance(expr, cst.UnaryOperation):
+        return isinstance(expr.operator, (cst.Minus, cst.Plus)) and copyable(expr.expression)
+    if isinstance(expr, cst.BinaryOperation):
+        return isinstance(expr.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power)) and \
+            copyable(expr.left) and copyable(expr.right)
+    return False
+
+
+def without_elements(collection, drop) -> Optional[cst.BaseExpression]:
+    """A list, set or tuple literal without the elements for which ``drop(element)`` is true,
+    or ``None`` when none would be left.
+
+    A trailing comment belongs to its element: LibCST keeps it in the element's comma,
+    or, after the last element, before the closing bracket. The kept elements keep
+    theirs and the dropped ones take theirs along. When the last element goes, a new
+    last element with a comment keeps its comma and comment and takes the indentation
+    of the closing bracket."""
+    elements = list(collection.elements)
+    kept = [e for e in elements if not drop(e)]
+    if not kept:
+        return None
+    last = elements[-1]
+    if kept[-1] is not last:
+        own = kept[-1].comma
+        if isinstance(own, cst.Comma) and isinstance(own.whitespace_after, cst.ParenthesizedWhitespace):
+            closing = [w for w in (getattr(last.comma, "whitespace_after", None), _closing_whitespace(collection))
+                       if isinstance(w, cst.ParenthesizedWhitespace)]
+            if closing:
+                kept[-1] = kept[-1].with_changes(comma=own.with_changes(
+                    whitespace_after=own.whitespace_after.with_changes(indent=closing[0].indent,
+                                                                       last_line=closing[0].last_line)))
+            if _closing_whitespace(collection) is not None:  # it holds the dropped element's comment, if any
+                collection = _with_closing_whitespace(collection, cst.SimpleWhitespace(""))
+        else:
+            kept[-1] = kept[-1].with_changes(comma=last.comma)
+    if isinstance(collection, cst.Tuple) and len(kept) == 1 and not isinstance(kept[0].comma, cst.Comma):
+        kept[0] = kept[0].with_changes(comma=cst.Comma())  # ("GET",) stays a tuple
+    return collection.with_changes(elements=kept)
+
+
+def _closing_bracket(collection):
+    """(attribute, bracket) of the closing bracket of a list, set or tuple literal (or ``(None, None)``)."""
+    if isinstance(collection, cst.List):
+        return "rbracket", collection.rbracket
+    if isinstance(collection, cst.Set):
+        return "rbrace", collection.rbrace
+    if isinstance(collection, cst.Tuple) and collection.rpar:
+        return "rpar", collection.rpar[-1]
+    return None, None
+
+
+def _closing_whitespace(collection):
+    """The whitespace the closing bracket owns (after the last element and its comma)."""
+    _, bracket = _closing_bracket(collection)
+    return bracket.whitespace_before if bracket is not None else None
+
+
+def _with_closing_whitespace(collection, whitespace):
+    attr, bracket = _closing_bracket(collection)
+    new = bracket.with_changes(whitespace_before=whitespace)
+    if attr == "rpar":
+        return collection.with_changes(rpar=[*collection.rpar[:-1], new])
+    return collection.with_changes(**{attr: new})
+
+
+def remove_arg(call: cst.Call, name: str) -> cst.Call:
+    """``call`` without its ``name=`` keyword argument, commas kept tidy."""
+    args = [a for a in call.args if not (a.keyword is not None and a.keyword.value == name)]
+    if len(args) == len(call.args):
+        return call
+    if args and not (call.args[-1].keyword is not None and call.args[-1].keyword.value != name):
+        # the removed argument was last: the new last keeps the old last's trailing comma style
+        last_removed = call.args[-1]
+        args[-1] = args[-1].with_changes(comma=last_removed.comma, whitespace_after_arg=last_removed.whitespace_after_arg)
+    return call.with_changes(args=args)
+
+
+def with_callee(call: cst.Call, spelled: str) -> Optional[cst.Call]:
+    """``call`` with its function replaced by the expression ``spelled``."""
+    try:
+        func = cst.parse_expression(spelled)
+    except cst.ParserSyntaxError:
+        return None
+    return call.with_changes(func=func)

@@ -1,0 +1,166 @@
+"""What a library adapter is: the one place that knows one retry mechanism.
+
+An adapter (a :class:`RetryAdapter` subclass, one per module of :mod:`reslint.libraries`)
+answers every library-specific question the analysis and the rules ask:
+
+- which qualified names spell a policy, and in which :class:`~reslint.model.policy.Role`
+  (``spellings``), and which modules a file must import to hold one (``trigger_modules``);
+- how to read a :class:`~reslint.model.policy.RetryPolicy` from a decorator or call
+  (:meth:`RetryAdapter.read`, given a :class:`Site` and a
+  :class:`~reslint.model.reader.PolicyReader`);
+- what it raises on giving up, whether it retries a callable passed to it;
+- how to spell each :class:`Remedy` as a fix (:meth:`RetryAdapter.fix`) and as advice
+  (:meth:`RetryAdapter.advice`);
+- the labels messages use.
+
+Rules ask, adapters answer: a rule reads the model and calls ``policy.adapter.fix(...)``; it
+never names a library. Adapters import the model, the catalog and the edit helpers, never the
+registry (:mod:`reslint.libraries`) or the dispatcher (:mod:`reslint.analysis.retry`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, FrozenSet, Mapping, Optional, Tuple
+
+import libcst as cst
+
+from reslint.catalog.retries import CATCH_ALL
+from reslint.context import Context, Scope
+from reslint.diagnostics import Applicability
+from reslint.edits import FixPlan, remove_arg
+from reslint.model.policy import RetryPolicy, Role
+from reslint.model.remedy import FixContext, Remedy, UnsafeReplay  # noqa: F401 (adapters import them from here)
+from reslint.model.reader import PolicyReader
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where a policy is spelled: its role, the qualified name it resolves to, the call (``None``
+    for a bare ``@retry``), the node findings are anchored at and the scope it is read in."""
+
+    role: Role
+    qualname: str
+    call: Optional[cst.Call]
+    anchor: cst.CSTNode
+    scope: Optional[Scope]
+
+
+class RetryAdapter:
+    """One retry mechanism. Subclasses set the class attributes and override :meth:`read`, and
+    :meth:`fix`/:meth:`advice` for the remedies they can spell."""
+
+    #: the short name (``tenacity``): ``Layer.library`` in summaries
+    name: ClassVar[str] = ""
+    #: qualified name -> the roles it can be spelled in (google's ``Retry`` is both a decorator
+    #: and a policy object)
+    spellings: ClassVar[Mapping[str, FrozenSet[Role]]] = {}
+    #: top-level modules whose import can make this mechanism appear in a file (prefilter)
+    trigger_modules: ClassVar[Tuple[str, ...]] = ()
+    #: what a call raises once the retry gives up, when not ``reraise`` (tenacity's RetryError)
+    give_up_error: ClassVar[Optional[str]] = None
+    #: whether ``retry_call(fn)``-style callers or ``Retrying()(fn)`` retry a function passed in
+    retries_callables: ClassVar[bool] = False
+    #: types whose instances retry a function they are called with (``Retrying()(fn)``)
+    callable_policies: ClassVar[Tuple[str, ...]] = ()
+
+    # -- labels ------------------------------------------------------------------------------
+    @property
+    def label(self) -> str:
+        """The policy in retry-rule messages: ``tenacity retry``."""
+        return f"{self.name} retry"
+
+    @property
+    def cap_label(self) -> str:
+        """The policy whose time cap bounds a call (RES104): ``tenacity retry``."""
+        return f"{self.name} retry"
+
+    @property
+    def write_label(self) -> str:
+        """The layer a write runs inside (RES402): ``a tenacity retry``."""
+        return f"a {self.name} retry"
+
+    @property
+    def layer_label(self) -> str:
+        """The layer in call chains when no function names it: ``tenacity retry``."""
+        return f"{self.name} retry"
+
+    # -- reading -----------------------------------------------------------------------------
+    def read(self, site: Site, reader: PolicyReader) -> Optional[RetryPolicy]:  # pragma: no cover - abstract
+        """The policy spelled at ``site``, or ``None`` when it does not retry (celery without
+        ``autoretry_for``). An unreadable spelling is a policy with UNKNOWN parts, not None."""
+        raise NotImplementedError
+
+    def policy(self, site: Site, **facts) -> RetryPolicy:
+        """A policy of this adapter at ``site`` (``facts``: the model's fields)."""
+        return RetryPolicy(self, site.role, site.anchor, call=site.call, **facts)
+
+    # -- fixes and advice --------------------------------------------------------------------
+    def fix(self, remedy: Remedy, policy: RetryPolicy, fx: FixContext, **params) -> Optional[FixPlan]:
+        """A fix that applies ``remedy`` to ``policy``, or ``None`` when the library cannot spell it.
+        The default narrows a catch-all exception name to ``params["transient"]``."""
+        if remedy is Remedy.NARROW:
+            return narrow_catch_all(policy.retried.node, policy, **params)
+        return None
+
+    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
+        """What to do, in the library's words (``add `max_time=30```), or ``None`` for the rule's
+        generic advice."""
+        return None
+
+    # -- clients that carry policies -------------------------------------------------------
+    #: types of client objects policies are mounted on (a requests ``Session``)
+    session_types: ClassVar[Tuple[str, ...]] = ()
+
+    def mounted(self, ctx: Context, obj) -> Tuple[Tuple[cst.Call, cst.BaseExpression], ...]:
+        """``(mounted constructor call, its retry argument)`` for each policy object mounted on the
+        client ``obj`` names (a requests session's ``HTTPAdapter(max_retries=...)``); each request
+        through ``obj`` is retried by them. Empty for libraries without mounts."""
+        return ()
+
+    # -- replays of non-idempotent requests (RES403) --------------------------------------------
+    #: qualified names of configurations whose replays :meth:`unsafe_replay` judges
+    replay_spellings: ClassVar[FrozenSet[str]] = frozenset()
+
+    def unsafe_replay(self, call: cst.Call, qualname: str, ctx: Context) -> Optional[UnsafeReplay]:
+        """What ``call`` (one of ``replay_spellings``) replays that a retry must not (POST, PATCH,
+        errors raised after the request was sent), or ``None``."""
+        return None
+
+    # -- Retry-After (RES206) ----------------------------------------------------------------
+    #: the keyword that turns Retry-After off (``respect_retry_after_header``), if any
+    retry_after_switch: ClassVar[Optional[str]] = None
+    #: the policy object in messages about that switch (``urllib3 Retry``)
+    object_label: ClassVar[str] = ""
+
+
+def narrow_catch_all(node, policy: RetryPolicy, transient: str, imports: Tuple[str, ...]) -> Optional[FixPlan]:
+    """Replace a catch-all exception name (``Exception``) at ``node`` by ``transient``."""
+    if isinstance(node, (cst.Name, cst.Attribute)) and set(policy.retried.types) & CATCH_ALL:
+        return FixPlan(f"Retry only `{transient}`", Applicability.UNSAFE, ((node, cst.parse_expression(transient)),),
+                       imports)
+    return None
+
+
+def remove_keyword_fix(call: Optional[cst.Call], name: str, message: str) -> Optional[FixPlan]:
+    """A safe fix that drops ``name=`` from ``call`` (``None`` when it is not there)."""
+    if call is None:
+        return None
+    fixed = remove_arg(call, name)
+    if fixed is call:
+        return None
+    return FixPlan(message, Applicability.SAFE, ((call, fixed),))
+
+
+def roles(*names: str, role: Role) -> dict:
+    """``{qualname: frozenset({role})}`` for each name (for ``spellings``)."""
+    return {name: frozenset({role}) for name in names}
+
+
+def merge(*tables: Mapping[str, FrozenSet[Role]]) -> dict:
+    """The union of spelling tables (a name in two of them has both roles)."""
+    out: dict = {}
+    for table in tables:
+        for name, found in table.items():
+            out[name] = out.get(name, frozenset()) | found
+    return out
