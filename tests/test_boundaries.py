@@ -47,7 +47,7 @@ PRIVATE_USES: Dict[Tuple[str, str], str] = {
 LAYERS: List[Tuple[str, Tuple[str, ...]]] = [
     ("values and utilities", ("reslint", "reslint.values", "reslint.diagnostics", "reslint.registry",
                               "reslint.project", "reslint.profiling", "reslint.cstutil", "reslint.serial",
-                              "reslint.positions", "reslint.rulebook", "reslint.output.terminal")),
+                              "reslint.positions", "reslint.rulebook", "reslint.output.terminal", "reslint.files")),
     ("catalog data", ("reslint.catalog", "reslint.catalog.clients", "reslint.catalog.idempotency",
                       "reslint.catalog.model", "reslint.catalog.names", "reslint.catalog.retries",
                       "reslint.catalog.timeouts")),
