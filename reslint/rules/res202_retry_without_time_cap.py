@@ -27,12 +27,19 @@ class RetryWithoutTimeCap(PolicyRule):
         self._seen = set()
         self._per_attempt: Dict[int, object] = {}  # id(policy) -> seconds per attempt (or UNKNOWN)
         self._scopes: Dict[int, object] = {}  # id(policy) -> the scope it was seen in (where its fix goes)
+        #: id(policy) -> (statement, unit) where it was seen: reported from leave_Module, its fix's edit
+        #: is computed from that statement, not from a rendering of the whole module per finding
+        self._where: Dict[int, tuple] = {}
 
-    def check(self, policy: RetryPolicy) -> None:
+    def check(self, policy: RetryPolicy, here: bool = True) -> None:
+        """Remember a policy; ``here``: it is written in the statement being visited (not a
+        policy reached through a mounted adapter)."""
         if id(policy) not in self._seen:
             self._seen.add(id(policy))
             self._policies.append(policy)
             self._scopes[id(policy)] = self.ctx.scope
+            if here:
+                self._where[id(policy)] = (self.ctx.statement, self.ctx.unit)
 
     def visit_Call(self, node: cst.Call) -> None:
         super().visit_Call(node)
@@ -58,7 +65,7 @@ class RetryWithoutTimeCap(PolicyRule):
                     policy = self.ctx.retries.for_call(target) if target is not None else None
                     policy = policy or self.ctx.retries.for_call(adapter_call)
                     if policy is not None:
-                        self.check(policy)
+                        self.check(policy, here=False)
                         out.append(policy)
         return out
 
@@ -82,7 +89,8 @@ class RetryWithoutTimeCap(PolicyRule):
             verdict = f"> max-retry-time ({limit:g} s)" if _num(total) else "(unbounded)"
             self.report(policy.node, f"{_name(policy)} caps attempts but not total time: worst case "
                                      f"{describe(policy, per_attempt)} {verdict}; a struggling dependency then holds "
-                                     f"the caller that long; {_advice(policy, limit)}", fix=self._fix(policy, limit))
+                                     f"the caller that long; {_advice(policy, limit)}", fix=self._fix(policy, limit),
+                        where=self._where.get(id(policy)))
 
     def _fix(self, policy: RetryPolicy, limit: float):
         seconds = format_seconds(limit)
