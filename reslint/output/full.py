@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import List
+from typing import Dict, List, Tuple
 
 import click
 
@@ -11,32 +11,74 @@ from reslint.output import Report
 from reslint.output.concise import _marker
 from reslint.output.summary import summary
 
+#: the most characters of a source line a frame shows; a longer line is clipped around the
+#: caret: one line may be a whole megabyte file, and its frame was printed once per finding
+FRAME_WIDTH = 300
+#: how many characters before the caret a clipped line keeps
+FRAME_LEAD = 100
+#: what stands for the clipped part at either end of a clipped line
+ELLIPSIS = "..."
 
-def _frame(finding: Finding, text: str, color: bool) -> List[str]:
-    lines = text.splitlines()
+
+class _Lines:
+    """The lines of one file, split once per render (not once per finding), with the length of
+    each line without its trailing whitespace, computed once per row."""
+
+    def __init__(self, text: str):
+        self.lines = text.splitlines()
+        self._stripped: Dict[int, int] = {}
+
+    def stripped_length(self, row: int) -> int:
+        """``len(line.rstrip())`` of line ``row`` (1-based)."""
+        if row not in self._stripped:
+            self._stripped[row] = len(self.lines[row - 1].rstrip())
+        return self._stripped[row]
+
+
+def clip(line: str, start: int, end: int) -> Tuple[str, int, int]:
+    """``(shown, start, end)``: ``line`` as the frame shows it, with the caret's columns
+    ``[start, end)`` (0-based) moved to match. A line of at most :data:`FRAME_WIDTH`
+    characters is shown whole; a longer one is cut to :data:`FRAME_WIDTH` characters around
+    ``start``, with :data:`ELLIPSIS` for each part cut off, and the caret ends at the cut."""
+    if len(line) <= FRAME_WIDTH:
+        return line, start, end
+    first = max(0, min(start - FRAME_LEAD, len(line) - FRAME_WIDTH))
+    last = min(len(line), first + FRAME_WIDTH)
+    lead = ELLIPSIS if first > 0 else ""
+    shown = lead + line[first:last] + (ELLIPSIS if last < len(line) else "")
+    shift = len(lead) - first
+    return shown, start + shift, min(end, last) + shift
+
+
+def _frame(finding: Finding, lines: _Lines, color: bool) -> List[str]:
     row = finding.location.row
-    if not 1 <= row <= len(lines):
+    if not 1 <= row <= len(lines.lines):
         return []
     gutter = len(str(row)) + 1
-    line = lines[row - 1].expandtabs(1)
+    line = lines.lines[row - 1]
     start = finding.location.column - 1
-    end = finding.end_location.column - 1 if finding.end_location.row == row else len(line.rstrip())
+    end = finding.end_location.column - 1 if finding.end_location.row == row else lines.stripped_length(row)
+    # clipped before expandtabs(1), which turns each tab into one space: the columns are the same
+    shown, start, end = clip(line, start, end)
     width = max(1, end - start)
     caret = " " * start + "^" * width
     if color:
         caret = click.style(caret, fg="red", bold=True)
     pad = " " * gutter
-    return [f"{pad}|", f"{row:>{gutter - 1}} | {line}", f"{pad}| {caret}"]
+    return [f"{pad}|", f"{row:>{gutter - 1}} | {shown.expandtabs(1)}", f"{pad}| {caret}"]
 
 
 def render(findings: List[Finding], report: Report) -> str:
     out = []
+    split: Dict[str, _Lines] = {}  # display path -> its lines
     for f in findings:
         code = click.style(f.code, fg="red", bold=True) if report.color else f.code
         where = click.style(f"{f.filename}:{f.location.row}:{f.location.column}", bold=True) if report.color else \
             f"{f.filename}:{f.location.row}:{f.location.column}"
         out.append(f"{where}: {code} {_marker(f, report.unsafe_fixes)}{f.message}")
-        out.extend(_frame(f, report.sources.get(f.filename, ""), report.color))
+        if f.filename not in split:
+            split[f.filename] = _Lines(report.sources.get(f.filename, ""))
+        out.extend(_frame(f, split[f.filename], report.color))
         if f.fix is not None:
             kind = {Applicability.SAFE: "fix", Applicability.UNSAFE: "unsafe fix",
                     Applicability.DISPLAY_ONLY: "suggestion"}[f.fix.applicability]
