@@ -51,12 +51,25 @@ def spell(ctx, dotted: str, scope=None) -> Tuple[Optional[str], Tuple[str, ...]]
     that fixes from ``leave_Module`` passes the scope it saw the policy in)."""
     scope = scope or ctx.scope
     top = dotted.split(".")[0]
-    if _imported_locally(scope, top) and not _imported_at_top(ctx.model.module_scope.node, top):
+    if _imported_locally(ctx, scope, top) and not _imported_at_top(ctx, top):
         return None, ()  # the enclosing function imports it lazily: a module-level import would not
     spelled, imports = _spell_in_module(ctx, dotted)
     if spelled is None or _shadowed(ctx, scope, spelled.split(".")[0]):
         return None, ()
     return spelled, imports
+
+
+def _memoised(ctx, key: tuple, compute):
+    """``compute()``, once per file (``ctx.cache``). The answers below depend only on the
+    module's bindings and top-level statements, which do not change during the visit; each
+    scanned every binding or top-level statement, once per finding, which made a file with
+    thousands of findings (13,000 ``boto3.client(...)`` calls) quadratic."""
+    cache = getattr(ctx, "cache", None)
+    if cache is None:
+        return compute()
+    if key not in cache:
+        cache[key] = compute()
+    return cache[key]
 
 
 def _shadowed(ctx, scope, name: str) -> bool:
@@ -68,6 +81,10 @@ def _shadowed(ctx, scope, name: str) -> bool:
 
 
 def _spell_in_module(ctx, dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:
+    return _memoised(ctx, ("spell", dotted), lambda: _spell_in_module_now(ctx, dotted))
+
+
+def _spell_in_module_now(ctx, dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:
     scope = ctx.model.module_scope
     target = canonical(dotted)
     module, _, attr = dotted.rpartition(".")
@@ -86,7 +103,7 @@ def _spell_in_module(ctx, dotted: str) -> Tuple[Optional[str], Tuple[str, ...]]:
         return None, ()
     if found and (module in ctx.model.imported_modules or module == top):
         return dotted, ()
-    if top in ctx.model.import_roots and not _imported_at_top(scope.node, top):
+    if top in ctx.model.import_roots and not _imported_at_top(ctx, top):
         return None, ()  # optional or lazy dependency: an unconditional import would make it required
     return dotted, (module,)
 
@@ -99,46 +116,64 @@ def _may_bind(ctx, name: str) -> bool:
         not ctx.model.star_imports
 
 
-def _imported_locally(scope, top: str) -> bool:
+def _imported_locally(ctx, scope, top: str) -> bool:
     """Whether a function (or class) around ``scope`` imports ``top`` or a submodule."""
     while scope is not None and scope.parent is not None:
-        for bindings in scope.bindings.values():
-            if any(b.kind == "import" and (b.qualname or "").split(".")[0] == top for b in bindings):
-                return True
+        if top in _memoised(ctx, ("import-roots", id(scope)), lambda: _import_roots(scope)):
+            return True
         scope = scope.parent
     return False
 
 
-def _imported_at_top(tree: cst.Module, top: str) -> bool:
+def _import_roots(scope) -> frozenset:
+    """The top-level packages the bindings of one scope import (``botocore`` for ``botocore.config``)."""
+    return frozenset((b.qualname or "").split(".")[0] for bindings in scope.bindings.values() for b in bindings
+                     if b.kind == "import")
+
+
+def _imported_at_top(ctx, top: str) -> bool:
     """Whether a statement of the module's own body (not nested) imports ``top`` or a submodule."""
+    tree = ctx.model.module_scope.node
+    return top in _memoised(ctx, ("top-import-roots",), lambda: _top_import_roots(tree))
+
+
+def _top_import_roots(tree: cst.Module) -> frozenset:
+    """The top-level packages the statements of the module's own body (not nested) import."""
+    roots = set()
     for stmt in tree.body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
-                if isinstance(small, cst.Import) and any(
-                        (dotted_name(a.name) or "").split(".")[0] == top for a in small.names):
-                    return True
-                if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None and \
-                        (dotted_name(small.module) or "").split(".")[0] == top:
-                    return True
-    return False
+                if isinstance(small, cst.Import):
+                    roots.update((dotted_name(a.name) or "").split(".")[0] for a in small.names)
+                if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None:
+                    roots.add((dotted_name(small.module) or "").split(".")[0])
+    return frozenset(roots)
 
 
 def _has_from_import(ctx, module: str) -> bool:
-    return find_from_import(ctx.model.module_scope.node, module) is not None
+    return find_from_import(ctx.model.module_scope.node, module, ctx) is not None
 
 
-def find_from_import(tree: cst.Module, module: str):
+def find_from_import(tree: cst.Module, module: str, ctx=None):
     """The first ``from module import a, b`` statement (its line and node) of the module's body
     or of the body of a module-level ``try:`` (an optional dependency: a name added there is
-    as available as the names already imported there)."""
+    as available as the names already imported there). ``ctx``: the file's context, whose
+    cache keeps the index of those statements (built at the first call)."""
+    return _memoised(ctx, ("from-imports", id(tree)), lambda: _from_imports(tree)).get(module)
+
+
+def _from_imports(tree: cst.Module) -> dict:
+    """dotted module -> (line, node) of its first ``from module import ...`` (see :func:`find_from_import`)."""
+    index = {}
     for stmt in _top_statements(tree):
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None and \
-                        not isinstance(small.names, cst.ImportStar) and \
-                        dotted_name(small.module) == module:
-                    return stmt, small
-    return None
+                        not isinstance(small.names, cst.ImportStar):
+                    dotted = dotted_name(small.module)
+                    if dotted is not None:
+                        index.setdefault(dotted, (stmt, small))
+    return index
 
 
 def _top_statements(tree: cst.Module):

@@ -339,6 +339,9 @@ class Linter(Judge):
         findings = []
         suppressed = []
         seen = set()
+        #: import spec -> its edit (or None): the same for every finding of the file that needs it,
+        #: and each costs a scan of the module's leading statements and a rendering of an import
+        import_edits: Dict[str, Optional[Edit]] = {}
         for report in reports:
             code = report.rule.code
             span = positions.get(report.node)
@@ -357,14 +360,16 @@ class Linter(Judge):
                 continue
             fix = None
             if report.fix is not None:
-                fix = self._fix(module, text, positions.starts, positions, report, code)
+                fix = self._fix(module, text, positions.starts, positions, report, code, import_edits)
             finding = Finding(code, report.rule.name, report.rule.severity, report.message, display, start, end,
                               fix, noqa_row=start.row)
             (suppressed if silenced else findings).append(finding)
         findings.sort(key=Finding.sort_key)
         return findings, suppressed
 
-    def _fix(self, module: cst.Module, text: str, starts, positions, report: Report, code: str) -> Optional[Fix]:
+    def _fix(self, module: cst.Module, text: str, starts, positions, report: Report, code: str,
+             import_edits: Dict[str, Optional[Edit]]) -> Optional[Fix]:
+        """The fix of one report; ``import_edits``: the file's import edits made so far (spec -> edit)."""
         plan = report.fix
         edits: List[Edit] = []
         try:
@@ -373,13 +378,13 @@ class Linter(Judge):
                 if edit is not None:
                     edits.append(edit)
             for name in plan.imports:
-                if name.startswith("from "):
-                    edit = _from_import_edit(module, text, starts, positions, name)
-                    if edit is None:
-                        return None
-                    edits.append(edit)
-                else:
-                    edits.append(_import_edit(module, positions, starts, name))
+                if name not in import_edits:
+                    import_edits[name] = _from_import_edit(module, text, starts, positions, name, report.rule.ctx) \
+                        if name.startswith("from ") else _import_edit(module, text, positions, starts, name)
+                edit = import_edits[name]
+                if edit is None:
+                    return None
+                edits.append(edit)
         except Exception:  # noqa: BLE001 - a fix that cannot be built is simply not offered
             return None
         if not edits:
@@ -399,6 +404,13 @@ def _render(node: cst.CSTNode, module: cst.Module, indent: str) -> str:
     return "".join(state.tokens)
 
 
+#: the indentation at the start of a line (a match, not a slice of the line: one line may be
+#: the whole file, and slicing it per finding made a one-line file quadratic)
+_INDENT = re.compile(r"[ \t]*")
+#: what :func:`_expression_edit` returns when the node alone cannot give the edit
+_WIDER = object()
+
+
 def _replacement_edit(module: cst.Module, text: str, starts: List[int], positions, statement, old, new) -> Optional[Edit]:
     """The text edit for replacing ``old`` by ``new``.
 
@@ -406,27 +418,29 @@ def _replacement_edit(module: cst.Module, text: str, starts: List[int], position
     rendering matches the file text at its position, else of the enclosing
     statement (with its block indentation), else of the module: rendering a whole
     statement or module per finding made statements and files with many findings
-    quadratic (1,000 calls in one list literal took minutes).
+    quadratic (1,000 calls in one list literal took minutes; so did 1,000
+    parenthesised calls on one line, and calls continued over lines inside a
+    function, until the node alone was also rendered with its parentheses and its
+    statement's indentation).
     """
-    if isinstance(old, cst.BaseExpression):  # the node alone: expressions keep their whitespace
-        own = positions.get(old)
-        if own is not None:
-            start, end = starts[own.start.line - 1] + own.start.column, starts[own.end.line - 1] + own.end.column
-            before = _render(old, module, "")
-            if text[start:end] == before:
-                edit = _diff_edit(before, _render(new, module, ""), [0])
-                if edit is None:
-                    return None
-                first, last = start + edit.start, start + edit.end
-                return Edit(first, last, edit.content, _location(starts, first), _location(starts, last))
-    span = positions.get(statement) if statement is not None else None
-    decorators = getattr(statement, "decorators", ())
-    if decorators:  # a definition's position starts at ``def``/``class``, after its decorators
-        span = positions.get(decorators[0]) if span is not None else None
-    if span is not None:
-        line_start = starts[span.start.line - 1]
-        line = text[line_start:starts[span.start.line]] if span.start.line < len(starts) else text[line_start:]
-        indent = line[:len(line) - len(line.lstrip(" \t"))]
+    own = positions.get(old) if isinstance(old, cst.BaseExpression) else None
+    head = None
+    if own is not None:  # the node alone: expressions keep their whitespace
+        parenthesised = bool(getattr(old, "lpar", ()) or getattr(old, "rpar", ()))
+        if not parenthesised:
+            edit = _expression_edit(module, text, starts, own, old, new, "", strict=False)
+            if edit is not _WIDER:
+                return edit
+        head = _statement_head(text, starts, positions, statement)
+        if head is not None and (parenthesised or head[1]):
+            line_start, indent, stmt_end = head
+            edit = _expression_edit(module, text, starts, own, old, new, indent, strict=True,
+                                    within=(line_start, stmt_end))
+            if edit is not _WIDER:
+                return edit
+    head = head or _statement_head(text, starts, positions, statement)
+    if head is not None:
+        line_start, indent, _ = head
         bare = statement.with_changes(leading_lines=()) if hasattr(statement, "leading_lines") else statement
         before = _render(bare, module, indent)
         if text.startswith(before, line_start):
@@ -437,6 +451,54 @@ def _replacement_edit(module: cst.Module, text: str, starts: List[int], position
             start, end = line_start + edit.start, line_start + edit.end
             return Edit(start, end, edit.content, _location(starts, start), _location(starts, end))
     return _diff_edit(text, module.deep_replace(old, new).code, starts)
+
+
+def _statement_head(text: str, starts: List[int], positions, statement) -> Optional[Tuple[int, str, int]]:
+    """(offset of the line ``statement`` starts on, that line's indentation, offset where the
+    statement ends), or ``None`` when its position is unknown. A definition's position starts
+    at ``def``/``class``: its line is that of its first decorator."""
+    span = positions.get(statement) if statement is not None else None
+    decorators = getattr(statement, "decorators", ())
+    if decorators:
+        span_start = positions.get(decorators[0]) if span is not None else None
+    else:
+        span_start = span
+    if span is None or span_start is None:
+        return None
+    line_start = starts[span_start.start.line - 1]
+    end = starts[span.end.line - 1] + span.end.column if span.end.line <= len(starts) else len(text)
+    return line_start, _INDENT.match(text, line_start).group(0), end
+
+
+def _expression_edit(module: cst.Module, text: str, starts: List[int], own, old: cst.BaseExpression,
+                     new: cst.CSTNode, indent: str, strict: bool, within: Tuple[int, int] = (0, 0)):
+    """The edit from rendering ``old`` and ``new`` alone (with ``indent`` as the block
+    indentation its continuation lines may need), or :data:`_WIDER` when the rendering of
+    ``old`` is not the file text at its position (``own``, which leaves out the node's own
+    parentheses: they are rendered and matched too).
+
+    ``strict``: also :data:`_WIDER` when the node is outside ``within`` (the statement's
+    offsets) or when one rendering is a prefix of the other, where the statement's
+    rendering could trim the edit differently; in every other case the edit is the one the
+    statement's or the module's rendering gives, so that matching more nodes here changes
+    no output."""
+    lead = "".join(_render(paren, module, indent) for paren in old.lpar)
+    trail = "".join(_render(paren, module, indent) for paren in old.rpar)
+    start = starts[own.start.line - 1] + own.start.column - len(lead)
+    end = starts[own.end.line - 1] + own.end.column + len(trail)
+    if strict and not (within[0] <= start and end <= within[1]):
+        return _WIDER
+    before = _render(old, module, indent)
+    if start < 0 or len(before) != end - start or not text.startswith(before, start):
+        return _WIDER
+    after = _render(new, module, indent)
+    if strict and before != after and (after.startswith(before) or before.startswith(after)):
+        return _WIDER
+    edit = _diff_edit(before, after, [0])
+    if edit is None:
+        return None
+    first, last = start + edit.start, start + edit.end
+    return Edit(first, last, edit.content, _location(starts, first), _location(starts, last))
 
 
 def _is_import(stmt) -> bool:
@@ -450,12 +512,13 @@ def _is_docstring(stmt) -> bool:
             and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
 
 
-def _from_import_edit(module: cst.Module, text: str, starts, positions, spec: str) -> Optional[Edit]:
-    """Add a name to the existing ``from m import ...`` (``spec`` is ``from m import name``)."""
+def _from_import_edit(module: cst.Module, text: str, starts, positions, spec: str, ctx=None) -> Optional[Edit]:
+    """Add a name to the existing ``from m import ...`` (``spec`` is ``from m import name``);
+    ``ctx``: the file's context (its cache holds the index of the module's from-imports)."""
     from reslint.rules.fixes import add_import_name, find_from_import
 
     _, dotted, _, name = spec.split(" ", 3)
-    found = find_from_import(module, dotted)
+    found = find_from_import(module, dotted, ctx)
     if found is None:
         return None
     line, node = found
@@ -463,8 +526,9 @@ def _from_import_edit(module: cst.Module, text: str, starts, positions, spec: st
     return _replacement_edit(module, text, starts, positions, line, node, add_import_name(node, name))
 
 
-def _import_edit(module: cst.Module, positions, starts: List[int], name: str) -> Edit:
-    """Insert ``import name`` after the module's leading imports (or its docstring)."""
+def _import_edit(module: cst.Module, source: str, positions, starts: List[int], name: str) -> Edit:
+    """Insert ``import name`` after the module's leading imports (or its docstring). ``source``
+    is the file's text, which ``module.code`` would render again."""
     anchor = None
     for index, stmt in enumerate(module.body):
         if _is_import(stmt) or (index == 0 and _is_docstring(stmt)):
@@ -476,11 +540,11 @@ def _import_edit(module: cst.Module, positions, starts: List[int], name: str) ->
         line = positions[anchor].end.line
         offset = starts[line] if line < len(starts) else starts[-1]
         text = f"import {name}{newline}"
-        if offset == starts[-1] and starts[-1] > 0 and not module.code.endswith(("\n", "\r")):
+        if offset == starts[-1] and starts[-1] > 0 and not source.endswith(("\n", "\r")):
             text = newline + text
     else:
         first = module.body[0] if module.body else None
-        offset = starts[positions[first].start.line - 1] if first is not None else len(module.code)
+        offset = starts[positions[first].start.line - 1] if first is not None else len(source)
         text = f"import {name}{newline}"
     location = _location(starts, offset)
     return Edit(offset, offset, text, location, location)

@@ -11,6 +11,7 @@ holds the bytes that were read.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import stat
@@ -43,17 +44,19 @@ def applicable(finding: Finding, unsafe: bool) -> bool:
 
 
 def _choose(findings: List[Finding], unsafe: bool):
+    """(the edits to apply, the findings they fix): each applicable fix in output order whose
+    edits conflict with no edit already taken (:func:`_overlaps`)."""
     chosen: List[Edit] = []
     applied: List[Finding] = []
-    taken: List[tuple] = []
+    taken = _Taken()
     for finding in sorted(findings, key=Finding.sort_key):
         if not applicable(finding, unsafe):
             continue
         edits = finding.fix.edits
-        spans = [(e.start, e.end, e.content) for e in edits]
-        if any(_overlaps(span, other) for span in spans for other in taken):
+        if any(taken.conflicts(e.start, e.end) for e in edits):
             continue
-        taken.extend(spans)
+        for e in edits:
+            taken.add(e.start, e.end)
         chosen.extend(edits)
         applied.append(finding)
     return chosen, applied
@@ -70,6 +73,52 @@ def _overlaps(a, b) -> bool:
     if s2 == e2:
         return s1 < s2 < e1
     return s1 < e2 and s2 < e1
+
+
+class _Taken:
+    """The edits taken so far, answering :func:`_overlaps` against all of them with a binary
+    search (an insertion moves the sorted lists in C): comparing each fix with every taken
+    edit made ``--fix`` on a file with 13,000 fixes quadratic (85 million comparisons).
+
+    Insertions are kept as sorted points; replaced ranges as sorted, pairwise disjoint open
+    intervals, ranges that overlap (the edits of one fix are not checked against each
+    other) merged into one. Touching ranges stay apart: an insertion where one ends and the
+    next starts is strictly inside neither. Offsets are 0-based character offsets."""
+
+    def __init__(self):
+        self.points: List[int] = []
+        self.starts: List[int] = []
+        self.ends: List[int] = []
+
+    def conflicts(self, start: int, end: int) -> bool:
+        """Whether an edit of ``[start, end)`` overlaps a taken one."""
+        if start == end:
+            i = bisect.bisect_left(self.points, start)
+            if i < len(self.points) and self.points[i] == start:
+                return True  # both insert at one point
+            return self._range_around(start, start)
+        i = bisect.bisect_right(self.points, start)
+        if i < len(self.points) and self.points[i] < end:
+            return True  # a taken insertion strictly inside
+        return self._range_around(start, end)
+
+    def _range_around(self, start: int, end: int) -> bool:
+        """Whether a taken range ``(s, e)`` has ``s < end`` and ``start < e`` (for a point,
+        ``start == end``: strictly inside). Being disjoint and sorted, the last range that
+        starts before ``end`` has the largest end of those."""
+        j = bisect.bisect_left(self.starts, end) - 1
+        return j >= 0 and self.ends[j] > start
+
+    def add(self, start: int, end: int) -> None:
+        if start == end:
+            bisect.insort(self.points, start)
+            return
+        lo = bisect.bisect_left(self.ends, start + 1)  # first range ending after start
+        hi = bisect.bisect_left(self.starts, end)  # ranges from lo to hi - 1 start before end
+        if lo < hi:
+            start, end = min(start, self.starts[lo]), max(end, self.ends[hi - 1])
+        self.starts[lo:hi] = [start]
+        self.ends[lo:hi] = [end]
 
 
 def fix_text(linter: Linter, text: str, display: str, unsafe: bool,

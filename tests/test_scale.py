@@ -388,3 +388,236 @@ def test_an_unchanged_rerun_reuses_the_last_run_and_any_change_ends_that(tmp_pat
     run(tmp_path / "app" / "jobs.py")  # a few files of a project: the project pass reads others
     run(tmp_path / "app" / "jobs.py")
     assert linted == [1, 1, 1, 1]
+
+
+# -- work per finding does not grow with the file --------------------------------------------------
+# (no timings here: the machines are shared; these check what the fast paths do and that they
+# answer what the slow ones did)
+def _rendered_types(monkeypatch):
+    """The node types the fix edits render (``reslint.engine._render``), as a list that fills up."""
+    from reslint import engine
+
+    seen = []
+    original = engine._render
+    monkeypatch.setattr(engine, "_render", lambda node, module, indent: seen.append(type(node).__name__)
+                        or original(node, module, indent))
+    return seen
+
+
+@pytest.mark.parametrize("text, fixed", [
+    ("import requests\n" + "; ".join(f'(requests.get("u{i}"))' for i in range(40)) + "\n",
+     "import requests\n" + "; ".join(f'(requests.get("u{i}", timeout=10))' for i in range(40)) + "\n"),
+    ("import requests\n\n\ndef urls():\n    return [\n" + "".join(
+        f'        requests.get(\n            "u{i}"),\n' for i in range(40)) + "    ]\n",
+     "import requests\n\n\ndef urls():\n    return [\n" + "".join(
+        f'        requests.get(\n            "u{i}", timeout=10),\n' for i in range(40)) + "    ]\n"),
+], ids=["parenthesised-on-one-line", "continued-in-one-list"])
+def test_a_fix_renders_the_call_not_the_statement_holding_every_call(tmp_path, monkeypatch, text, fixed):
+    from reslint.config import Settings
+    from reslint.engine import Linter
+    from reslint.fixer import fix_text
+
+    linter = Linter(Settings(root=tmp_path))
+    rendered = _rendered_types(monkeypatch)
+    findings, errors = linter.lint_text(text, "m.py")
+    assert errors == [] and [f.code for f in findings] == ["RES101"] * 40
+    # the call and its own parentheses, never the 40-call statement or the module
+    assert set(rendered) <= {"Call", "LeftParen", "RightParen"}
+    assert fix_text(linter, text, "m.py", unsafe=True, findings=findings).text == fixed
+
+
+def test_a_fix_the_call_alone_cannot_trim_is_made_from_its_statement(tmp_path, monkeypatch):
+    """``stop=(...)`` becoming ``stop=(...) | stop_after_delay(...)``: one rendering is a prefix of
+    the other, where a wider rendering may trim the edit differently, so the edit comes from the
+    statement's rendering; and from the statement where RES202 saw the policy (it reports from
+    ``leave_Module``, where there is no statement), not from a rendering of the whole module."""
+    from reslint.config import Settings
+    from reslint.engine import Linter
+
+    text = ("import tenacity\n\n\n@tenacity.retry(stop=(tenacity.stop_after_attempt(30)),\n"
+            "                 wait=tenacity.wait_random(10, 20))\ndef f():\n    pass\n")
+    rendered = _rendered_types(monkeypatch)
+    findings, _ = Linter(Settings(root=tmp_path)).lint_text(text, "m.py")
+    (finding,) = [f for f in findings if f.code == "RES202"]
+    (edit,) = finding.fix.edits
+    assert text[:edit.start] + edit.content + text[edit.end:] == text.replace(
+        "(tenacity.stop_after_attempt(30))", "(tenacity.stop_after_attempt(30)) | tenacity.stop_after_delay(60)")
+    assert "FunctionDef" in rendered and "Module" not in rendered  # the statement, not the module
+
+
+def _choose_pairwise(findings, unsafe):
+    """``reslint.fixer._choose`` as it was: every fix compared with every edit taken."""
+    from reslint.fixer import _overlaps, applicable
+
+    chosen, applied, taken = [], [], []
+    for finding in sorted(findings, key=lambda f: f.sort_key()):
+        if not applicable(finding, unsafe):
+            continue
+        spans = [(e.start, e.end, e.content) for e in finding.fix.edits]
+        if any(_overlaps(span, other) for span in spans for other in taken):
+            continue
+        taken.extend(spans)
+        chosen.extend(finding.fix.edits)
+        applied.append(finding)
+    return chosen, applied
+
+
+def test_fixes_chosen_with_the_sorted_index_are_those_the_pairwise_check_chose():
+    import random
+
+    from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
+    from reslint.fixer import _choose
+
+    rng = random.Random(8)
+    for _ in range(300):
+        findings = []
+        for i in range(rng.randint(1, 12)):
+            edits = []
+            for _ in range(rng.randint(1, 3)):  # the edits of one fix may overlap each other
+                start = rng.randint(0, 30)
+                end = start if rng.random() < 0.4 else start + rng.randint(1, 6)
+                edits.append(Edit(start, end, "x", Location(1, start + 1), Location(1, end + 1)))
+            findings.append(Finding("RES101", "n", "warning", "m", "a.py", Location(1, i + 1), Location(1, i + 2),
+                                    Fix("f", Applicability.SAFE, tuple(edits))))
+        assert _choose(findings, False) == _choose_pairwise(findings, False)
+
+
+def test_the_frame_of_a_megabyte_line_is_clipped_around_the_caret():
+    from reslint.diagnostics import Finding, Location
+    from reslint.output import Report
+    from reslint.output.full import ELLIPSIS, FRAME_WIDTH, render
+
+    call = 'requests.get("u")'
+    text = "import requests\n" + "; ".join([call] * 60_000) + "\n"  # 1.2 MB on line 2
+    columns = [1, 20 * (len(call) + 2) + 1, len(text.splitlines()[1]) - len(call) + 1]
+    findings = [Finding("RES101", "missing-timeout", "warning", "no timeout", "m.py", Location(2, column),
+                        Location(2, column + len(call))) for column in columns]
+    findings.append(Finding("RES101", "missing-timeout", "warning", "to the end", "m.py", Location(2, columns[1]),
+                            Location(3, 1)))  # ends on a later line: the caret runs to the cut
+    out = render(findings, Report(sources={"m.py": text}, summary=False)).splitlines()
+    frames = [out[i:i + 4] for i in range(0, len(out), 5)]
+    assert len(frames) == 4
+    for (_, _, shown, caret), finding in zip(frames, findings):
+        assert len(shown) <= len("2 | ") + FRAME_WIDTH + 2 * len(ELLIPSIS)
+        start = caret.index("^") - len("  | ") + len("2 | ")
+        width = caret.count("^")
+        if finding.end_location.row == 2:
+            assert shown[start:start + width] == call
+        else:
+            assert shown[start:start + width] == shown[start:].removesuffix(ELLIPSIS) and width > len(call)
+    assert frames[0][2].startswith("2 | requests") and frames[0][2].endswith(ELLIPSIS)
+    assert frames[2][2].endswith(call) and ELLIPSIS in frames[2][2]
+
+
+@pytest.mark.parametrize("line, start, end", [
+    ("x" * 300, 5, 9), ("x" * 301, 0, 1), ("a\tb" * 500, 700, 710), ("y" * 5000, 4999, 5000),
+    ("z" * 5000, 4000, 6000), ("w" * 1000, 1200, 1201),
+])
+def test_clip_shows_the_caret_s_characters_and_at_most_the_frame_width(line, start, end):
+    from reslint.output.full import ELLIPSIS, FRAME_WIDTH, clip
+
+    shown, new_start, new_end = clip(line, start, end)
+    if len(line) <= FRAME_WIDTH:
+        assert (shown, new_start, new_end) == (line, start, end)
+        return
+    assert len(shown) <= FRAME_WIDTH + 2 * len(ELLIPSIS)
+    lead = len(ELLIPSIS) if shown.startswith(ELLIPSIS) else 0
+    first = start - new_start + lead  # the line's offset of the first character shown
+    assert shown[lead:len(shown) - (len(ELLIPSIS) if shown.endswith(ELLIPSIS) else 0)] == \
+        line[first:first + FRAME_WIDTH]
+    assert shown[new_start:new_end] == line[start:min(end, first + FRAME_WIDTH)]
+
+
+def test_fingerprints_normalise_each_line_once_and_keep_their_recipe(monkeypatch):
+    import hashlib
+
+    from reslint.diagnostics import Finding, Location
+    from reslint.output import fingerprints as module
+
+    text = "import requests\n" + "   ".join(["requests.get('u');"] * 100) + "\nrequests.get('v')\n"
+    findings = [Finding("RES101", "n", "warning", "m", "a.py", Location(2, 1 + 21 * i), Location(2, 18 + 21 * i))
+                for i in range(100)] + [Finding("RES101", "n", "warning", "m", "a.py", Location(3, 1), Location(3, 18))]
+    calls = []
+    original = module.line_text
+    monkeypatch.setattr(module, "line_text", lambda lines, row: calls.append(row) or original(lines, row))
+    prints = module.fingerprints(findings, {"a.py": text})
+    assert calls == [2, 3]
+    line = " ".join(text.splitlines()[1].split())
+    expected = [hashlib.sha256("\0".join(("RES101", "a.py", line, str(i))).encode()).hexdigest()[:32]
+                for i in range(100)]
+    assert prints[:100] == expected and len(set(prints)) == 101
+
+
+def test_what_spell_reads_of_the_module_is_read_once_per_file(tmp_path, monkeypatch):
+    from reslint.config import Settings
+    from reslint.engine import Linter
+    from reslint import edits as fixes  # the fix helpers live in reslint.edits
+
+    text = "import boto3\n" + "".join(f"c{i} = boto3.client('s3')\n" for i in range(50))
+    scans = []
+    original = fixes._spell_in_module_now
+    monkeypatch.setattr(fixes, "_spell_in_module_now", lambda ctx, dotted: scans.append(dotted)
+                        or original(ctx, dotted))
+    findings, _ = Linter(Settings(root=tmp_path)).lint_text(text, "m.py")
+    assert len(findings) == 50 and all(f.fix is not None for f in findings)
+    assert scans == ["botocore.config.Config"]
+
+
+def test_the_from_import_index_answers_as_the_scan_did():
+    import libcst as cst
+
+    from reslint.rules.fixes import find_from_import
+
+    tree = cst.parse_module("from a import x\ntry:\n    from b.c import y\nexcept ImportError:\n    pass\n"
+                            "from a import z\nfrom . import w\nfrom d import *\nif t:\n    from e import v\n")
+
+    class Ctx:
+        cache: dict = {}
+
+    for ctx in (None, Ctx()):
+        assert find_from_import(tree, "a", ctx)[1] is tree.body[0].body[0]  # the first one
+        assert find_from_import(tree, "b.c", ctx)[1].names[0].name.value == "y"  # in a module-level try
+        assert [find_from_import(tree, m, ctx) for m in ("", "d", "e", "f")] == [None] * 4
+
+
+def test_a_helper_called_many_times_in_a_retry_loop_is_read_once(tmp_path, monkeypatch):
+    import libcst as cst
+
+    from reslint.analysis import loops
+    from reslint.config import Settings
+    from reslint.engine import Linter
+
+    def reads(calls: int) -> int:
+        text = ("import time\n\n\ndef helper():\n    x = 1\n\n\ndef fetch():\n    for attempt in range(3):\n"
+                "        try:\n" + "            helper()\n" * calls + "            return 1\n"
+                "        except OSError:\n            time.sleep(1)\n")
+        seen = []
+        original = loops.own_nodes
+        monkeypatch.setattr(loops, "own_nodes", lambda body: seen.append(body) or original(body))
+        findings, errors = Linter(Settings(root=tmp_path)).lint_text(text, "m.py")
+        assert errors == [] and [f.code for f in findings] == ["RES201"]
+        monkeypatch.setattr(loops, "own_nodes", original)
+        helper_body = cst.parse_module(text).body[1].body
+        return sum(1 for body in seen if isinstance(body, cst.IndentedBlock) and body.deep_equals(helper_body))
+
+    assert reads(100) == reads(2) > 0
+
+
+def test_the_owner_class_of_a_method_call_is_the_last_that_matches():
+    import libcst as cst
+
+    from reslint.analysis.loops import LoopAnalyzer
+    from reslint.context import Context, SemanticModel
+
+    model = SemanticModel(cst.parse_module("class A:\n    class B:\n        pass\nclass AB:\n    pass\n"), "m")
+    analyzer = LoopAnalyzer(Context(model))
+
+    def scan(qual):  # how the classes were searched before
+        found = None
+        for name, entry in model.classes.items():
+            if qual.startswith(name + "."):
+                found = entry
+        return found
+
+    for qual in ("m.A.B.get", "m.A.get", "m.AB.get", "m.ABC.get", "m.A", "x.A.get", "m.A.B"):
+        assert analyzer._owner_class(qual) == scan(qual), qual

@@ -83,6 +83,15 @@ def function_time(call: cst.Call, ctx: Context, scope=None, depth: int = 0):
     if not found or len(found) != 1 or found[0].kind != "def":
         return None
     node: cst.FunctionDef = found[0].node
+    # once per function and depth, not per call: the answer depends on nothing else, and a body
+    # calling a long helper thousands of times (or helpers nested six deep) summed it each time
+    key = ("function-time", id(node), depth)
+    if key not in ctx.cache:
+        ctx.cache[key] = _function_time(node, ctx, depth)
+    return ctx.cache[key]
+
+
+def _function_time(node: cst.FunctionDef, ctx: Context, depth: int):
     inner_scope = ctx.model.scopes.get(id(node.body))
     per_run = body_time(node.body, ctx, inner_scope, depth + 1, empty=None)
     if per_run is None:

@@ -133,12 +133,15 @@ class LoopAnalyzer:
         if not exits:
             return None
         sleeps = [n for n in nodes if isinstance(n, cst.Call) and self.ctx.qualname(n.func, scope) in cat.SLEEPS]
-        helper_sleeps = [n for n in nodes if isinstance(n, cst.Call) and n not in sleeps and self._sleeps_inside(n, scope)]
+        sleep_ids = {id(n) for n in sleeps}  # not `n not in sleeps`: quadratic in a loop of many sleeps
+        helper_sleeps = [n for n in nodes if isinstance(n, cst.Call) and id(n) not in sleep_ids
+                         and self._sleeps_inside(n, scope)]
         # a try drives the retry when success leaves the loop from it (``try: return op()``, or an
         # ``else: break``); a try around logging or bookkeeping inside a poll does not
         tries = [t for t in self._tries(loop.body) if _exits(t)]
         handlers = [h for t in tries for h in t.handlers if not _always_leaves(h.body)]
-        if handlers and all(_changes_the_request(h, t) for t in tries for h in t.handlers if h in handlers):
+        handler_ids = {id(h) for h in handlers}  # not `h in handlers`, once per handler of every try
+        if handlers and all(_changes_the_request(h, t) for t in tries for h in t.handlers if id(h) in handler_ids):
             return None  # each pass sends a corrected request (an LLM re-prompt): not a blind retry
         if handlers and all(self._local_errors_only(h, scope) for h in handlers):
             return None  # IndexError, KeyError, queue.Empty…: a search or a wait, not a retry of I/O
@@ -194,15 +197,33 @@ class LoopAnalyzer:
             found = self.ctx.lookup(call.func.value, scope)
             func = found[0].node if found and len(found) == 1 and found[0].kind == "def" else None
         elif isinstance(call.func, cst.Attribute):
-            for name, (node, cscope) in self.ctx.model.classes.items():
-                if qual.startswith(name + "."):
-                    found = cscope.bindings.get(call.func.attr.value)
-                    func = found[0].node if found and found[0].kind == "def" else None
+            owner = self._owner_class(qual)
+            if owner is not None:
+                found = owner[1].bindings.get(call.func.attr.value)
+                func = found[0].node if found and found[0].kind == "def" else None
         if not isinstance(func, cst.FunctionDef):
             return False
-        inner = self.ctx.model.scopes.get(id(func.body), scope)
-        return any(isinstance(n, cst.Call) and self.ctx.qualname(n.func, inner) in cat.SLEEPS
-                   for n in own_nodes(func.body))
+        # once per function, not per call: a loop calling a long helper thousands of times scanned
+        # the helper's body each time (minutes for a 70 kB file)
+        key = ("sleeps-inside", id(func))
+        if key not in self.ctx.cache:
+            inner = self.ctx.model.scopes.get(id(func.body), scope)
+            self.ctx.cache[key] = any(isinstance(n, cst.Call) and self.ctx.qualname(n.func, inner) in cat.SLEEPS
+                                      for n in own_nodes(func.body))
+        return self.ctx.cache[key]
+
+    def _owner_class(self, qual: str):
+        """The (node, scope) of the local class whose qualified name, followed by ``.``, starts
+        ``qual`` (the last such class in definition order), or ``None``. Those names are the
+        prefixes of ``qual`` that end before a dot: looked up, not compared with every class of
+        the module once per call."""
+        classes = self.ctx.model.classes
+        key = ("class-order", id(classes))
+        if key not in self.ctx.cache:
+            self.ctx.cache[key] = {name: index for index, name in enumerate(classes)}
+        order = self.ctx.cache[key]
+        prefixes = [qual[:i] for i, char in enumerate(qual) if char == "." and qual[:i] in order]
+        return classes[max(prefixes, key=order.__getitem__)] if prefixes else None
 
     def _constant(self, sleeps, scope) -> bool:
         """Every sleep is a known constant (no loop variable, no random draw)."""

@@ -299,13 +299,15 @@ def _placed(cls, items, positions, end: bool = True, shown=None) -> tuple:
     """Build ``cls(**fields, row=..., column=...)`` for each ``(fields, node)`` (unique, in order);
     ``shown(fields)`` says whether the position is ever shown (else it is 0)."""
     out = []
+    seen = set()  # the items are frozen dataclasses: a set, not `item in out` (quadratic in a file's items)
     for fields, node in items:
         span = positions.get(node) if positions is not None and (shown is None or shown(fields)) else None
         place = dict(row=span.start.line if span else 0, column=span.start.column + 1 if span else 0)
         if end:
             place.update(end_row=span.end.line if span else 0, end_column=span.end.column + 1 if span else 0)
         item = cls(**fields, **place)
-        if item not in out:
+        if item not in seen:
+            seen.add(item)
             out.append(item)
     return tuple(out)
 

@@ -38,12 +38,18 @@ def line_text(lines: Sequence[str], row: int) -> str:
 def fingerprints(findings: Sequence[Finding], sources: Mapping[str, str]) -> List[str]:
     """One fingerprint per finding, in the order given (the sorted output order)."""
     split: Dict[str, List[str]] = {}
+    #: (path, row) -> the normalised line: once per line, not per finding (a one-line file
+    #: with thousands of findings normalised its megabyte line thousands of times)
+    normalised: Dict[Tuple[str, int], str] = {}
     seen: Dict[Tuple[str, str, str], int] = {}
     out = []
     for f in findings:
         if f.filename not in split:
             split[f.filename] = sources.get(f.filename, "").splitlines()
-        text = line_text(split[f.filename], f.location.row)
+        where = (f.filename, f.location.row)
+        if where not in normalised:
+            normalised[where] = line_text(split[f.filename], f.location.row)
+        text = normalised[where]
         key = (f.code, f.filename, text)
         counter = seen.get(key, 0)
         seen[key] = counter + 1

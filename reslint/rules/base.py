@@ -10,7 +10,7 @@ current; rules never track scopes themselves.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, List, Optional
+from typing import ClassVar, List, Optional, Tuple
 
 import libcst as cst
 
@@ -61,8 +61,15 @@ class Rule:
     def settings(self):
         return self.ctx.settings
 
-    def report(self, node: cst.CSTNode, message: str, fix: Optional[FixPlan] = None) -> None:
-        """Report a finding at ``node`` with a message that says what, why and what to do."""
-        self._reports.append(Report(self, node, message, fix, self.ctx.statement, self.ctx.unit))
+    def report(self, node: cst.CSTNode, message: str, fix: Optional[FixPlan] = None,
+               where: Optional[Tuple[Optional[cst.CSTNode], Optional[cst.CSTNode]]] = None) -> None:
+        """Report a finding at ``node`` with a message that says what, why and what to do.
+
+        ``where``: (statement, unit) as :attr:`Context.statement` and :attr:`Context.unit` were
+        when the node was seen, for a rule that reports later (from ``leave_Module``, where
+        there is no statement: the fix's edit then had to be computed by rendering the whole
+        module, once per finding)."""
+        statement, unit = where if where is not None else (self.ctx.statement, self.ctx.unit)
+        self._reports.append(Report(self, node, message, fix, statement, unit))
 
 

@@ -27,12 +27,19 @@ class RetryWithoutTimeCap(PolicyRule):
         self._seen = set()
         self._per_attempt: Dict[int, object] = {}  # id(policy) -> seconds per attempt (or UNKNOWN)
         self._scopes: Dict[int, object] = {}  # id(policy) -> the scope it was seen in (where its fix goes)
+        #: id(policy) -> (statement, unit) where it was seen: reported from leave_Module, its fix's edit
+        #: is computed from that statement, not from a rendering of the whole module per finding
+        self._where: Dict[int, tuple] = {}
 
-    def check(self, policy: RetryPolicy) -> None:
+    def check(self, policy: RetryPolicy, here: bool = True) -> None:
+        """Remember a policy; ``here``: it is written in the statement being visited (not a
+        policy reached through a mounted adapter)."""
         if id(policy) not in self._seen:
             self._seen.add(id(policy))
             self._policies.append(policy)
             self._scopes[id(policy)] = self.ctx.scope
+            if here:
+                self._where[id(policy)] = (self.ctx.statement, self.ctx.unit)
 
     def visit_Call(self, node: cst.Call) -> None:
         super().visit_Call(node)
@@ -41,7 +48,7 @@ class RetryWithoutTimeCap(PolicyRule):
             return
         # each request through a client's mounted policies is retried on its own
         for policy in self.ctx.retries.mounted_policies(node.func.value):
-            self.check(policy)
+            self.check(policy, here=False)
             key = id(policy)
             self._per_attempt[key] = _larger(self._per_attempt.get(key), seconds)
 
@@ -69,7 +76,7 @@ class RetryWithoutTimeCap(PolicyRule):
                               limit_s=limit)
             self.report(policy.node, f"{adapter.label} caps attempts but not total time: worst case "
                                      f"{describe(policy, per_attempt)} {verdict}; a struggling dependency then holds "
-                                     f"the caller that long; {advice}", fix=fix)
+                                     f"the caller that long; {advice}", fix=fix, where=self._where.get(id(policy)))
 
 
 def _larger(a, b):
