@@ -20,6 +20,7 @@ The result, :class:`FileResult`, is plain data (no CST nodes).
 
 from __future__ import annotations
 
+import bisect
 import ast
 import gc
 import re
@@ -64,15 +65,8 @@ def _line_starts(text: str) -> List[int]:
 
 
 def _location(starts: List[int], offset: int) -> Location:
-    # bisect without importing: the lists are small and this runs only for edits
-    lo, hi = 0, len(starts) - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if starts[mid] <= offset:
-            lo = mid
-        else:
-            hi = mid - 1
-    return Location(lo + 1, offset - starts[lo] + 1)
+    line = max(0, bisect.bisect_right(starts, offset) - 1)  # the last start <= offset
+    return Location(line + 1, offset - starts[line] + 1)
 
 
 def _diff_edit(old: str, new: str, starts: List[int]) -> Optional[Edit]:

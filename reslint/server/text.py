@@ -12,6 +12,7 @@ No pygls here: positions are plain ``(line, character)`` tuples.
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import List, Optional, Tuple
 
@@ -101,14 +102,7 @@ class TextLines:
 
 def _bisect(starts: List[int], offset: int) -> int:
     """The index of the line holding ``offset`` (the last start <= offset)."""
-    lo, hi = 0, len(starts) - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if starts[mid] <= offset:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+    return max(0, bisect.bisect_right(starts, offset) - 1)
 
 
 def diff_edit(old: str, new: str) -> Optional[Tuple[int, int, str]]:
