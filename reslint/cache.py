@@ -70,7 +70,7 @@ Value = Tuple[Tuple[Finding, ...], Tuple[str, ...], Optional[ModuleSummary], Tup
 Signature = Tuple[int, int, int, int, int, str]  # (size, mtime ns, inode, ctime ns, device, module)
 _VALUE = decoder(Value)
 _INDEX = decoder(Dict[str, Tuple[Signature, str, Value]])
-_RUN = decoder(Tuple[Tuple[Tuple[str, Signature], ...], Dict[str, Tuple[Finding, ...]]])
+_RUN = decoder(Tuple[str, Dict[str, Tuple[Finding, ...]]])
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
@@ -121,6 +121,12 @@ def file_key(display: str, data: bytes, module: str = "") -> str:
     digest.update(b"\0")
     digest.update(data)
     return digest.hexdigest()
+
+
+def state_digest(files: tuple) -> str:
+    """A hash of a run's ((display path, :data:`Signature`), ...): equal only for the same files
+    with the same signatures, in the same order (32 hex digits)."""
+    return hashlib.blake2b(repr(files).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 # -- the key ------------------------------------------------------------------------------
@@ -415,16 +421,18 @@ class Cache:
             self._store(key[:2], f"{key}.json", value)
 
     # -- the last run: a re-run over unchanged files reads nothing else ----------------------
-    def load_run(self) -> Optional[tuple]:
-        """``(files, findings)`` of the last run that stored one (see :meth:`store_run`), or
-        ``None`` when absent, unverified or of the wrong shape."""
-        return self._load(".", RUN_NAME, _RUN)
+    def load_run(self, files: tuple) -> Optional[Dict[str, Tuple[Finding, ...]]]:
+        """The findings of the last run that stored some (see :meth:`store_run`) when it covered
+        exactly ``files``, else ``None`` (also when absent, unverified or of the wrong shape)."""
+        stored = self._load(".", RUN_NAME, _RUN)
+        return stored[1] if stored is not None and stored[0] == state_digest(files) else None
 
     def store_run(self, files: tuple, findings: dict) -> None:
         """Remember a whole run: ``files`` is ((display path, :data:`Signature`), ...) of
-        every file it covered, ``findings`` display path -> the final findings (after the project
-        pass and RES900) of each file that had some. Written atomically."""
-        self._store(".", RUN_NAME, (files, findings))
+        every file it covered (stored as its :func:`state_digest`: the re-run compares it
+        without decoding four thousand signatures), ``findings`` display path -> the final
+        findings (after the project pass and RES900) of each file that had some. Written atomically."""
+        self._store(".", RUN_NAME, (state_digest(files), findings))
 
     # -- the stat index: unchanged files are found without reading them ----------------
     def load_index(self) -> Dict[str, tuple]:

@@ -74,6 +74,7 @@ class Runner:
         self.parsed: List[str] = []
         self._stat_index: Optional[dict] = None
         self._packages: Dict[str, tuple] = {}  # directory -> package chain (module names)
+        self._chains: Dict[str, str] = {}  # directory as spelled -> its dotted package chain
         self._pool = None  # the worker pool, while one runs (:meth:`_workers`)
         self._index_changed = False
         self._started_ns = time.time_ns()
@@ -126,9 +127,9 @@ class Runner:
         state = tuple(zip(displays, signatures)) if self.reuse_last_run and self.cache is not None and not others \
             and None not in signatures else None
         if state is not None:
-            last = self.cache.load_run()
-            if last is not None and last[0] == state:
-                return RunResult([self._with_source(FileResult(str(path), display, list(last[1].get(display, ()))))
+            last = self.cache.load_run(state)
+            if last is not None:
+                return RunResult([self._with_source(FileResult(str(path), display, list(last.get(display, ()))))
                                   for path, display in zip(files, displays)])
         entries = [self._indexed(display, signature) for display, signature in zip(displays, signatures)]
         with self._workers(sum(entry is None for entry in entries)):
@@ -308,9 +309,18 @@ class Runner:
         return st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns, st.st_dev, self._module(path)
 
     def _module(self, path) -> str:
-        """The file's dotted module name, ``/`` after it for a package (``__init__.py``)."""
-        name, is_package = module_name(str(path), self._packages)
-        return name + ("/" if is_package else "")
+        """The file's dotted module name, ``/`` after it for a package (``__init__.py``).
+        Computed for every file of every run (the stat index compares it): the package chain
+        of each directory is looked up once per run, by the directory as spelled."""
+        directory, filename = os.path.split(str(path))
+        chain = self._chains.get(directory)
+        if chain is None:
+            name, _ = module_name(os.path.join(directory, "__x__.py"), self._packages)
+            chain = self._chains[directory] = name.rpartition(".")[0] if name != "__x__" else ""
+        stem = filename.rsplit(".", 1)[0]
+        if stem == "__init__":
+            return (chain or "__main__") + "/"
+        return f"{chain}.{stem}" if chain else stem
 
     def _remember(self, display: str, signature: Optional[tuple], key: Optional[str], value: tuple) -> None:
         if signature is not None and key is not None:

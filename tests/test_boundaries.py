@@ -244,3 +244,23 @@ def test_adapters_do_not_import_the_registry_or_the_dispatcher():
              for module, line, _ in _imported(name, tree)
              if module == "reslint.libraries" or module.startswith("reslint.analysis")]
     assert found == []
+
+
+def test_the_text_prefilter_s_retry_triggers_are_the_registry_s():
+    """``reslint.catalog.triggers`` spells the retry triggers as data (the processes that run
+    the text prefilter load no LibCST, which the adapters import): they must be exactly what
+    the registry derives from the adapters, so a new adapter's modules cannot be forgotten."""
+    from reslint import libraries
+    from reslint.catalog import triggers
+
+    assert triggers.RETRY_TRIGGERS == libraries.RETRY_TRIGGERS
+
+
+def test_a_cached_re_run_and_the_text_prefilter_load_no_libcst():
+    import subprocess
+    import sys
+
+    code = ("import sys, reslint.results, reslint.runner, reslint.cache, reslint.cli; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'libcst'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "[]", out.stdout + out.stderr

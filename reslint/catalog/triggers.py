@@ -5,18 +5,29 @@ An entry is ``module`` (any import of it) or ``module:name|name`` (an import of 
 of the names somewhere in the text). Derived from the catalog where the catalog knows the
 names: a timeout call can only be a catalog entry if its last name is spelled in the file
 (:func:`reslint.catalog.timeouts.trigger_modules`), and a sleep-only module matters only
-when its sleep function is named. A rule with no entry here sees every file. The retry
-triggers come from the library adapters (:data:`reslint.libraries.RETRY_TRIGGERS`: each
-adapter's modules, and the sleeps of hand-rolled loops), so this module sits above the
-adapters, beside the prefilter it configures.
+when its sleep function is named. A rule with no entry here sees every file.
+
+The retry triggers are the library adapters' modules (:data:`reslint.libraries.RETRY_TRIGGERS`)
+and the sleeps of hand-rolled loops. They are spelled here as data, not imported from the
+registry: the adapters import LibCST, and the text prefilter runs in the parent process of a
+cold run and in a re-run served by the cache, which must not load it (0.13 s, and the warm
+re-run takes a quarter of a second). ``tests/test_boundaries.py`` checks that this list is
+exactly what the registry derives, so a new adapter cannot be forgotten here.
 """
 
 from __future__ import annotations
 
 from typing import Dict, Iterable, Optional, Tuple
 
+from reslint.catalog.retries import SLEEPS
 from reslint.catalog.timeouts import trigger_modules
-from reslint.libraries import RETRY_TRIGGERS
+
+#: the modules of the retry adapters, in the registry's order (``reslint.libraries.ADAPTERS``)
+ADAPTER_MODULES = ("tenacity", "backoff", "stamina", "retrying", "retry", "opnieuw", "redo", "urllib3", "requests",
+                   "httpx", "celery", "google")
+#: modules whose import can make a retry finding possible (see the module docstring)
+RETRY_TRIGGERS: Tuple[str, ...] = ADAPTER_MODULES + tuple(
+    sorted(f"{qualname.split('.')[0]}:{qualname.rsplit('.', 1)[1]}" for qualname in SLEEPS))
 
 _TIMEOUTS = trigger_modules()
 #: libraries whose writes RES402 knows (catalog/idempotency.py), besides the retry triggers

@@ -66,6 +66,8 @@ def qualnames(role: Role) -> Tuple[str, ...]:
 
 #: Modules whose import can make a retry finding possible: retry libraries, clients with retry
 #: options, and the sleeps of hand-rolled loops (``time:sleep``).
+#: (``reslint.catalog.triggers`` spells the same list as data, for the processes that load no
+#: LibCST; a test keeps the two equal)
 RETRY_TRIGGERS: Tuple[str, ...] = tuple(dict.fromkeys(m for a in ADAPTERS for m in a.trigger_modules)) + tuple(
     sorted(f"{qualname.split('.')[0]}:{qualname.rsplit('.', 1)[1]}" for qualname in SLEEPS))
 
