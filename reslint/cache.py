@@ -27,6 +27,7 @@ to a temporary file and renamed, so concurrent runs never see half an entry.
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import hmac
 import json
@@ -39,11 +40,9 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from reslint import __version__
-from reslint.analysis.facts import ModuleSummary
 from reslint.diagnostics import Finding
 from reslint.output.terminal import warn
 from reslint.serial import Invalid, decoder, encode
-from reslint.suppression import Comment
 
 CACHE_DIR_NAME = ".reslint_cache"
 INDEX_NAME = "index.json"
@@ -65,12 +64,31 @@ MAX_INDEX_BYTES = 1024 * 1024 * 1024
 
 #: what one file's entry holds: findings, internal errors, module summary, suppressed findings,
 #: directive comments, skipped by the prefilter
-Value = Tuple[Tuple[Finding, ...], Tuple[str, ...], Optional[ModuleSummary], Tuple[Finding, ...],
-              Tuple[Comment, ...], bool]
+#: ``Tuple[Tuple[Finding, ...], Tuple[str, ...], Optional[ModuleSummary], Tuple[Finding, ...],
+#: Tuple[Comment, ...], bool]`` (built by :func:`_value_type`)
+Value = tuple
 Signature = Tuple[int, int, int, int, int, str]  # (size, mtime ns, inode, ctime ns, device, module)
-_VALUE = decoder(Value)
-_INDEX = decoder(Dict[str, Tuple[Signature, str, Value]])
 _RUN = decoder(Tuple[str, Dict[str, Tuple[Finding, ...]]])
+
+
+@functools.lru_cache(maxsize=None)
+def _value_type():
+    """The declared type of :data:`Value`. Imported on first use: a re-run answered from the
+    last run reads findings only, and the summary and comment types (and building their
+    decoders) cost a tenth of that run."""
+    from reslint.analysis.facts import ModuleSummary
+    from reslint.suppression import Comment
+
+    return Tuple[Tuple[Finding, ...], Tuple[str, ...], Optional[ModuleSummary], Tuple[Finding, ...],
+                 Tuple[Comment, ...], bool]
+
+
+def _value_decoder():
+    return decoder(_value_type())
+
+
+def _index_decoder():
+    return decoder(Dict[str, Tuple[Signature, str, _value_type()]])
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
@@ -413,7 +431,7 @@ class Cache:
         absent, unverified or of the wrong shape."""
         if not re.fullmatch(r"[0-9a-f]{32}", key):
             return None
-        return self._load(key[:2], f"{key}.json", _VALUE)
+        return self._load(key[:2], f"{key}.json", _value_decoder())
 
     def store(self, key: str, value: Value) -> None:
         """Write an entry atomically; a cache that cannot be written is silently skipped."""
@@ -443,7 +461,7 @@ class Cache:
         if not raw:
             return {}
         try:
-            index = _INDEX(raw)
+            index = _index_decoder()(raw)
         except Invalid:
             return {}
         self._loaded_index = (dict(index), raw)  # a copy: the caller adds to the one it is given
