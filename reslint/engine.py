@@ -69,10 +69,9 @@ def _location(starts: List[int], offset: int) -> Location:
     return Location(line + 1, offset - starts[line] + 1)
 
 
-def _diff_edit(old: str, new: str, starts: List[int]) -> Optional[Edit]:
-    """The single edit that turns ``old`` into ``new`` (common prefix/suffix trimmed)."""
-    if old == new:
-        return None
+def common_affixes(old: str, new: str) -> Tuple[int, int]:
+    """(prefix, suffix): the lengths of the longest common prefix of ``old`` and ``new`` and of
+    their longest common suffix in what remains (the two never overlap)."""
     limit = min(len(old), len(new))
     prefix = 0
     while prefix < limit and old[prefix] == new[prefix]:
@@ -80,6 +79,14 @@ def _diff_edit(old: str, new: str, starts: List[int]) -> Optional[Edit]:
     suffix = 0
     while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
         suffix += 1
+    return prefix, suffix
+
+
+def _diff_edit(old: str, new: str, starts: List[int]) -> Optional[Edit]:
+    """The single edit that turns ``old`` into ``new`` (common prefix/suffix trimmed)."""
+    if old == new:
+        return None
+    prefix, suffix = common_affixes(old, new)
     start, end = prefix, len(old) - suffix
     return Edit(start, end, new[prefix:len(new) - suffix], _location(starts, start), _location(starts, end))
 

@@ -16,6 +16,8 @@ import bisect
 import re
 from typing import List, Optional, Tuple
 
+from reslint.engine import common_affixes
+
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 ENCODINGS = (UTF8, UTF16, UTF32)
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -114,13 +116,7 @@ def diff_edit(old: str, new: str) -> Optional[Tuple[int, int, str]]:
     """
     if old == new:
         return None
-    limit = min(len(old), len(new))
-    prefix = 0
-    while prefix < limit and old[prefix] == new[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
-        suffix += 1
+    prefix, suffix = common_affixes(old, new)
     if 0 < prefix < len(old) and old[prefix - 1] == "\r" and old[prefix] == "\n":
         prefix -= 1
     end = len(old) - suffix
