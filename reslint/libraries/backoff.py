@@ -13,10 +13,9 @@ from typing import Optional
 
 import libcst as cst
 
-from reslint.cstutil import add_keyword_arg, format_seconds
-from reslint.diagnostics import Applicability
+from reslint.cstutil import format_seconds
 from reslint.edits import FixPlan
-from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, remove_keyword_fix, roles
+from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, add_keyword_fix, remove_keyword_fix, roles
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
 from reslint.values import UNKNOWN, add, clamp, fibonacci, is_number, mul, scaled_power
@@ -90,8 +89,7 @@ class Backoff(RetryAdapter):
             return remove_keyword_fix(call, "jitter", "Remove `jitter=` (the library jitters by default)")
         if remedy in (Remedy.TIME_CAP, Remedy.BOUNDS) and call is not None:
             seconds = format_seconds(params["limit_s"])
-            return FixPlan(f"Add `max_time={seconds}`", Applicability.SAFE,
-                           ((call, add_keyword_arg(call, "max_time", cst.parse_expression(seconds))),))
+            return add_keyword_fix(call, "max_time", seconds, f"Add `max_time={seconds}`")
         return super().fix(remedy, policy, fx, **params)
 
     def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:

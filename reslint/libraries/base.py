@@ -28,6 +28,7 @@ import libcst as cst
 from reslint.catalog.retries import CATCH_ALL
 from reslint.context import Context, Scope
 from reslint.diagnostics import Applicability
+from reslint.cstutil import add_keyword_arg
 from reslint.edits import FixPlan, remove_arg
 from reslint.model.policy import RetryPolicy, Role
 from reslint.model.remedy import FixContext, Remedy, UnsafeReplay  # noqa: F401 (adapters import them from here)
@@ -150,6 +151,11 @@ def remove_keyword_fix(call: Optional[cst.Call], name: str, message: str) -> Opt
     if fixed is call:
         return None
     return FixPlan(message, Applicability.SAFE, ((call, fixed),))
+
+
+def add_keyword_fix(call: cst.Call, name: str, code: str, message: str) -> FixPlan:
+    """A safe fix that adds ``name=code`` to ``call`` (``code``: the value's source text)."""
+    return FixPlan(message, Applicability.SAFE, ((call, add_keyword_arg(call, name, cst.parse_expression(code))),))
 
 
 def roles(*names: str, role: Role) -> dict:

@@ -12,12 +12,8 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-import libcst as cst
-
-from reslint.cstutil import add_keyword_arg
-from reslint.diagnostics import Applicability
 from reslint.edits import FixPlan
-from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, roles
+from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, add_keyword_fix, roles
 from reslint.model.policy import Bound, Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
 from reslint.values import UNKNOWN, add, clamp, is_number, largest, mul, scaled_power
@@ -79,8 +75,7 @@ class Retrying(RetryAdapter):
         call = policy.call
         if remedy is Remedy.TIME_CAP and call is not None:
             ms = str(int(params["limit_s"] * 1000))
-            return FixPlan(f"Add `stop_max_delay={ms}` (milliseconds)", Applicability.SAFE,
-                           ((call, add_keyword_arg(call, "stop_max_delay", cst.parse_expression(ms))),))
+            return add_keyword_fix(call, "stop_max_delay", ms, f"Add `stop_max_delay={ms}` (milliseconds)")
         return super().fix(remedy, policy, fx, **params)
 
     def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:

@@ -20,7 +20,8 @@ from reslint.diagnostics import Applicability
 from reslint.edits import FixPlan, copyable
 from reslint.catalog.idempotency import NON_IDEMPOTENT_METHODS
 from reslint.libraries import replays
-from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, UnsafeReplay, remove_keyword_fix, roles
+from reslint.libraries.base import (FixContext, Remedy, RetryAdapter, Site, UnsafeReplay, add_keyword_fix,
+                                    remove_keyword_fix, roles)
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
 from reslint.project import pinned_below
@@ -100,8 +101,7 @@ class Urllib3(RetryAdapter):
         if factor is not None and not copyable(factor):
             return None  # the jitter would evaluate the factor's expression a second time
         factor = source(factor) if factor is not None else "1"
-        return FixPlan(f"Add `backoff_jitter={factor}` (urllib3 >= 2.0)", Applicability.SAFE,
-                       ((call, add_keyword_arg(call, "backoff_jitter", cst.parse_expression(factor))),))
+        return add_keyword_fix(call, "backoff_jitter", factor, f"Add `backoff_jitter={factor}` (urllib3 >= 2.0)")
 
     def _backoff(self, call: cst.Call, fx: FixContext) -> Optional[FixPlan]:
         """``backoff_factor=0.5`` (and ``backoff_jitter=0.5`` where urllib3 >= 2.0 may be used)."""
