@@ -5,7 +5,7 @@
 
 Lints each directory twice in one process, as a project of its own (``--isolated``,
 no cache, one worker): once as ``reslint check`` does, and once with the second
-prefilter stage (:class:`reslint.prefilter.Relevance`) keeping every file. The
+prefilter stage (:class:`reslint.semantics.prefilter.Relevance`) keeping every file. The
 findings must be identical, fix edits included. Prints, per directory, the files
 checked, the files each run parsed with LibCST and the findings, then every
 difference; the exit status is 1 when there is one. With no DIR it checks this
@@ -23,8 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reslint import api, prefilter  # noqa: E402
-from reslint.runner import Runner  # noqa: E402
+from reslint import api  # noqa: E402
+from reslint.semantics import prefilter  # noqa: E402
+from reslint.engine.runner import Runner  # noqa: E402
 
 
 def lint(directory: Path, keep_all: bool):

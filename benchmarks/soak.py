@@ -193,7 +193,7 @@ def files_checked(root: Path) -> int:
     sys.path.insert(0, str(REPO))
     try:
         from reslint.config import Settings
-        from reslint.discovery import Walker
+        from reslint.engine.discovery import Walker
 
         settings = Settings(root=root)
         return len(Walker(root, settings.exclude + settings.extend_exclude, settings.respect_gitignore).expand([root]))

@@ -32,7 +32,7 @@ from typing import Iterable, List, Optional, Sequence, Union
 from reslint import registry
 from reslint.config import ConfigError, Settings, load_settings, with_overrides
 from reslint.diagnostics import Finding
-from reslint.discovery import DiscoveryError
+from reslint.engine.discovery import DiscoveryError
 
 __all__ = ["ConfigError", "DiscoveryError", "LintError", "Finding", "lint_paths", "lint_source", "load"]
 
@@ -105,7 +105,7 @@ def lint_paths(paths: Union[PathLike, Sequence[PathLike]], *, config: Optional[P
     settings = load(config=config, isolated=isolated, select=select, ignore=ignore)
     if not paths:
         return []
-    from reslint.runner import Runner  # imports LibCST
+    from reslint.engine.runner import Runner  # imports LibCST
 
     run = Runner(settings, use_cache=cache).run(paths)
     findings = sorted((f for result in run.results for f in result.findings), key=Finding.sort_key)
@@ -139,7 +139,7 @@ def lint_source(source: str, filename: str = "<stdin>", *, settings: Optional[Se
     elif select is not None or ignore is not None:
         settings = with_overrides(settings, select=_selectors("select", select),
                                   ignore=(settings.ignore + _selectors("ignore", ignore)) if ignore else None)
-    from reslint.engine import Linter  # imports LibCST
+    from reslint.engine.filepass import Linter  # imports LibCST
 
     linter = Linter(settings)
     display = filename if filename.startswith("<") or filename == "-" else linter.display_path(Path(filename))

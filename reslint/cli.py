@@ -117,7 +117,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
                                "or stdin (`-`)")
     settings = _settings(config_file, isolated, select, extend_select, ignore)
 
-    from reslint.runner import Runner
+    from reslint.engine.runner import Runner
 
     runner = Runner(settings, use_cache=not no_cache, cache_dir=cache_dir, ignore_noqa=ignore_noqa, jobs=jobs,
                     reuse_last_run=not (fix or diff or add_noqa))
@@ -136,7 +136,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
     diffs: List[str] = []
     rewritten = False
     if fix or diff:
-        from reslint.fixer import fix_file, fix_text
+        from reslint.engine.fixer import fix_file, fix_text
 
         linter = runner.linter
         for result in results:
@@ -308,8 +308,8 @@ def _add_noqa(results) -> List[str]:
     """
     import ast
 
-    from reslint.fixer import write_atomically
-    from reslint.suppression import add_noqa
+    from reslint.engine.fixer import write_atomically
+    from reslint.engine.suppression import add_noqa
 
     added, errors = 0, []
     for result in results:
@@ -340,7 +340,7 @@ def _add_noqa(results) -> List[str]:
 
 
 def _lint_stdin(linter, stdin_filename: Optional[str]):
-    from reslint.results import FileResult
+    from reslint.engine.results import FileResult
 
     display = linter.display_path(Path(stdin_filename)) if stdin_filename else "-"
     data = sys.stdin.buffer.read()
@@ -436,7 +436,7 @@ def graph(paths, graph_format, config_file, isolated, no_cache, cache_dir):
     from reslint import graph as render
     from reslint.analysis.callgraph import CallGraph
     from reslint.config import ConfigError, load_settings, with_overrides
-    from reslint.runner import Runner
+    from reslint.engine.runner import Runner
 
     try:
         settings = with_overrides(load_settings(Path.cwd(), config_file, isolated), select=("RES301",))
@@ -487,7 +487,7 @@ def show_settings(path, select, extend_select, ignore, config_file, isolated, ca
     The configuration is found from the current directory, as `check` does. With PATH, also
     show what applies to it: the files checked under a directory, the per-file-ignores of a file.
     """
-    from reslint.cache import CACHE_DIR_NAME
+    from reslint.engine.cache import CACHE_DIR_NAME
     from reslint.config import keys, load_table
 
     settings = _settings(config_file, isolated, select, extend_select, ignore)
@@ -561,7 +561,7 @@ def _per_file_ignores_for(path: Path, settings) -> List[Tuple[str, Tuple[str, ..
 
 
 def _path_lines(path: Path, settings) -> List[str]:
-    from reslint.discovery import DiscoveryError, Walker
+    from reslint.engine.discovery import DiscoveryError, Walker
 
     display = _display(path, settings)
     if not path.exists():
@@ -612,7 +612,7 @@ def _rule_state(info, settings, per_file, path) -> Tuple[str, str]:
 @click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
 def clean(cache_dir, config_file, isolated):
     """Remove the cache directory (.reslint_cache in the project root, or --cache-dir)."""
-    from reslint.cache import CACHE_DIR_NAME, CacheUnavailable, remove
+    from reslint.engine.cache import CACHE_DIR_NAME, CacheUnavailable, remove
 
     if cache_dir is None:
         cache_dir = _settings(config_file, isolated, (), (), ()).root / CACHE_DIR_NAME

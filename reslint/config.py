@@ -16,7 +16,7 @@ from typing import Any, Dict, FrozenSet, Optional, Sequence, Tuple
 import pathspec
 
 from reslint import registry
-from reslint.files import read_regular_text
+from reslint.engine.files import read_regular_text
 
 if sys.version_info >= (3, 11):
     import tomllib

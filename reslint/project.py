@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import List, Tuple
 
-from reslint.files import read_regular_text
+from reslint.engine.files import read_regular_text
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -1,7 +1,7 @@
 """Test-wide setup: the cache key lives in a directory of the test run's own.
 
 reslint keeps the key that authenticates its cache in the user's configuration directory
-(``reslint.cache.key_path``). The tests point ``XDG_CONFIG_HOME`` at a fresh temporary
+(``reslint.engine.cache.key_path``). The tests point ``XDG_CONFIG_HOME`` at a fresh temporary
 directory so that they neither read nor create a key in the home directory of whoever runs
 them; subprocesses inherit it.
 """

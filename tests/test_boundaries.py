@@ -46,12 +46,12 @@ PRIVATE_USES: Dict[Tuple[str, str], str] = {
 #: annotations only and do not count (the model names its adapter's type that way).
 LAYERS: List[Tuple[str, Tuple[str, ...]]] = [
     ("values and utilities", ("reslint", "reslint.values", "reslint.diagnostics", "reslint.registry",
-                              "reslint.project", "reslint.profiling", "reslint.cstutil", "reslint.serial",
-                              "reslint.positions", "reslint.rulebook", "reslint.output.terminal", "reslint.files")),
+                              "reslint.project", "reslint.profiling", "reslint.semantics.cstutil", "reslint.engine.serial",
+                              "reslint.engine.positions", "reslint.rulebook", "reslint.output.terminal", "reslint.engine.files")),
     ("catalog data", ("reslint.catalog", "reslint.catalog.clients", "reslint.catalog.idempotency",
                       "reslint.catalog.model", "reslint.catalog.names", "reslint.catalog.retries",
                       "reslint.catalog.timeouts")),
-    ("semantic model", ("reslint.walk", "reslint.prefilter", "reslint.context", "reslint.edits")),
+    ("semantic model", ("reslint.semantics", "reslint.semantics.walk", "reslint.semantics.prefilter", "reslint.semantics.context", "reslint.semantics.edits")),
     ("policy model", ("reslint.model", "reslint.model.")),
     ("adapters", ("reslint.libraries.",)),
     ("registry and derived indices", ("reslint.libraries", "reslint.catalog.entries", "reslint.catalog.triggers")),
@@ -260,7 +260,7 @@ def test_a_cached_re_run_and_the_text_prefilter_load_no_libcst():
     import subprocess
     import sys
 
-    code = ("import sys, reslint.results, reslint.runner, reslint.cache, reslint.cli; "
+    code = ("import sys, reslint.engine.results, reslint.engine.runner, reslint.engine.cache, reslint.cli; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'libcst'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "[]", out.stdout + out.stderr

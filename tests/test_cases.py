@@ -15,7 +15,7 @@ import pytest
 
 from reslint import registry
 from reslint.config import Settings
-from reslint.runner import Runner
+from reslint.engine.runner import Runner
 
 CASES = Path(__file__).resolve().parent / "fixtures" / "cases"
 MARK = re.compile(r"#\s*expect:\s*([A-Za-z0-9_,\s]+?)\s*(?:#|$)")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reslint.config import DEFAULT_EXCLUDE
-from reslint.discovery import DiscoveryError, Walker
+from reslint.engine.discovery import DiscoveryError, Walker
 
 
 def touch(path: Path, text: str = "") -> Path:
@@ -104,7 +104,7 @@ def test_a_named_pipe_given_explicitly_is_not_listed(tmp_path):
 def test_discover_hands_on_what_it_cannot_list_and_warns_once(tmp_path, monkeypatch):
     import errno
 
-    from reslint.discovery import Unlisted
+    from reslint.engine.discovery import Unlisted
 
     touch(tmp_path / "locked" / "hidden.py")
     kept = touch(tmp_path / "kept.py")

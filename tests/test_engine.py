@@ -9,8 +9,8 @@ import libcst as cst
 import pytest
 
 from reslint.config import Settings
-from reslint.engine import Linter
-from reslint.fixer import fix_file, fix_text
+from reslint.engine.filepass import Linter
+from reslint.engine.fixer import fix_file, fix_text
 
 CALL = "import requests\nrequests.get('https://x.invalid')\n"
 
@@ -176,7 +176,7 @@ def test_fixes_are_idempotent_and_parse_on_every_case(linter):
     ("f(\n    a,\n)", "f(\n    a,\n    timeout=10,\n)"),
 ])
 def test_add_keyword_arg_layouts(before, after):
-    from reslint.cstutil import add_keyword_arg
+    from reslint.semantics.cstutil import add_keyword_arg
 
     module = cst.parse_module(before + "\n")
     call = module.body[0].body[0].value
@@ -281,7 +281,7 @@ def test_per_file_ignores_cover_undecodable_files(tmp_path):
 
 
 def test_dangling_symlink_is_reported_not_skipped(tmp_path):
-    from reslint.discovery import Walker
+    from reslint.engine.discovery import Walker
 
     (tmp_path / "gone.py").symlink_to(tmp_path / "missing.py")
     (tmp_path / "loop.py").symlink_to(tmp_path / "loop.py")
@@ -319,7 +319,7 @@ def test_review_false_positives_and_negatives(linter, source, expected):
 
 def test_explicit_directory_under_site_packages_is_walked(tmp_path):
     from reslint.config import DEFAULT_EXCLUDE
-    from reslint.discovery import Walker
+    from reslint.engine.discovery import Walker
 
     pkg = tmp_path / "venv" / "lib" / "site-packages" / "pkg"
     pkg.mkdir(parents=True)

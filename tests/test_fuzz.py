@@ -17,7 +17,7 @@ Properties, for each program that Python compiles:
 
 1. linting never raises and never reports an internal error;
 2. a ``RES000`` on such a program can only say that LibCST (not Python) rejects it;
-3. every fix offered, applied with ``reslint.fixer.fix_text(..., unsafe=True)``, is
+3. every fix offered, applied with ``reslint.engine.fixer.fix_text(..., unsafe=True)``, is
    applied without the fixer reverting it, and leaves code that ``compile()`` accepts;
 4. fixing is stable: fixing the fixed code again changes nothing;
 5. a fix never makes a function refer to a different object: every name a fix adds to a
@@ -50,8 +50,8 @@ from hypothesis import HealthCheck, assume, event, given, note, settings  # noqa
 from hypothesis import strategies as st  # noqa: E402
 
 from reslint.config import Settings  # noqa: E402
-from reslint.engine import Linter  # noqa: E402
-from reslint.fixer import fix_text  # noqa: E402
+from reslint.engine.filepass import Linter  # noqa: E402
+from reslint.engine.fixer import fix_text  # noqa: E402
 
 CASES = Path(__file__).resolve().parent / "fixtures" / "cases"
 EXAMPLES = int(os.environ.get("RESLINT_FUZZ_EXAMPLES", "30"))

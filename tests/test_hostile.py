@@ -34,7 +34,7 @@ import pytest
 from click.testing import CliRunner
 
 import reslint
-from reslint.cache import ENTRY_DIR
+from reslint.engine.cache import ENTRY_DIR
 from reslint.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
@@ -461,7 +461,7 @@ def test_unreadable_file_simulated(tmp_path, monkeypatch):
 
 
 def test_file_deleted_between_discovery_and_reading(tmp_path, monkeypatch):
-    from reslint.discovery import Walker
+    from reslint.engine.discovery import Walker
 
     project = project_with(tmp_path, {"gone.py": b"import requests\nrequests.get('u')\n"})
     discover = Walker.discover
@@ -629,7 +629,7 @@ def test_unwritable_directory_is_reported_not_crashed_on(tmp_path):
 
 def test_unwritable_directory_simulated(tmp_path, monkeypatch):
     """As above, for root too: creating the temporary file next to ``locked/a.py`` fails with EACCES."""
-    import reslint.fixer as fixer
+    import reslint.engine.fixer as fixer
 
     project = project_with(tmp_path, {"locked/a.py": FIXABLE})
     mkstemp = fixer.tempfile.mkstemp
@@ -646,7 +646,7 @@ def test_unwritable_directory_simulated(tmp_path, monkeypatch):
 
 def _between_read_and_write(monkeypatch, action):
     """Run ``action(display path)`` after a file's fix is computed and before it is written."""
-    import reslint.fixer as fixer
+    import reslint.engine.fixer as fixer
 
     fix_text = fixer.fix_text
 
@@ -693,7 +693,7 @@ def test_file_deleted_between_read_and_write_is_not_recreated(tmp_path, monkeypa
 
 
 def test_interrupt_during_write_leaves_no_temporary_file(tmp_path, monkeypatch):
-    import reslint.fixer as fixer
+    import reslint.engine.fixer as fixer
 
     project = project_with(tmp_path, {"a.py": FIXABLE})
 
@@ -840,7 +840,7 @@ def _entry_name(path: Path) -> Tuple[str, str]:
 
 
 def _corrupt(path: Path, how: str) -> None:
-    import reslint.cache as cache_module
+    import reslint.engine.cache as cache_module
 
     data = path.read_bytes()
     scope, name = _entry_name(path)
@@ -892,7 +892,7 @@ def test_corrupted_cache_entries_are_ignored_and_rebuilt(tmp_path):
         _corrupt(path, how)
         damaged[path] = how
     assert run_cli(project, "-f", "json", ".", cache=cache) == expected
-    import reslint.cache as cache_module
+    import reslint.engine.cache as cache_module
 
     key = cache_module.cache_key()
     for path, how in damaged.items():

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from reslint.config import Settings
-from reslint.fixer import fix_text
-from reslint.engine import Linter
-from reslint.runner import Runner
+from reslint.engine.fixer import fix_text
+from reslint.engine.filepass import Linter
+from reslint.engine.runner import Runner
 
 HEAD = """\
 import random

@@ -13,10 +13,10 @@ from click.testing import CliRunner
 from reslint.cli import main
 from reslint.config import Settings
 from reslint.diagnostics import Applicability
-from reslint.engine import Linter
-from reslint.fixer import fix_text
-from reslint.runner import Runner
-from reslint.suppression import add_noqa
+from reslint.engine.filepass import Linter
+from reslint.engine.fixer import fix_text
+from reslint.engine.runner import Runner
+from reslint.engine.suppression import add_noqa
 
 CASES = Path(__file__).resolve().parent / "fixtures" / "cases"
 HEAD = "import requests\n\n"

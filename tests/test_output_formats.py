@@ -16,7 +16,7 @@ import pytest
 
 from reslint import registry
 from reslint.cli import _use_color
-from reslint.engine import apply_edits
+from reslint.engine.filepass import apply_edits
 from reslint.output import FORMATS
 from tests.test_cli import MISSING, run
 

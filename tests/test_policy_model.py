@@ -11,8 +11,8 @@ import pytest
 from reslint.analysis.retried import RetriedScopes
 from reslint.analysis.retry import Extractor
 from reslint.config import Settings
-from reslint.context import Context, SemanticModel
-from reslint.engine import Linter, parse_module
+from reslint.semantics.context import Context, SemanticModel
+from reslint.engine.filepass import Linter, parse_module
 from reslint.model.policy import Jitter, RetriedKind, Role
 
 RETRYING_BOTH = """\

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reslint.cache import CACHE_DIR_NAME
+from reslint.engine.cache import CACHE_DIR_NAME
 from reslint.cli import main
 from reslint.config import Settings, load_settings
-from reslint.runner import Runner
+from reslint.engine.runner import Runner
 
 CASES = Path(__file__).resolve().parent / "fixtures" / "cases"
 

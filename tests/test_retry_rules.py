@@ -9,8 +9,8 @@ import libcst as cst
 import pytest
 
 from reslint.config import Settings
-from reslint.engine import Linter
-from reslint.fixer import fix_text
+from reslint.engine.filepass import Linter
+from reslint.engine.fixer import fix_text
 
 HEAD = """\
 import random

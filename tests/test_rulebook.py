@@ -9,10 +9,10 @@ import pytest
 
 from reslint import registry
 from reslint.config import settings_from_table
-from reslint.engine import Linter
-from reslint.fixer import fix_text
+from reslint.engine.filepass import Linter
+from reslint.engine.fixer import fix_text
 from reslint.rulebook import pages
-from reslint.runner import Runner
+from reslint.engine.runner import Runner
 from tests.rulebook import SECTIONS, examples, sections
 
 try:

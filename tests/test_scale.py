@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from reslint.config import load_settings
-from reslint.prefilter import Trigger
-from reslint.runner import Runner
+from reslint.semantics.prefilter import Trigger
+from reslint.engine.runner import Runner
 
 
 def write(root: Path, files: dict) -> None:
@@ -44,7 +44,7 @@ def test_trigger(text, expected):
 def _wanted(text: str, module: str = "app.svc", loops: bool = True) -> bool:
     from reslint.catalog import canonical
     from reslint.catalog.entries import entry_points
-    from reslint.prefilter import Relevance
+    from reslint.semantics.prefilter import Relevance
 
     return Relevance(entry_points(), canonical, loops).wanted(ast.parse(textwrap.dedent(text)), module, False)
 
@@ -100,7 +100,7 @@ def test_relevance_keeps_a_library_s_own_definitions():
 @pytest.mark.parametrize("case", sorted(p.name for p in (Path(__file__).parent / "fixtures" / "cases").iterdir()
                                         if not p.name.startswith((".", "_"))))
 def test_ast_prefilter_loses_no_finding_on_the_cases(case, monkeypatch):
-    from reslint import prefilter
+    from reslint.semantics import prefilter
 
     entry = Path(__file__).parent / "fixtures" / "cases" / case
     root = entry.parent if entry.is_file() else entry
@@ -151,8 +151,8 @@ def test_positions_per_statement_are_positionprovider_s(newline):
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
 
-    from reslint.engine import _line_starts
-    from reslint.positions import Positions, unit_lines
+    from reslint.engine.filepass import _line_starts
+    from reslint.engine.positions import Positions, unit_lines
 
     text = POSITIONED.replace("\n", newline)
     module = cst.parse_module(text)
@@ -282,8 +282,8 @@ def test_results_are_identical_with_and_without_workers(tmp_path):
 
 def test_workers_that_died_lose_no_file(tmp_path):
     # workers killed before the files are sent (even while starting): the pool lints them itself
-    from reslint import workers
-    from reslint.engine import Linter
+    from reslint.engine import workers
+    from reslint.engine.filepass import Linter
 
     cases = Path(__file__).resolve().parent / "fixtures" / "cases"
     files = [(str(path), path.read_bytes()) for path in sorted(cases.rglob("*.py"))]
@@ -314,7 +314,7 @@ def test_profile_prints_phases_and_rules(tmp_path):
 
 # -- the stat index ------------------------------------------------------------------------------------
 def test_stat_index_skips_unchanged_files_and_sees_changed_ones(tmp_path, monkeypatch):
-    from reslint.cache import Cache
+    from reslint.engine.cache import Cache
 
     write(tmp_path, {"a.py": "import requests\nrequests.get('u')\n", "b.py": "x = 1\n",
                      "c.py": "import requests\nrequests.get('u', timeout=5)\n"})
@@ -394,8 +394,8 @@ def test_an_unchanged_rerun_reuses_the_last_run_and_any_change_ends_that(tmp_pat
 # (no timings here: the machines are shared; these check what the fast paths do and that they
 # answer what the slow ones did)
 def _rendered_types(monkeypatch):
-    """The node types the fix edits render (``reslint.engine._render``), as a list that fills up."""
-    from reslint import engine
+    """The node types the fix edits render (``reslint.engine.filepass._render``), as a list that fills up."""
+    from reslint.engine import filepass as engine
 
     seen = []
     original = engine._render
@@ -414,8 +414,8 @@ def _rendered_types(monkeypatch):
 ], ids=["parenthesised-on-one-line", "continued-in-one-list"])
 def test_a_fix_renders_the_call_not_the_statement_holding_every_call(tmp_path, monkeypatch, text, fixed):
     from reslint.config import Settings
-    from reslint.engine import Linter
-    from reslint.fixer import fix_text
+    from reslint.engine.filepass import Linter
+    from reslint.engine.fixer import fix_text
 
     linter = Linter(Settings(root=tmp_path))
     rendered = _rendered_types(monkeypatch)
@@ -432,7 +432,7 @@ def test_a_fix_the_call_alone_cannot_trim_is_made_from_its_statement(tmp_path, m
     statement's rendering; and from the statement where RES202 saw the policy (it reports from
     ``leave_Module``, where there is no statement), not from a rendering of the whole module."""
     from reslint.config import Settings
-    from reslint.engine import Linter
+    from reslint.engine.filepass import Linter
 
     text = ("import tenacity\n\n\n@tenacity.retry(stop=(tenacity.stop_after_attempt(30)),\n"
             "                 wait=tenacity.wait_random(10, 20))\ndef f():\n    pass\n")
@@ -446,8 +446,8 @@ def test_a_fix_the_call_alone_cannot_trim_is_made_from_its_statement(tmp_path, m
 
 
 def _choose_pairwise(findings, unsafe):
-    """``reslint.fixer._choose`` as it was: every fix compared with every edit taken."""
-    from reslint.fixer import _overlaps, applicable
+    """``reslint.engine.fixer._choose`` as it was: every fix compared with every edit taken."""
+    from reslint.engine.fixer import _overlaps, applicable
 
     chosen, applied, taken = [], [], []
     for finding in sorted(findings, key=lambda f: f.sort_key()):
@@ -466,7 +466,7 @@ def test_fixes_chosen_with_the_sorted_index_are_those_the_pairwise_check_chose()
     import random
 
     from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
-    from reslint.fixer import _choose
+    from reslint.engine.fixer import _choose
 
     rng = random.Random(8)
     for _ in range(300):
@@ -550,8 +550,8 @@ def test_fingerprints_normalise_each_line_once_and_keep_their_recipe(monkeypatch
 
 def test_what_spell_reads_of_the_module_is_read_once_per_file(tmp_path, monkeypatch):
     from reslint.config import Settings
-    from reslint.engine import Linter
-    from reslint import edits as fixes  # the fix helpers live in reslint.edits
+    from reslint.engine.filepass import Linter
+    from reslint.semantics import edits as fixes  # the fix helpers live in reslint.semantics.edits
 
     text = "import boto3\n" + "".join(f"c{i} = boto3.client('s3')\n" for i in range(50))
     scans = []
@@ -585,7 +585,7 @@ def test_a_helper_called_many_times_in_a_retry_loop_is_read_once(tmp_path, monke
 
     from reslint.analysis import loops
     from reslint.config import Settings
-    from reslint.engine import Linter
+    from reslint.engine.filepass import Linter
 
     def reads(calls: int) -> int:
         text = ("import time\n\n\ndef helper():\n    x = 1\n\n\ndef fetch():\n    for attempt in range(3):\n"
@@ -607,7 +607,7 @@ def test_the_owner_class_of_a_method_call_is_the_last_that_matches():
     import libcst as cst
 
     from reslint.analysis.loops import LoopAnalyzer
-    from reslint.context import Context, SemanticModel
+    from reslint.semantics.context import Context, SemanticModel
 
     model = SemanticModel(cst.parse_module("class A:\n    class B:\n        pass\nclass AB:\n    pass\n"), "m")
     analyzer = LoopAnalyzer(Context(model))

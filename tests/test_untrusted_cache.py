@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import reslint.cache as cache_module
-from reslint.cache import CACHE_DIR_NAME, Cache, cache_key, file_key, seal
+import reslint.engine.cache as cache_module
+from reslint.engine.cache import CACHE_DIR_NAME, Cache, cache_key, file_key, seal
 from reslint.cli import main
 from reslint.config import load_settings
-from reslint.runner import Runner
+from reslint.engine.runner import Runner
 
 WITNESS = 'import requests\n\n\ndef fetch(url):\n    return requests.get(url)\n'
 

@@ -123,7 +123,7 @@ def test_read_regular_does_not_block_on_a_pipe_swapped_in_after_the_check(tmp_pa
     os.mkfifo(tmp_path / "pipe")
     code = (
         "import os, stat, sys\n"
-        "from reslint import discovery\n"
+        "from reslint.engine import discovery\n"
         "real = os.stat\n"
         "class Regular:\n"
         "    st_mode = stat.S_IFREG | 0o644\n"
@@ -266,7 +266,7 @@ class _FailsToStart(ProcessPoolExecutor):
 
 
 def _many(tmp_path: Path, count: int = 70) -> Path:
-    from reslint.runner import PARALLEL_MIN_FILES
+    from reslint.engine.runner import PARALLEL_MIN_FILES
 
     assert count >= PARALLEL_MIN_FILES
     for index in range(count):
@@ -276,8 +276,8 @@ def _many(tmp_path: Path, count: int = 70) -> Path:
 
 
 def test_a_pool_that_cannot_start_falls_back_to_one_process(tmp_path, monkeypatch, capsys):
-    from reslint import workers
-    from reslint.runner import Runner
+    from reslint.engine import workers
+    from reslint.engine.runner import Runner
 
     root = _many(tmp_path)
     serial = Runner(Settings(root=root), use_cache=False, jobs=1).run([root])
@@ -297,7 +297,7 @@ def test_a_pool_that_cannot_start_falls_back_to_one_process(tmp_path, monkeypatc
 
 
 def test_a_pool_that_cannot_start_on_the_command_line(tmp_path, monkeypatch):
-    from reslint import workers
+    from reslint.engine import workers
 
     def cannot_start(*args, **kwargs):
         raise OSError(errno.EPERM, "Operation not permitted")

@@ -4,7 +4,7 @@ Per attempt, a call costs the sum of its timeout phases (requests connect + read
 httpx's four phases, botocore connect + read); between attempts, the largest
 wait the policy can draw; server-sent ``Retry-After`` waits are left out
 (RES206 covers them). All values are seconds; ``None`` means unbounded and
-:data:`~reslint.context.UNKNOWN` unknown (DESIGN section 2, "Worst-case time").
+:data:`~reslint.semantics.context.UNKNOWN` unknown (DESIGN section 2, "Worst-case time").
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import libcst as cst
 from reslint.analysis.loops import own_nodes
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog.model import INHERITED
-from reslint.context import Context
+from reslint.semantics.context import Context
 from reslint.model.policy import RetryPolicy
 from reslint.values import UNKNOWN, is_number
-from reslint.walk import expressions
+from reslint.semantics.walk import expressions
 
 MAX_WAITS = 10_000  # an attempt cap above this is treated as unbounded for the arithmetic
 

@@ -20,9 +20,9 @@ import libcst as cst
 
 from reslint.analysis.facts import WRITE_FIX, WRITE_WHY
 from reslint.catalog import idempotency as cat
-from reslint.context import Context
+from reslint.semantics.context import Context
 from reslint.model.policy import RetriedKind
-from reslint.walk import children, expressions
+from reslint.semantics.walk import children, expressions
 
 _DICT_PARAMS = ("headers", "json", "data", "params", "options", "extra_headers", "body")
 _UPDATE_INCREMENT = re.compile(r"\bSET\b.*?\b(\w+)\s*=\s*\1\s*[-+]", re.IGNORECASE | re.DOTALL)

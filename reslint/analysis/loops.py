@@ -19,13 +19,13 @@ from typing import List, Optional, Tuple
 import libcst as cst
 
 from reslint.catalog import retries as cat
-from reslint.context import Context
-from reslint.cstutil import source
+from reslint.semantics.context import Context
+from reslint.semantics.cstutil import source
 from reslint.libraries import HAND_ROLLED
 from reslint.model.policy import Jitter, LoopFacts, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import PolicyReader
 from reslint.values import UNKNOWN, arithmetic, is_number
-from reslint.walk import children, expressions
+from reslint.semantics.walk import children, expressions
 
 _EXITS = (cst.Return, cst.Break)
 #: header names whose value is a server-directed wait (Retry-After, rate-limit resets)

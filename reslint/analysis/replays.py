@@ -9,7 +9,7 @@ from typing import Optional
 import libcst as cst
 
 from reslint import libraries
-from reslint.context import Context
+from reslint.semantics.context import Context
 from reslint.model.remedy import UnsafeReplay
 
 

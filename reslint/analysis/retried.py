@@ -23,10 +23,10 @@ from reslint import libraries
 from reslint.analysis.loops import LoopAnalyzer
 from reslint.analysis.retry import Extractor
 from reslint.catalog import retries as cat
-from reslint.context import Context, Scope
+from reslint.semantics.context import Context, Scope
 from reslint.model.policy import RetryPolicy, Role
 from reslint.values import UNKNOWN, is_number
-from reslint.walk import expressions
+from reslint.semantics.walk import expressions
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from reslint import libraries
-from reslint.context import Context
+from reslint.semantics.context import Context
 from reslint.libraries.base import Site
 from reslint.model.policy import RetryPolicy, Role
 from reslint.model.reader import PolicyReader

@@ -13,7 +13,7 @@ from reslint.catalog import canonical, retries as retry_catalog
 from reslint.catalog.clients import ADAPTER_RAISES, RETRYING_CLIENTS
 from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, Function, KeyCall, KeyReturn, Layer, ModuleSummary, \
     PendingWrite
-from reslint.context import Context
+from reslint.semantics.context import Context
 from reslint.model.policy import RetriedKind, RetryPolicy
 from reslint.values import is_number
 

@@ -18,8 +18,8 @@ import libcst as cst
 from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
 from reslint.catalog.model import INHERITED, TimeoutObjectSpec, TimeoutParam, TimeoutSpec
 from reslint.catalog.timeouts import MOUNTED_TIMEOUTS
-from reslint.context import UNKNOWN, Context
-from reslint.cstutil import source
+from reslint.semantics.context import UNKNOWN, Context
+from reslint.semantics.cstutil import source
 
 OK, MISSING, DISABLED, EXCESSIVE, UNKNOWN_STATE = "ok", "missing", "disabled", "excessive", "unknown"
 _SEVERITY = {DISABLED: 4, EXCESSIVE: 3, UNKNOWN_STATE: 2, OK: 1}

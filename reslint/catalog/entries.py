@@ -1,6 +1,6 @@
 """Entry points: the catalog names a file must reach for a per-file rule to have anything to say.
 
-The second prefilter stage (:mod:`reslint.prefilter`) keeps a file only when one of
+The second prefilter stage (:mod:`reslint.semantics.prefilter`) keeps a file only when one of
 its references resolves to one of these names, lies under one (a method of an
 entry class) or is a prefix of one. Every rule starts from such a name: a call with
 a timeout, a client or factory that builds one, a retry decorator, iterator,

@@ -1,4 +1,4 @@
-"""The text prefilter's entries per rule (:class:`reslint.prefilter.Trigger`): which imports
+"""The text prefilter's entries per rule (:class:`reslint.semantics.prefilter.Trigger`): which imports
 make a file worth parsing for each rule.
 
 An entry is ``module`` (any import of it) or ``module:name|name`` (an import of it and one

@@ -15,7 +15,7 @@ from typing import Optional
 import libcst as cst
 
 from reslint.catalog import idempotency as cat
-from reslint.context import Context
+from reslint.semantics.context import Context
 from reslint.libraries import replays
 from reslint.libraries.base import RetryAdapter, UnsafeReplay
 

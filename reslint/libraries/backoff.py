@@ -13,8 +13,8 @@ from typing import Optional
 
 import libcst as cst
 
-from reslint.cstutil import format_seconds
-from reslint.edits import FixPlan
+from reslint.semantics.cstutil import format_seconds
+from reslint.semantics.edits import FixPlan
 from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, add_keyword_fix, remove_keyword_fix, roles
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader

@@ -26,10 +26,10 @@ from typing import ClassVar, FrozenSet, Mapping, Optional, Tuple
 import libcst as cst
 
 from reslint.catalog.retries import CATCH_ALL
-from reslint.context import Context, Scope
+from reslint.semantics.context import Context, Scope
 from reslint.diagnostics import Applicability
-from reslint.cstutil import add_keyword_arg
-from reslint.edits import FixPlan, remove_arg
+from reslint.semantics.cstutil import add_keyword_arg
+from reslint.semantics.edits import FixPlan, remove_arg
 from reslint.model.policy import RetryPolicy, Role
 from reslint.model.remedy import FixContext, Remedy, UnsafeReplay  # noqa: F401 (adapters import them from here)
 from reslint.model.reader import PolicyReader

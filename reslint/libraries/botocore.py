@@ -13,7 +13,7 @@ from typing import Optional
 
 import libcst as cst
 
-from reslint.context import Context
+from reslint.semantics.context import Context
 from reslint.values import UNKNOWN, Number, is_number
 
 #: botocore attempts by retry mode when ``max_attempts`` is not set (DynamoDB differs; not modelled)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from reslint.edits import FixPlan
+from reslint.semantics.edits import FixPlan
 from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, remove_keyword_fix, roles
 from reslint.model.policy import Jitter, RetryPolicy, Role, Wait, WaitShape, types_or_unknown
 from reslint.model.reader import Args, PolicyReader

@@ -10,9 +10,9 @@ from typing import Optional
 
 import libcst as cst
 
-from reslint.cstutil import source
+from reslint.semantics.cstutil import source
 from reslint.diagnostics import Applicability
-from reslint.edits import FixPlan, spell
+from reslint.semantics.edits import FixPlan, spell
 from reslint.libraries.base import FixContext, Remedy, RetryAdapter
 from reslint.model.policy import RetryPolicy
 

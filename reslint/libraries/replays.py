@@ -9,9 +9,9 @@ from typing import List, Optional, Tuple
 import libcst as cst
 
 from reslint.catalog import idempotency as cat
-from reslint.context import Context
+from reslint.semantics.context import Context
 from reslint.diagnostics import Applicability
-from reslint.edits import FixPlan, remove_arg, without_elements
+from reslint.semantics.edits import FixPlan, remove_arg, without_elements
 
 #: builtins that turn an iterable into the collection of retried methods or exceptions
 CONSTRUCTORS = ("frozenset", "set", "tuple", "list")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from reslint.edits import FixPlan
+from reslint.semantics.edits import FixPlan
 from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, add_keyword_fix, roles
 from reslint.model.policy import Bound, Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader

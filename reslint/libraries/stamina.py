@@ -12,9 +12,9 @@ from typing import Optional
 
 import libcst as cst
 
-from reslint.cstutil import format_seconds
+from reslint.semantics.cstutil import format_seconds
 from reslint.diagnostics import Applicability
-from reslint.edits import FixPlan
+from reslint.semantics.edits import FixPlan
 from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, merge, remove_keyword_fix, roles
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader

@@ -13,9 +13,9 @@ from typing import Optional, Tuple
 
 import libcst as cst
 
-from reslint.cstutil import add_keyword_arg, format_seconds, source
+from reslint.semantics.cstutil import add_keyword_arg, format_seconds, source
 from reslint.diagnostics import Applicability
-from reslint.edits import FixPlan, copyable, spell, with_callee
+from reslint.semantics.edits import FixPlan, copyable, spell, with_callee
 from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, narrow_catch_all, roles, merge
 from reslint.model.policy import (
     Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape, retried_union, wait_chain, wait_sum,

@@ -15,9 +15,9 @@ from typing import Optional
 
 import libcst as cst
 
-from reslint.cstutil import add_keyword_arg, source
+from reslint.semantics.cstutil import add_keyword_arg, source
 from reslint.diagnostics import Applicability
-from reslint.edits import FixPlan, copyable
+from reslint.semantics.edits import FixPlan, copyable
 from reslint.catalog.idempotency import NON_IDEMPOTENT_METHODS
 from reslint.libraries import replays
 from reslint.libraries.base import (FixContext, Remedy, RetryAdapter, Site, UnsafeReplay, add_keyword_fix,

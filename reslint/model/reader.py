@@ -2,7 +2,7 @@
 
 :class:`Args` maps a call's arguments to parameter names (positional ones by the order the
 library declares). :class:`PolicyReader` turns arguments into the model's values through the
-semantic model (:class:`reslint.context.Context`): numbers (seconds after a unit scale),
+semantic model (:class:`reslint.semantics.context.Context`): numbers (seconds after a unit scale),
 counts (exact ints), exception types and local predicate functions.
 """
 
@@ -12,10 +12,10 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from reslint.context import Context
+from reslint.semantics.context import Context
 from reslint.model.policy import Retried, RetriedKind
 from reslint.values import UNKNOWN, Number, is_number, whole
-from reslint.walk import expressions
+from reslint.semantics.walk import expressions
 
 #: attribute names that hold an HTTP status in a predicate (``exc.response.status_code``)
 STATUS_ATTRIBUTES = ("status_code", "status", "code")

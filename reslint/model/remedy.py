@@ -10,7 +10,7 @@ import enum
 from dataclasses import dataclass
 from typing import Optional
 
-from reslint.context import Context, Scope
+from reslint.semantics.context import Context, Scope
 
 
 class Remedy(enum.Enum):

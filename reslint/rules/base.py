@@ -3,7 +3,7 @@
 A rule is a small class with its code (name, severity and summary come from
 :mod:`reslint.registry`) and ``visit_*`` methods that call :meth:`Rule.report`.
 The engine runs every enabled rule in one read-only traversal
-(:mod:`reslint.walk`) and keeps ``self.ctx`` (the :class:`reslint.context.Context`)
+(:mod:`reslint.semantics.walk`) and keeps ``self.ctx`` (the :class:`reslint.semantics.context.Context`)
 current; rules never track scopes themselves.
 """
 
@@ -15,7 +15,7 @@ from typing import ClassVar, List, Optional, Tuple
 import libcst as cst
 
 from reslint.diagnostics import Applicability
-from reslint.edits import FixPlan  # noqa: F401 (rules import it from here)
+from reslint.semantics.edits import FixPlan  # noqa: F401 (rules import it from here)
 from reslint.registry import BY_CODE
 
 
@@ -34,7 +34,7 @@ class Report:
 
 class Rule:
     """Base class of every rule. Subclasses set ``code`` and define ``visit_<NodeType>``/
-    ``leave_<NodeType>`` methods, as in LibCST; see :mod:`reslint.walk`. Which files a rule
+    ``leave_<NodeType>`` methods, as in LibCST; see :mod:`reslint.semantics.walk`. Which files a rule
     sees (the text prefilter's entries) is data: :mod:`reslint.catalog.triggers`."""
 
     code: ClassVar[str] = ""

@@ -9,11 +9,11 @@ import libcst as cst
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog import retries as cat
 from reslint.diagnostics import Applicability
-from reslint.edits import FixPlan, spell
+from reslint.semantics.edits import FixPlan, spell
 from reslint.model.policy import LoopFacts, RetriedKind, RetryPolicy, Role
 from reslint.model.remedy import FixContext, Remedy
 from reslint.rules.retry_base import PolicyRule
-from reslint.walk import expressions
+from reslint.semantics.walk import expressions
 
 WHY = "bugs and client errors (4xx, bad input, auth) fail the same way on every attempt, so retrying only adds load " \
       "and delays the real error"

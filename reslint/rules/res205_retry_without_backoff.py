@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reslint.cstutil import source
+from reslint.semantics.cstutil import source
 from reslint.diagnostics import Applicability
 from reslint.model.policy import LoopFacts, RetriedKind, RetryPolicy, Role
 from reslint.model.remedy import FixContext, Remedy

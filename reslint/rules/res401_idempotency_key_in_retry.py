@@ -1,7 +1,7 @@
 """RES401 idempotency-key-in-retry: a key minted inside the retried code is new on every attempt.
 
 Per file: keys minted in the retried code or in a helper of the same module. Keys minted in
-a helper of another module are found by the project pass (:meth:`reslint.runner.Runner`
+a helper of another module are found by the project pass (:meth:`reslint.engine.runner.Runner`
 ``_helper_keys``) from the module summaries' ``key_calls`` and ``key_returns``.
 
 Fixes (unsafe): in a retry loop, the assignment that mints the key moves above the loop (or
@@ -18,8 +18,8 @@ import libcst as cst
 from reslint.analysis.idempotency import Minted, analysis, blocks
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan, Report, Rule
-from reslint.cstutil import source
-from reslint.walk import expressions
+from reslint.semantics.cstutil import source
+from reslint.semantics.walk import expressions
 
 #: the name of the parameter (decorated functions) or local (loops) a fix adds
 KEY_NAME = "idempotency_key"
@@ -230,7 +230,7 @@ def _used_names(expr) -> Set[str]:
     out: Set[str] = set()
     if expr is None:
         return out
-    from reslint.walk import children
+    from reslint.semantics.walk import children
 
     stack = [expr]
     while stack:

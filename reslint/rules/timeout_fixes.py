@@ -12,8 +12,8 @@ from typing import Optional, Tuple
 import libcst as cst
 
 from reslint.analysis.timeouts import TimeoutReading, find_argument
-from reslint.cstutil import add_keyword_arg, format_seconds, parse_expression, source, whole_units
-from reslint.edits import spell
+from reslint.semantics.cstutil import add_keyword_arg, format_seconds, parse_expression, source, whole_units
+from reslint.semantics.edits import spell
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
 

@@ -19,10 +19,10 @@ from pygls.uris import from_fs_path
 
 from reslint.diagnostics import Applicability, Finding
 from reslint.registry import BY_CODE, docs_url
-from reslint.results import decode
+from reslint.engine.results import decode
 from reslint.server.project import Checked
 from reslint.server.text import UTF16, TextLines, diff_edit
-from reslint.suppression import add_noqa
+from reslint.engine.suppression import add_noqa
 
 SOURCE = "reslint"
 FIX_ALL = "source.fixAll.reslint"

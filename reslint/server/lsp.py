@@ -45,7 +45,7 @@ from pygls.uris import to_fs_path
 
 from reslint import __version__
 from reslint.config import find_project_root
-from reslint.fixer import applicable
+from reslint.engine.fixer import applicable
 from reslint.server import convert
 from reslint.server.convert import FIX_ALL, Client
 from reslint.server.project import Checked, Project
@@ -82,7 +82,7 @@ STANDALONE = "\0standalone:"
 
 class Workspace:
     """The projects of the workspace; every method runs on the lint thread (one thread:
-    a :class:`~reslint.engine.Linter` is not thread-safe). Methods return a :data:`Job`."""
+    a :class:`~reslint.engine.filepass.Linter` is not thread-safe). Methods return a :data:`Job`."""
 
     def __init__(self, options: Options):
         self.options = options

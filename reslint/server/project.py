@@ -3,10 +3,10 @@ modules on disk, and the editor's buffers (no pygls here).
 
 A :class:`Project` serves one workspace folder as ``reslint check`` run in that
 folder would: the same settings (:func:`reslint.config.load_settings` from the
-folder), the same files (the :class:`~reslint.discovery.Walker` over the project
+folder), the same files (the :class:`~reslint.engine.discovery.Walker` over the project
 root), the same cache (``.reslint_cache``, keyed by file content) and the same
 project pass (RES301, RES401, RES402 over module summaries, in
-:class:`reslint.runner.Runner`). The difference: a file open in the editor is
+:class:`reslint.engine.runner.Runner`). The difference: a file open in the editor is
 linted from its buffer's text, which need not be saved.
 
 The modules on disk are linted once (:meth:`Project.warm`, through the cache, in
@@ -17,7 +17,7 @@ the project pass over every module, so that editing a helper shows the RES402 a
 caller's retry causes in it.
 
 Everything here runs on one thread (the server's lint thread): a
-:class:`~reslint.engine.Linter` is not thread-safe.
+:class:`~reslint.engine.filepass.Linter` is not thread-safe.
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from reslint.config import ConfigError, Settings, find_project_root, load_settings
 from reslint.diagnostics import Finding
-from reslint.discovery import DiscoveryError
-from reslint.engine import Linter
-from reslint.results import FileResult, Source, internal_error
-from reslint.runner import Runner
+from reslint.engine.discovery import DiscoveryError
+from reslint.engine.filepass import Linter
+from reslint.engine.results import FileResult, Source, internal_error
+from reslint.engine.runner import Runner
 
 #: findings reported by the project pass, which a buffer with a syntax error keeps none of
 SYNTAX = "RES000"
@@ -61,7 +61,7 @@ class Checked:
 
 
 class BufferLinter(Linter):
-    """A :class:`~reslint.engine.Linter` that lints an editor buffer as if it were the file.
+    """A :class:`~reslint.engine.filepass.Linter` that lints an editor buffer as if it were the file.
 
     :meth:`lint_buffer` hands the buffer's text to the engine in place of the decoded
     bytes of the file (:meth:`decode`), so every stage after decoding (prefilters, syntax
@@ -95,7 +95,7 @@ class BufferLinter(Linter):
 
 
 class BufferRunner(Runner):
-    """A :class:`~reslint.runner.Runner` whose :meth:`lint` answers from memory: an open
+    """A :class:`~reslint.engine.runner.Runner` whose :meth:`lint` answers from memory: an open
     buffer from its text, a file on disk from what was linted before (until
     :meth:`forget` drops it), else through the cache as ``reslint check`` does.
 
@@ -314,9 +314,9 @@ class Project:
         return raw is not None and raw[2].summary is None and result.summary is not None
 
     def fix_all(self, path: str, text: str, findings: List[Finding], unsafe: bool):
-        """:func:`reslint.fixer.fix_text` on a buffer: ``(fixed text or None, error or None)``.
+        """:func:`reslint.engine.fixer.fix_text` on a buffer: ``(fixed text or None, error or None)``.
         ``findings`` are the buffer's (from :meth:`check`), used for the first round."""
-        from reslint.fixer import fix_text
+        from reslint.engine.fixer import fix_text
 
         outcome = fix_text(self.runner.linter, text, self.display(path), unsafe, findings)
         return outcome.text, outcome.error

@@ -16,7 +16,7 @@ import bisect
 import re
 from typing import List, Optional, Tuple
 
-from reslint.engine import common_affixes
+from reslint.engine.filepass import common_affixes
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 ENCODINGS = (UTF8, UTF16, UTF32)

@@ -25,7 +25,7 @@ from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Sequenc
 
 import pathspec
 
-from reslint.files import NotRegularFile, read_regular, read_regular_text  # noqa: F401 - re-exported
+from reslint.engine.files import NotRegularFile, read_regular, read_regular_text  # noqa: F401 - re-exported
 from reslint.output.terminal import warn
 
 PYTHON_SUFFIXES = (".py", ".pyi")

@@ -1,6 +1,6 @@
 """Parallel per-file passes: worker processes that each build one :class:`Linter`.
 
-Workers get (path, bytes) and send back a :class:`~reslint.results.FileResult`
+Workers get (path, bytes) and send back a :class:`~reslint.engine.results.FileResult`
 (plain data, no CST nodes); the parent keeps the cache, the project pass and the
 output, so results do not depend on how many workers ran. Workers start with
 ``forkserver`` where the platform has it (no copy of the parent's state, safe
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, List, Sequence, Tuple, TypeVar
 
 from reslint.config import Settings
-from reslint.results import FileResult, internal_error
+from reslint.engine.results import FileResult, internal_error
 
 T = TypeVar("T")
 
@@ -26,7 +26,7 @@ _linter = None  # the worker's Linter
 
 
 def _start(settings: Settings, ignore_noqa: bool, parent_alive) -> None:
-    from reslint.engine import Linter  # imports LibCST
+    from reslint.engine.filepass import Linter  # imports LibCST
 
     global _linter
     _linter = Linter(settings, ignore_noqa=ignore_noqa)
@@ -146,7 +146,7 @@ class Pool:
     def _local_linter(self):
         """The linter of this process, for files a broken pool left (built once)."""
         if self._linter is None:
-            from reslint.engine import Linter  # imports LibCST
+            from reslint.engine.filepass import Linter  # imports LibCST
 
             self._linter = Linter(self.settings, ignore_noqa=self.ignore_noqa)
         return self._linter

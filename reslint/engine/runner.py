@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
 from reslint import profiling
-from reslint.cache import CACHE_DIR_NAME, Cache, file_key
+from reslint.engine.cache import CACHE_DIR_NAME, Cache, file_key
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location, Related
-from reslint.discovery import Unlisted, Walker
-from reslint.results import FileResult, Judge, decode, internal_error
-from reslint.prefilter import module_name
+from reslint.engine.discovery import Unlisted, Walker
+from reslint.engine.results import FileResult, Judge, decode, internal_error
+from reslint.semantics.prefilter import module_name
 from reslint.registry import BY_CODE
-from reslint.suppression import Directive, Suppressions
+from reslint.engine.suppression import Directive, Suppressions
 
 #: files modified this recently (ns) before the run are not put in the stat index
 RECENT_NS = 2_000_000_000
@@ -81,10 +81,10 @@ class Runner:
 
     @property
     def linter(self):
-        """The :class:`reslint.engine.Linter`, built on first use: a run served by the cache
+        """The :class:`reslint.engine.filepass.Linter`, built on first use: a run served by the cache
         never imports LibCST."""
         if self._linter is None:
-            from reslint.engine import Linter
+            from reslint.engine.filepass import Linter
 
             self._linter = Linter(self.settings, ignore_noqa=self.ignore_noqa)
         return self._linter
@@ -175,11 +175,11 @@ class Runner:
                 self._pool = None
 
     def _start_pool(self):
-        """A started :class:`reslint.workers.Pool`, or ``None`` (with one warning) when it cannot
+        """A started :class:`reslint.engine.workers.Pool`, or ``None`` (with one warning) when it cannot
         start (no processes allowed, no ``forkserver`` socket, too many workers for the platform):
         the files are then linted in this process, slower but the same. This runner then stays
         in one process, so a ``--fix`` run's second pass does not try and warn again."""
-        from reslint import workers
+        from reslint.engine import workers
 
         try:
             return workers.Pool(self.settings, self.ignore_noqa, self.jobs)
@@ -196,7 +196,7 @@ class Runner:
         results: List[Optional[FileResult]] = [None] * len(files)
         todo = []  # (index, path, data, cache key)
         done = 0
-        from reslint import workers
+        from reslint.engine import workers
 
         for index, path in enumerate(files):
             cached, data, key = self._cached(path, display=displays[index], entry=entries[index])
@@ -280,7 +280,7 @@ class Runner:
                 pass
         return result
 
-    # -- the stat index (reslint.cache.Cache.load_index) ------------------------------------
+    # -- the stat index (reslint.engine.cache.Cache.load_index) ------------------------------------
     def _index(self) -> dict:
         if self._stat_index is None:
             self._stat_index = self.cache.load_index() if self.cache is not None else {}

@@ -26,7 +26,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 import libcst as cst
 
 from reslint.catalog import TIMEOUT_INJECTION_HOOKS, canonical, instance_type
-from reslint.prefilter import absolute_module
+from reslint.semantics.prefilter import absolute_module
 from reslint.values import UNKNOWN, arithmetic, bounded  # noqa: F401 (UNKNOWN is re-exported)
 
 
@@ -318,7 +318,7 @@ class Context:
     def unit(self):
         """The statement whose rendering holds the node being visited: the top-level
         statement, or a member of a top-level class body (nested classes alike); the unit
-        of :class:`reslint.positions.Positions`."""
+        of :class:`reslint.engine.positions.Positions`."""
         statements = self._statements
         k = 0
         while k + 1 < len(statements) and type(statements[k]) is cst.ClassDef:

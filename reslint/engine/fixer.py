@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import List, Optional
 
 from reslint.diagnostics import Applicability, Edit, Finding
-from reslint.engine import Linter, apply_edits, parse_module
-from reslint.results import FileResult
+from reslint.engine.filepass import Linter, apply_edits, parse_module
+from reslint.engine.results import FileResult
 
 MAX_ROUNDS = 10
 

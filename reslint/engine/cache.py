@@ -3,7 +3,7 @@
 The cache is untrusted input. It lives in the checked repository by default, and CI caches
 are restored across branches, so whoever writes the repository can write the cache. Hence:
 
-- **Data only.** Entries are JSON, rebuilt into findings and summaries by :mod:`reslint.serial`,
+- **Data only.** Entries are JSON, rebuilt into findings and summaries by :mod:`reslint.engine.serial`,
   which checks every value against its declared type: nothing in a cache file can construct an
   object or run code, and an entry of the wrong shape is a miss.
 - **Authenticated.** Each file carries an HMAC-SHA256 over its name, its directory and its
@@ -42,7 +42,7 @@ from typing import Dict, List, Optional, Tuple
 from reslint import __version__
 from reslint.diagnostics import Finding
 from reslint.output.terminal import warn
-from reslint.serial import Invalid, decoder, encode
+from reslint.engine.serial import Invalid, decoder, encode
 
 CACHE_DIR_NAME = ".reslint_cache"
 INDEX_NAME = "index.json"
@@ -77,7 +77,7 @@ def _value_type():
     last run reads findings only, and the summary and comment types (and building their
     decoders) cost a tenth of that run."""
     from reslint.analysis.facts import ModuleSummary
-    from reslint.suppression import Comment
+    from reslint.engine.suppression import Comment
 
     return Tuple[Tuple[Finding, ...], Tuple[str, ...], Optional[ModuleSummary], Tuple[Finding, ...],
                  Tuple[Comment, ...], bool]

@@ -21,10 +21,10 @@ from reslint import profiling
 from reslint.catalog.triggers import trigger_entries
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location
-from reslint.discovery import relative
-from reslint.prefilter import Trigger
+from reslint.engine.discovery import relative
+from reslint.semantics.prefilter import Trigger
 from reslint.registry import BY_CODE
-from reslint.suppression import Comment, could_hold_directives, read_comments, unused_noqa
+from reslint.engine.suppression import Comment, could_hold_directives, read_comments, unused_noqa
 
 SYNTAX = BY_CODE["RES000"]
 UNUSED_NOQA = BY_CODE["RES900"]
@@ -95,7 +95,7 @@ def internal_error(display: str, exc: BaseException, where: str = "") -> str:
 class Judge:
     """The part of a run's configuration that needs no parsing: display paths, per-file
     ignores, whether the project rules need module summaries, and the last step for each
-    result (:meth:`complete`). :class:`reslint.engine.Linter` extends it."""
+    result (:meth:`complete`). :class:`reslint.engine.filepass.Linter` extends it."""
 
     def __init__(self, settings: Settings, ignore_noqa: bool = False):
         self.settings = settings
@@ -108,7 +108,7 @@ class Judge:
         ]
         #: project rules (RES301, RES401, RES402) need module summaries: every chain they report starts
         #: at a call in a retried scope, so files that can hold one are parsed up front and the
-        #: others only when the call graph reaches them (:class:`reslint.runner.Runner`)
+        #: others only when the call graph reaches them (:class:`reslint.engine.runner.Runner`)
         self.needs_summary = bool(self.enabled & PROJECT_RULES)
         self._root = os.path.abspath(settings.root)
         entries = trigger_entries(self.enabled, self.needs_summary)

@@ -12,7 +12,7 @@ Two stages, each sound for the per-file rules (a file they skip cannot hold a fi
    files that pass stage 1 stop here.
 
 Why stage 2 is sound: every qualified name the rules resolve
-(:meth:`reslint.context.Context.qualname`, ``type_of``) starts from an import
+(:meth:`reslint.semantics.context.Context.qualname`, ``type_of``) starts from an import
 binding, a local definition, or a name bound to one of those by assignment, and is
 then only extended by attributes (``requests.Session().get``: ``requests.Session``
 plus ``get``) or mapped by ``FACTORIES``/``ALIASES``. So a catalog name can only be
@@ -300,7 +300,7 @@ class _Scan:
 
     def resolve_aliases(self) -> Dict[str, Set[str]]:
         """Import bindings plus names assigned an imported chain (``Session = requests.Session``),
-        followed as deep as :meth:`reslint.context.Context.qualname` follows them (8 steps)."""
+        followed as deep as :meth:`reslint.semantics.context.Context.qualname` follows them (8 steps)."""
         bindings = {name: set(quals) for name, quals in self.imports.items()}
         changed, depth = True, 0
         while changed and depth < 8:

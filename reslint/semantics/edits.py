@@ -14,7 +14,7 @@ from typing import Optional, Tuple
 import libcst as cst
 
 from reslint.catalog import canonical
-from reslint.context import dotted_name
+from reslint.semantics.context import dotted_name
 from reslint.diagnostics import Applicability
 
 

@@ -5,14 +5,14 @@ lints one file at a time:
 
 1. read bytes and decode with the file's declared encoding (PEP 263 cookie,
    BOM); a file that cannot be read, decoded or parsed is ``RES000``;
-2. the text prefilter (:class:`reslint.prefilter.Trigger`): most files stop here;
+2. the text prefilter (:class:`reslint.semantics.prefilter.Trigger`): most files stop here;
 3. the syntax check, which builds the file's :mod:`ast`, and the ast prefilter
-   (:class:`reslint.prefilter.Relevance`);
+   (:class:`reslint.semantics.prefilter.Relevance`);
 4. ``libcst.parse_module`` once (the garbage collector is paused from the syntax check on);
-5. build the semantic model (:mod:`reslint.context`) with a statement walk;
+5. build the semantic model (:mod:`reslint.semantics.context`) with a statement walk;
 6. one batched visit of all enabled rules, the context kept current by the
    visit's ``before_visit``/``after_leave`` hooks;
-7. only when something was reported: positions (:class:`reslint.positions.Positions`,
+7. only when something was reported: positions (:class:`reslint.engine.positions.Positions`,
    for the statements that hold findings), suppressions, and fixes turned into text edits.
 
 The result, :class:`FileResult`, is plain data (no CST nodes).
@@ -39,15 +39,15 @@ from reslint import profiling
 from reslint.catalog import canonical
 from reslint.catalog.entries import entry_points
 from reslint.config import Settings
-from reslint.context import Context, SemanticModel
+from reslint.semantics.context import Context, SemanticModel
 from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
-from reslint.positions import Positions, UnitLines, unit_lines
-from reslint.prefilter import Relevance, module_name
-from reslint.results import FileResult, Judge, internal_error
+from reslint.engine.positions import Positions, UnitLines, unit_lines
+from reslint.semantics.prefilter import Relevance, module_name
+from reslint.engine.results import FileResult, Judge, internal_error
 from reslint.rules import ALL_RULES
 from reslint.rules.base import Report
-from reslint.suppression import Comment, suppressions_from
-from reslint.walk import walk
+from reslint.engine.suppression import Comment, suppressions_from
+from reslint.semantics.walk import walk
 
 #: LibCST visits and renders recursively (long implicit string concatenations, long ``and``
 #: chains nest deeply); safe because that work runs on a thread with a large stack
@@ -237,7 +237,7 @@ class Linter(Judge):
     def _lint_module(self, text: str, display: str, ignored: frozenset, comments: Tuple[Comment, ...],
                      name: Tuple[str, bool], lines: Optional[UnitLines] = None):
         """Parse and visit: (findings, internal errors, module summary, suppressed findings).
-        ``name``: (dotted module name, is package); ``lines``: :func:`reslint.positions.unit_lines`
+        ``name``: (dotted module name, is package); ``lines``: :func:`reslint.engine.positions.unit_lines`
         of the file's ``ast``. Runs with the garbage collector paused (:meth:`_lint`)."""
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
