@@ -31,6 +31,12 @@ RETRY_LIBRARIES: Dict[str, str] = {
 }
 #: client libraries whose names no rule may spell either (their facts are catalog data for now)
 CLIENT_LIBRARIES = ("boto3", "botocore", "openai", "anthropic", "stripe", "aiohttp", "aiohttp_retry", "litellm")
+#: the adapter that may spell a client library outside the catalog (``None``: the catalog only)
+CLIENT_OWNERS: Dict[str, Optional[str]] = {
+    "boto3": "reslint.libraries.botocore", "botocore": "reslint.libraries.botocore",
+    "aiohttp": "reslint.libraries.aiohttp_retry", "aiohttp_retry": "reslint.libraries.aiohttp_retry",
+    "openai": None, "anthropic": None, "stripe": None, "litellm": None,
+}
 #: names that are also English words or parameter names (``backoff=``, ``retry=``): they count only
 #: as a module (``backoff.expo``, ``import redo``)
 _WORDS = frozenset({"backoff", "retrying", "retry", "redo", "requests"})
@@ -140,6 +146,17 @@ def test_a_retry_library_is_spelled_by_its_adapter_only(library):
     owners = [m for m in MODULES if not m.startswith("reslint.catalog") and _spells(m, library)]
     others = [m for m in owners if m != RETRY_LIBRARIES[library]]
     assert others == [], f"{library} is spelled outside its adapter {RETRY_LIBRARIES[library]}: {others}"
+
+
+def test_client_libraries_cover_the_rules_list():
+    assert set(CLIENT_OWNERS) == set(CLIENT_LIBRARIES)
+
+
+@pytest.mark.parametrize("library", sorted(CLIENT_OWNERS))
+def test_a_client_library_is_spelled_by_the_catalog_or_its_adapter_only(library):
+    owners = [m for m in MODULES if not m.startswith("reslint.catalog") and _spells(m, library)]
+    others = [m for m in owners if m != CLIENT_OWNERS[library]]
+    assert others == [], f"{library} is spelled outside the catalog and its adapter: {others}"
 
 
 def test_the_registry_holds_every_adapter():

@@ -80,7 +80,7 @@ class Idempotency:
         built = ctx.qualname(constructor.func) if constructor is not None else None
         if built == cat.STRIPE_CLIENT and method in cat.STRIPE_CREATE_METHODS:
             return f"Stripe `{method}`"
-        if ctx.type_of(base) == "botocore.client.BaseClient" if base is not None else False:
+        if base is not None and ctx.type_of(base) == cat.AWS_CLIENT:
             if (method in cat.AWS_WRITES or method.startswith(cat.AWS_WRITE_PREFIXES)) and \
                     not any(marker in method for marker in cat.AWS_IDEMPOTENT_MARKERS):
                 return f"AWS `{method}`"

@@ -103,6 +103,8 @@ GOOGLE_API_WRITES: FrozenSet[str] = frozenset({"insert", "create", "send", "copy
 PAYPAL_CREATES: FrozenSet[str] = frozenset({"paypalrestsdk.Payment.create", "paypalrestsdk.payments.Payment.create",
                                             "paypalrestsdk.Payout.create", "paypalrestsdk.payments.Payout.create"})
 
+#: the type every boto3/botocore service client has (``boto3.client(...)`` returns one: catalog/names.py)
+AWS_CLIENT = "botocore.client.BaseClient"
 #: botocore client operations that create, publish or invoke (any AWS service), and their key parameters.
 AWS_WRITE_PREFIXES: Tuple[str, ...] = ("create_", "run_", "start_", "put_record")
 #: ...except operations that are idempotent by design (tagging, upserts).
