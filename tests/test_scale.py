@@ -566,7 +566,7 @@ def test_what_spell_reads_of_the_module_is_read_once_per_file(tmp_path, monkeypa
 def test_the_from_import_index_answers_as_the_scan_did():
     import libcst as cst
 
-    from reslint.rules.fixes import find_from_import
+    from reslint.semantics.edits import find_from_import
 
     tree = cst.parse_module("from a import x\ntry:\n    from b.c import y\nexcept ImportError:\n    pass\n"
                             "from a import z\nfrom . import w\nfrom d import *\nif t:\n    from e import v\n")

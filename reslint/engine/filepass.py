@@ -44,7 +44,7 @@ from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
 from reslint.engine.positions import Positions, UnitLines, unit_lines
 from reslint.semantics.prefilter import Relevance, module_name
 from reslint.engine.results import FileResult, Judge, internal_error
-from reslint.rules import ALL_RULES
+from reslint.rules.visitors import ALL_RULES
 from reslint.rules.base import Report
 from reslint.engine.suppression import Comment, suppressions_from
 from reslint.semantics.walk import walk
@@ -516,7 +516,7 @@ def _is_docstring(stmt) -> bool:
 def _from_import_edit(module: cst.Module, text: str, starts, positions, spec: str, ctx=None) -> Optional[Edit]:
     """Add a name to the existing ``from m import ...`` (``spec`` is ``from m import name``);
     ``ctx``: the file's context (its cache holds the index of the module's from-imports)."""
-    from reslint.rules.fixes import add_import_name, find_from_import
+    from reslint.semantics.edits import add_import_name, find_from_import
 
     _, dotted, _, name = spec.split(" ", 3)
     found = find_from_import(module, dotted, ctx)

@@ -1,9 +1,10 @@
 """A whole run: discover, lint each file (through the cache), then the project pass.
 
-The project pass (RES301) needs every module of the project, also when only some
-files are given (pre-commit passes the changed files): the others' summaries come
-from the cache, or are computed for the project root's files when no cache exists
-yet. Findings are reported only for the files that were given.
+The project pass (the project rules of :mod:`reslint.rules.project`: RES301, and RES401/RES402
+across modules) needs every module of the project, also when only some files are given
+(pre-commit passes the changed files): the others' summaries come from the cache, or are
+computed for the project root's files when no cache exists yet. Findings are reported only
+for the files that were given.
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from typing import Callable, Dict, List, Optional, Sequence
 from reslint import profiling
 from reslint.engine.cache import CACHE_DIR_NAME, Cache, file_key
 from reslint.config import Settings
-from reslint.diagnostics import Finding, Location, Related
+from reslint.diagnostics import Finding, Location
 from reslint.engine.discovery import Unlisted, Walker
 from reslint.engine.results import FileResult, Judge, decode, internal_error
 from reslint.semantics.prefilter import module_name
-from reslint.registry import BY_CODE
+from reslint.rules.project import PROJECT_RULES
 from reslint.engine.suppression import Directive, Suppressions
 
 #: files modified this recently (ns) before the run are not put in the stat index
@@ -30,10 +31,7 @@ RECENT_NS = 2_000_000_000
 #: below this many files to parse, starting worker processes costs more than it saves
 PARALLEL_MIN_FILES = 64
 
-NESTED = BY_CODE["RES301"]
 _ASK = object()  # "look it up": no stat index entry is known yet
-WRITE = BY_CODE["RES402"]
-KEY = BY_CODE["RES401"]
 
 
 @dataclass
@@ -355,7 +353,7 @@ class Runner:
 
     # -- the project pass ----------------------------------------------------------------
     def project_pass(self, results: List[FileResult], others: bool = True) -> None:
-        """RES301/RES401/RES402 over the call graph: adds their findings to ``results`` (each
+        """The project rules (:mod:`reslint.rules.project`) over the call graph: adds their findings to ``results`` (each
         :class:`FileResult` with a module summary; the language server passes its buffers' too).
         ``others``: the project has files that were not given (pre-commit names a few), whose
         summaries come from the cache or a parse."""
@@ -374,17 +372,11 @@ class Runner:
                     elif other.skipped:
                         skipped.append(path)
         graph = CallGraph(summaries, self._loader(skipped))
-        enabled = self.judge.enabled
-        if WRITE.code in enabled:
-            self._retried_writes(graph, given)
-        if KEY.code in enabled or WRITE.code in enabled:
-            self._helper_keys(graph, given)
-        if NESTED.code not in enabled:
-            return
-        seen: set = set()
-        for nesting in graph.nestings():
-            if len(nesting.chain) > self.settings.max_retry_layers:
-                self._add(given, seen, nesting.summary, _nested_finding(nesting))
+        for rule in PROJECT_RULES:
+            if rule.code in self.judge.enabled:
+                seen: set = set()
+                for summary, finding in rule().check(graph, self.settings):
+                    self._add(given, seen, summary, finding)
 
     def _loader(self, paths: List[Path]) -> Callable[[str], Optional[object]]:
         """``load(module name) -> ModuleSummary or None`` over the files the prefilter skipped:
@@ -402,52 +394,6 @@ class Runner:
 
         return load
 
-    def _retried_writes(self, graph, given: Dict[str, FileResult]) -> None:
-        from reslint.catalog.idempotency import NOT_SENT_ERRORS
-        from reslint.analysis.facts import WRITE_FIX as write_fix, WRITE_WHY as write_why
-
-        seen: set = set()
-        for outer, summary, site, path, outer_file in graph.retried_writes():
-            if set(outer.catches) and set(outer.catches) <= NOT_SENT_ERRORS:
-                continue  # retried only when the request was never sent
-            chain = " → ".join(name.rsplit(".", 1)[-1] for name in path)
-            attempts = f"{outer.attempts} attempts" if outer.attempts > 0 else \
-                "unbounded attempts" if outer.attempts == 0 else "retried"
-            message = (f"{site.write} in `{path[-1].rsplit('.', 1)[-1]}()` runs under the {outer.label} retry "
-                       f"({attempts}, through {chain}) with no idempotency key: {write_why}; {write_fix}")
-            at, end = Location(site.row, site.column), Location(site.end_row, site.end_column)
-            finding = Finding(WRITE.code, WRITE.name, WRITE.severity, message, summary.path, at, end, noqa_row=site.row,
-                              related=(Related(outer_file, Location(outer.row, outer.column),
-                                               f"{outer.label}: {outer.attempts} attempts"),))
-            self._add(given, seen, summary, finding)
-
-    def _helper_keys(self, graph, given: Dict[str, FileResult]) -> None:
-        """RES401 for keys minted by another module's helper that a retried write sends (reported at the
-        minting call, in the helper), and RES402 for keyless writes whose dicts come from other modules."""
-        seen = set()
-        for summary in graph.summaries:
-            for call in summary.key_calls if KEY.code in self.judge.enabled else ():
-                for helper, minted, path in graph.key_sources(call.callee, call.kind):
-                    chain = " → ".join(f"`{name.rsplit('.', 1)[-1]}()`" for name in path)
-                    message = (f"idempotency key minted by `{minted.name}()` in {chain}, which the retried code "
-                               f"calls ({summary.path}:{call.row}): every attempt of the {call.write} sends a new "
-                               f"key, so a replay after a timeout (when the first attempt did succeed) is not "
-                               f"recognised and the write happens twice; mint the key once before the first "
-                               f"attempt and pass it in, or derive it from stable business data")
-                    at = Location(minted.row, minted.column)
-                    related = (Related(summary.path, Location(call.row, call.column),
-                                       f"the {call.write} in the retried code"),)
-                    self._add(given, seen, helper, Finding(KEY.code, KEY.name, KEY.severity, message, helper.path,
-                                                           at, Location(minted.end_row, minted.end_column),
-                                                           noqa_row=minted.row, related=related))
-            for write in summary.pending_writes if WRITE.code in self.judge.enabled else ():
-                if any(graph.returns_key_dict(callee) for callee in write.callees):
-                    continue
-                at = Location(write.row, write.column)
-                self._add(given, seen, summary, Finding(WRITE.code, WRITE.name, WRITE.severity, write.message,
-                                                        summary.path, at, Location(write.end_row, write.end_column),
-                                                        noqa_row=write.row))
-
     def _add(self, given: Dict[str, FileResult], seen, summary, finding: Finding) -> None:
         """Add a project-pass finding to its file's result (once; suppressions and ignores applied)."""
         result = given.get(summary.path)
@@ -462,24 +408,6 @@ class Runner:
             return
         result.findings.append(finding)
         result.findings.sort(key=Finding.sort_key)
-
-
-def _nested_finding(nesting) -> Finding:
-    site, chain = nesting.site, nesting.chain
-    hops = " → ".join(f"{hop.layer.label} ({hop.layer.attempts})" for hop in chain)
-    outer = chain[0].layer.label
-    inner = chain[-1].layer
-    off = f" (turn it off with `{inner.off}`)" if inner.off else ""
-    message = (f"retry layers multiply: {hops}: up to {nesting.product} calls per {outer} call, so one failing "
-               f"dependency gets {nesting.product} times the load; keep one retry layer: remove the outer retry or "
-               f"the inner one{off}")
-    related = tuple(Related(hop.path, Location(hop.layer.row, hop.layer.column),
-                            f"{hop.layer.label}: {hop.layer.attempts} attempts ({hop.layer.library})")
-                    for hop in chain)
-    start = Location(site.row, site.column)
-    end = Location(site.end_row, site.end_column)
-    return Finding(NESTED.code, NESTED.name, NESTED.severity, message, nesting.summary.path, start, end,
-                   noqa_row=site.row, related=related)
 
 
 def _suppressed(summary, finding: Finding, allow_blanket: bool) -> bool:

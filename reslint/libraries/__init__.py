@@ -1,6 +1,6 @@
 """The registry of library adapters: one module per retry mechanism (:mod:`reslint.libraries.base`).
 
-:data:`ADAPTERS` is the explicit list (as :data:`reslint.rules.ALL_RULES` is for rules); every
+:data:`ADAPTERS` is the explicit list (as :data:`reslint.rules.visitors.ALL_RULES` is for rules); every
 table the analysis and the prefilter need is derived from it, so adding a library is adding
 its module here. A qualified name belongs to exactly one adapter.
 """

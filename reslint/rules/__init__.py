@@ -1,29 +1,3 @@
-"""The rules, one module each. ``ALL_RULES`` is the registry, in code order.
-
-RES000 (syntax-error) is reported by the engine itself, not by a visitor.
-"""
-
-from __future__ import annotations
-
-from typing import List, Type
-
-from reslint.rules.base import Rule
-from reslint.rules.res101_missing_timeout import MissingTimeout
-from reslint.rules.res102_disabled_timeout import DisabledTimeout
-from reslint.rules.res103_excessive_timeout import ExcessiveTimeout
-from reslint.rules.res104_timeout_exceeds_deadline import TimeoutExceedsDeadline
-from reslint.rules.res201_retry_without_jitter import RetryWithoutJitter
-from reslint.rules.res202_retry_without_time_cap import RetryWithoutTimeCap
-from reslint.rules.res203_unbounded_retry import UnboundedRetry
-from reslint.rules.res204_retry_on_any_error import RetryOnAnyError
-from reslint.rules.res205_retry_without_backoff import RetryWithoutBackoff
-from reslint.rules.res206_retry_after_ignored import RetryAfterIgnored
-from reslint.rules.res401_idempotency_key_in_retry import IdempotencyKeyInRetry
-from reslint.rules.res402_non_idempotent_retry import NonIdempotentRetry
-from reslint.rules.res403_unsafe_retry_methods import UnsafeRetryMethods
-
-ALL_RULES: List[Type[Rule]] = [
-    MissingTimeout, DisabledTimeout, ExcessiveTimeout, TimeoutExceedsDeadline, RetryWithoutJitter,
-    RetryWithoutTimeCap, UnboundedRetry, RetryOnAnyError, RetryWithoutBackoff, RetryAfterIgnored,
-    IdempotencyKeyInRetry, NonIdempotentRetry, UnsafeRetryMethods,
-]
+"""The rules, one module each: the per-file rules (:mod:`reslint.rules.visitors`, which import
+LibCST) and the project rules (:mod:`reslint.rules.project`, which do not). Importing this
+package imports neither, so the project pass never loads LibCST."""
