@@ -18,6 +18,8 @@ from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, KeyReturn, Laye
 from reslint.catalog.clients import EXCEPTION_BASES, REQUEST_METHODS
 
 MAX_DEPTH = 12
+#: what an answer of :meth:`CallGraph.follow` returns to go on following imports
+FOLLOW = object()
 MAX_CHAINS = 8
 
 
@@ -115,42 +117,44 @@ class CallGraph:
                 out.append(name)
         return tuple(out)
 
-    def _constant(self, name: str, depth: int = 0) -> Optional[str]:
-        if name in self.exception_names:
-            return name
-        parts = name.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
-            summary = self.module(".".join(parts[:cut]))
-            if summary is None:
-                continue
-            if name in self.exception_names:
-                return name
-            imports = dict(summary.imports)
-            first = parts[cut]
-            if first in imports and depth < MAX_DEPTH and imports[first] != name:
-                return self._constant(".".join([imports[first], *parts[cut + 1:]]), depth + 1)
-            return None
-        return None
+    def _constant(self, name: str) -> Optional[str]:
+        """The qualified name of the project constant of exception types ``name`` refers to."""
+        return self.follow(name, lambda name, summary, rest: name if name in self.exception_names else FOLLOW)
 
-    def resolve(self, name: Optional[str], depth: int = 0) -> Optional[str]:
+    def resolve(self, name: Optional[str]) -> Optional[str]:
         """The qualified name of the function ``name`` refers to, following re-exports."""
+        return self.follow(name, lambda name, summary, rest: name if name in self.functions else FOLLOW,
+                           stars=True)
+
+    def follow(self, name: Optional[str], answer: Callable[[str, Optional[ModuleSummary], Tuple[str, ...]], object],
+               keep: int = 1, stars: bool = False, depth: int = 0):
+        """Follow the dotted name ``name`` through the project's modules and their imports.
+
+        ``answer(name, summary, rest)`` is asked first with ``summary=None`` (is ``name`` known as
+        it is?), then for the longest prefix of ``name`` that is a project module, with the parts
+        after it (``rest``, at least ``keep`` of them); it returns the result, or :data:`FOLLOW` to
+        go on: then the import that binds ``rest[0]`` in that module is followed (and, with
+        ``stars``, each ``from m import *``). ``None`` when nothing answers within
+        :data:`MAX_DEPTH` imports."""
         if name is None or depth > MAX_DEPTH:
             return None
-        if name in self.functions:
-            return name
+        found = answer(name, None, ())
+        if found is not FOLLOW:
+            return found
         parts = name.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
+        for cut in range(len(parts) - keep, 0, -1):
             summary = self.module(".".join(parts[:cut]))
             if summary is None:
                 continue
-            if name in self.functions:
-                return name
-            first, rest = parts[cut], parts[cut + 1:]
+            rest = tuple(parts[cut:])
+            found = answer(name, summary, rest)
+            if found is not FOLLOW:
+                return found
             imports = dict(summary.imports)
-            if first in imports and imports[first] != name:
-                return self.resolve(".".join([imports[first], *rest]), depth + 1)
-            for star in summary.star_imports:
-                found = self.resolve(".".join([star, first, *rest]), depth + 1)
+            if rest[0] in imports and imports[rest[0]] != name:
+                return self.follow(".".join([imports[rest[0]], *rest[1:]]), answer, keep, stars, depth + 1)
+            for star in summary.star_imports if stars else ():
+                found = self.follow(".".join([star, *rest]), answer, keep, stars, depth + 1)
                 if found:
                     return found
             return None
@@ -166,29 +170,18 @@ class CallGraph:
         client = self._client_object(site.callee)
         return [(client,)] if client is not None else []
 
-    def _client_object(self, name: Optional[str], depth: int = 0) -> Optional[Hop]:
+    def _client_object(self, name: Optional[str]) -> Optional[Hop]:
         """``client.llm.chat.completions.create`` → the layer of ``llm``, a retrying client defined
         at module level in ``client`` (followed through imports)."""
-        if name is None or depth > MAX_DEPTH:
-            return None
-        parts = name.split(".")
-        for cut in range(len(parts) - 2, 0, -1):
-            summary = self.module(".".join(parts[:cut]))
-            if summary is None:
-                continue
-            first = parts[cut]
-            objects = dict(summary.client_objects)
-            if first in objects:
-                layer = summary.layers[objects[first]]
+        def answer(name: str, summary: Optional[ModuleSummary], rest: Tuple[str, ...]):
+            objects = dict(summary.client_objects) if summary is not None else {}
+            if rest[:1] and rest[0] in objects:
+                layer = summary.layers[objects[rest[0]]]
                 methods = REQUEST_METHODS.get(layer.library)  # a session retries only what sends a request
-                if methods is not None and parts[-1] not in methods:
-                    return None
-                return Hop(summary.path, layer)
-            imports = dict(summary.imports)
-            if first in imports and imports[first] != name:
-                return self._client_object(".".join([imports[first], *parts[cut + 1:]]), depth + 1)
-            return None
-        return None
+                return None if methods is not None and rest[-1] not in methods else Hop(summary.path, layer)
+            return FOLLOW
+
+        return self.follow(name, answer, keep=2)
 
     def reach(self, function: str, depth: int = 0) -> List[Tuple[Hop, ...]]:
         """The chains of retry layers a call to ``function`` goes through (each cut where an
