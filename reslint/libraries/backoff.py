@@ -92,12 +92,11 @@ class Backoff(RetryAdapter):
             return add_keyword_fix(call, "max_time", seconds, f"Add `max_time={seconds}`")
         return super().fix(remedy, policy, fx, **params)
 
-    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
-        return {
-            Remedy.JITTER: "drop `jitter=None` (backoff uses full jitter by default)",
-            Remedy.TIME_CAP: f"add `max_time={limit_s:g}`",
-            Remedy.BOUNDS: "add `max_tries=` and `max_time=`",
-        }.get(remedy)
+    advice_text = {
+        Remedy.JITTER: "drop `jitter=None` (backoff uses full jitter by default)",
+        Remedy.TIME_CAP: "add `max_time={limit_s:g}`",
+        Remedy.BOUNDS: "add `max_tries=` and `max_time=`",
+    }
 
 
 def _expo(base, factor, cap, extra):

@@ -104,10 +104,16 @@ class RetryAdapter:
             return narrow_catch_all(policy.retried.node, policy, **params)
         return None
 
+    #: what to do per remedy, in the library's words; ``{limit_s:g}`` (seconds) and ``{limit_ms}``
+    #: (whole milliseconds) stand for the time cap the rule suggests
+    advice_text: ClassVar[Mapping[Remedy, str]] = {}
+
     def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
         """What to do, in the library's words (``add `max_time=30```), or ``None`` for the rule's
-        generic advice."""
-        return None
+        generic advice. ``limit_s``: the time cap in seconds. Reads :attr:`advice_text`; an
+        adapter whose advice depends on the policy overrides this."""
+        text = self.advice_text.get(remedy)
+        return text.format(limit_s=limit_s, limit_ms=int(limit_s * 1000)) if text is not None else None
 
     # -- clients that carry policies -------------------------------------------------------
     #: types of client objects policies are mounted on (a requests ``Session``)

@@ -61,12 +61,11 @@ class Celery(RetryAdapter):
                                       "Remove `retry_jitter=False` (celery jitters backoff by default)")
         return super().fix(remedy, policy, fx, **params)
 
-    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
-        return {
-            Remedy.JITTER: "keep `retry_jitter=True` with `retry_backoff`",
-            Remedy.TIME_CAP: "lower `max_retries`/`retry_backoff_max` (celery has no total-time cap)",
-            Remedy.BOUNDS: "set `max_retries=` to a number (None means forever)",
-        }.get(remedy)
+    advice_text = {
+        Remedy.JITTER: "keep `retry_jitter=True` with `retry_backoff`",
+        Remedy.TIME_CAP: "lower `max_retries`/`retry_backoff_max` (celery has no total-time cap)",
+        Remedy.BOUNDS: "set `max_retries=` to a number (None means forever)",
+    }
 
 
 ADAPTER = Celery()

@@ -9,7 +9,6 @@ predicate is ``if_transient_error``. On giving up it raises ``RetryError``.
 
 from __future__ import annotations
 
-from typing import Optional
 
 from reslint.libraries.base import Remedy, RetryAdapter, Site, merge, roles
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
@@ -49,8 +48,7 @@ class GoogleApiCore(RetryAdapter):
         max_delay_s = reader.number(args, timeout_name, d["timeout"], scope=scope)
         return self.policy(site, attempts=None, max_delay_s=max_delay_s, wait=wait, retried=retried)
 
-    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
-        return "pass `timeout=` (None means forever)" if remedy is Remedy.BOUNDS else None
+    advice_text = {Remedy.BOUNDS: "pass `timeout=` (None means forever)"}
 
 
 ADAPTER = GoogleApiCore()

@@ -33,11 +33,10 @@ class HandRolled(RetryAdapter):
             return _jittered_sleep(params["sleep"], fx)
         return None
 
-    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
-        return {
-            Remedy.TIME_CAP: "compare `time.monotonic()` with a deadline computed before the loop",
-            Remedy.BOUNDS: "count attempts or compare `time.monotonic()` with a deadline",
-        }.get(remedy)
+    advice_text = {
+        Remedy.TIME_CAP: "compare `time.monotonic()` with a deadline computed before the loop",
+        Remedy.BOUNDS: "count attempts or compare `time.monotonic()` with a deadline",
+    }
 
 
 def _jittered_sleep(sleep: cst.Call, fx: FixContext) -> Optional[FixPlan]:

@@ -9,8 +9,6 @@ retried unless ``retry_exceptions`` says otherwise. There is no time cap.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 from reslint.libraries.base import Remedy, RetryAdapter, Site, merge, roles
@@ -76,8 +74,7 @@ class Redo(RetryAdapter):
         return self.policy(site, attempts=ASYNC_DEFAULTS["attempts"], max_delay_s=None, wait=wait,
                            retried=_retried(reader, args, scope))
 
-    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
-        return "keep `jitter` above 0" if remedy is Remedy.JITTER else None
+    advice_text = {Remedy.JITTER: "keep `jitter` above 0"}
 
 
 def _sleep_options(reader: PolicyReader, given, scope) -> dict:

@@ -9,7 +9,6 @@ caps the wait. There is no time cap, and ``Retry-After`` is never read.
 
 from __future__ import annotations
 
-from typing import Optional
 
 from reslint.libraries.base import Remedy, RetryAdapter, Site, merge, roles
 from reslint.model.policy import Jitter, RetryPolicy, Role, Wait, WaitShape, types_or_unknown
@@ -65,12 +64,11 @@ class RetryPackage(RetryAdapter):
                     lambda k: clamp(add(mul(delay, scaled_power(factor, k - 1)), mul(most, k)), None, cap),
                     jitter_expr, zero=(delay == 0 and (most == 0)))
 
-    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
-        return {
-            Remedy.JITTER: "pass `jitter=(0, n)` (a tuple draws at random; a number is added as is)",
-            Remedy.BOUNDS: "pass `tries=N` (-1 means forever)",
-            Remedy.BACKOFF: "set `delay=` and `backoff=`",
-        }.get(remedy)
+    advice_text = {
+        Remedy.JITTER: "pass `jitter=(0, n)` (a tuple draws at random; a number is added as is)",
+        Remedy.BOUNDS: "pass `tries=N` (-1 means forever)",
+        Remedy.BACKOFF: "set `delay=` and `backoff=`",
+    }
 
 
 ADAPTER = RetryPackage()

@@ -78,13 +78,12 @@ class Retrying(RetryAdapter):
             return add_keyword_fix(call, "stop_max_delay", ms, f"Add `stop_max_delay={ms}` (milliseconds)")
         return super().fix(remedy, policy, fx, **params)
 
-    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
-        return {
-            Remedy.JITTER: "add `wait_jitter_max=` (milliseconds)",
-            Remedy.TIME_CAP: f"add `stop_max_delay={int(limit_s * 1000)}` (milliseconds)",
-            Remedy.BOUNDS: "add `stop_max_attempt_number=` and `stop_max_delay=` (milliseconds)",
-            Remedy.BACKOFF: "set `wait_exponential_multiplier=` and `wait_jitter_max=`",
-        }.get(remedy)
+    advice_text = {
+        Remedy.JITTER: "add `wait_jitter_max=` (milliseconds)",
+        Remedy.TIME_CAP: "add `stop_max_delay={limit_ms}` (milliseconds)",
+        Remedy.BOUNDS: "add `stop_max_attempt_number=` and `stop_max_delay=` (milliseconds)",
+        Remedy.BACKOFF: "set `wait_exponential_multiplier=` and `wait_jitter_max=`",
+    }
 
 
 # Each strategy is its own closure over its own parameters, so that one strategy's cap can never

@@ -63,12 +63,11 @@ class Stamina(RetryAdapter):
             return _set_timeout(policy.call, format_seconds(params["limit_s"]))
         return super().fix(remedy, policy, fx, **params)
 
-    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
-        return {
-            Remedy.JITTER: "keep `wait_jitter` above 0",
-            Remedy.TIME_CAP: f"set `timeout={limit_s:g}`",
-            Remedy.BOUNDS: "keep `attempts=` or `timeout=` (stamina's defaults are 10 attempts and 45 s)",
-        }.get(remedy)
+    advice_text = {
+        Remedy.JITTER: "keep `wait_jitter` above 0",
+        Remedy.TIME_CAP: "set `timeout={limit_s:g}`",
+        Remedy.BOUNDS: "keep `attempts=` or `timeout=` (stamina's defaults are 10 attempts and 45 s)",
+    }
 
 
 def _set_timeout(call: cst.Call, seconds: str) -> Optional[FixPlan]:

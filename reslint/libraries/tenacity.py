@@ -318,13 +318,12 @@ class Tenacity(RetryAdapter):
         return FixPlan(f"Add `wait={spelled}(multiplier=0.5, max=10)`", Applicability.SAFE,
                        ((call, add_keyword_arg(call, "wait", value)),), imports)
 
-    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
-        return {
-            Remedy.JITTER: "use `wait_random_exponential` or add `+ wait_random(0, n)`",
-            Remedy.TIME_CAP: f"add `| stop_after_delay({limit_s:g})` to `stop=`",
-            Remedy.BOUNDS: "pass `stop=stop_after_attempt(N) | stop_after_delay(T)`",
-            Remedy.BACKOFF: "pass `wait=wait_random_exponential(...)` (tenacity's default is `wait_none`)",
-        }.get(remedy)
+    advice_text = {
+        Remedy.JITTER: "use `wait_random_exponential` or add `+ wait_random(0, n)`",
+        Remedy.TIME_CAP: "add `| stop_after_delay({limit_s:g})` to `stop=`",
+        Remedy.BOUNDS: "pass `stop=stop_after_attempt(N) | stop_after_delay(T)`",
+        Remedy.BACKOFF: "pass `wait=wait_random_exponential(...)` (tenacity's default is `wait_none`)",
+    }
 
 
 def _strategy(shape: str, p: dict, node) -> Wait:

@@ -117,14 +117,13 @@ class Urllib3(RetryAdapter):
     def unsafe_replay(self, call: cst.Call, qualname: str, ctx) -> Optional[UnsafeReplay]:
         return _unsafe_methods(call, ctx)
 
-    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
-        return {
-            Remedy.JITTER: "add `backoff_jitter=` (urllib3 >= 2.0)",
-            Remedy.TIME_CAP: "lower `total`/`backoff_factor`/`backoff_max` (urllib3 has no total-time cap) or bound "
-                             "the calls with a deadline",
-            Remedy.BACKOFF: "set `backoff_factor` (and `backoff_jitter`)",
-            Remedy.RETRY_AFTER: "keep the default (True)",
-        }.get(remedy)
+    advice_text = {
+        Remedy.JITTER: "add `backoff_jitter=` (urllib3 >= 2.0)",
+        Remedy.TIME_CAP: "lower `total`/`backoff_factor`/`backoff_max` (urllib3 has no total-time cap) or bound "
+                         "the calls with a deadline",
+        Remedy.BACKOFF: "set `backoff_factor` (and `backoff_jitter`)",
+        Remedy.RETRY_AFTER: "keep the default (True)",
+    }
 
 
 def _unsafe_methods(call: cst.Call, ctx) -> Optional[UnsafeReplay]:
