@@ -9,7 +9,6 @@ caps the wait. There is no time cap, and ``Retry-After`` is never read.
 
 from __future__ import annotations
 
-
 from reslint.libraries.base import Remedy, RetryAdapter, Site, merge, roles
 from reslint.model.policy import Jitter, RetryPolicy, Role, Wait, WaitShape, types_or_unknown
 from reslint.model.reader import Args, PolicyReader
