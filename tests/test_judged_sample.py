@@ -1,0 +1,50 @@
+"""The judged-sample tool: finding identities survive moved lines, verdicts carry over, the table counts."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "judged_sample.py"
+
+
+@pytest.fixture
+def tool(tmp_path, monkeypatch):
+    spec = importlib.util.spec_from_file_location("judged_sample", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "HERE", tmp_path / "judged")
+    return module
+
+
+def _repo(tmp_path: Path, text: str) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir(exist_ok=True)
+    (repo / "app.py").write_text(text, encoding="utf-8")
+    return repo
+
+
+def test_verdicts_survive_a_moved_line_and_the_table_counts_them(tool, tmp_path, capsys):
+    repo = _repo(tmp_path, "import requests\n\nrequests.get('https://a')\nrequests.get('https://b')\n")
+    tool.main(["collect", str(repo), "--name", "o/r", "--commit", "c" * 40])
+    path = tmp_path / "judged" / "o+r.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [(r["file"], r["row"], r["code"]) for r in rows] == [("app.py", 3, "RES101"), ("app.py", 4, "RES101")]
+    rows[0]["verdict"], rows[0]["reason"] = "true", "a real call without a timeout"
+    rows[1]["verdict"], rows[1]["reason"] = "false", "for the test"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+    _repo(tmp_path, "import requests\n\n\n\nrequests.get('https://a')\nrequests.get('https://c')\n")
+    tool.main(["collect", str(repo), "--name", "o/r", "--commit", "d" * 40])
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [(r["row"], r["verdict"]) for r in rows] == [(5, "true"), (6, None)]  # moved: kept; new: open
+    assert "1 with earlier verdicts, 1 to judge, 1 judged findings no longer reported" in capsys.readouterr().out
+
+    tool.main(["score"])
+    readme = (tmp_path / "judged" / "README.md").read_text()
+    assert "| RES101 | 2 | 1 | 0 | 1 | 1.00 |" in readme
+    tool.main(["score"])  # the generated section is replaced, not appended
+    assert (tmp_path / "judged" / "README.md").read_text().count("judged-table: begin") == 1
