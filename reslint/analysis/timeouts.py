@@ -104,6 +104,12 @@ def _read(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         return TimeoutReading(spec, UNKNOWN_STATE, "a custom adapter is mounted on the session")
     if spec.connects_with is not None and find_argument(call, *spec.connects_with) is None:
         return TimeoutReading(spec, UNKNOWN_STATE, "no host: the client connects later, maybe with a timeout")
+    if spec.configured_by is not None:
+        configured = find_argument(call, *spec.configured_by)
+        if configured is UNKNOWN:
+            return TimeoutReading(spec, UNKNOWN_STATE, "the connection settings may come from *args or **kwargs")
+        if configured is not None:  # the object passed is reported where it is built, if it has none
+            return TimeoutReading(spec, OK, f"takes its timeouts from the `{spec.configured_by[0]}=` it is given")
     if spec.url is not None and _local_url(call, spec, ctx):
         return TimeoutReading(spec, OK, "a data: or file: URL is not a network call")
     max_timeout = _max_timeout(ctx)

@@ -63,6 +63,10 @@ class TimeoutSpec:
     - ``connects_with``: ``(param name, position)`` of the host argument of a client
       that connects only when it is given (``ftplib.FTP()`` does no I/O; the
       timeout can still be passed to ``connect()``): without it, not reported.
+    - ``configured_by``: ``(param name, position)`` of an argument that hands the client an
+      object carrying its connection settings (redis-py's ``connection_pool=``): when it is
+      passed, the client's own timeout parameters are ignored and the object's constructor is
+      the one reported, never the client.
     - ``url``: ``(param name, position)`` of a URL argument; a constant ``data:`` or
       ``file:`` URL is not a network call.
     - ``whole_units``: the parameter takes a whole number of its unit (libpq's
@@ -94,6 +98,7 @@ class TimeoutSpec:
     number_phases: int = 1
     default_per_attempt_s: Optional[float] = None
     connects_with: Optional[Tuple[str, int]] = None
+    configured_by: Optional[Tuple[str, int]] = None
     url: Optional[Tuple[str, int]] = None
     whole_units: bool = False
     numeric_strings: bool = False

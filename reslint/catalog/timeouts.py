@@ -199,9 +199,17 @@ def _databases() -> List[TimeoutSpec]:
         ),
         TimeoutSpec(
             "redis.Redis", (TimeoutParam("socket_timeout", 4),), None,
-            "redis/client.py Redis.__init__: socket_timeout None before 8.0, 5 s from 8.0 (redis-py tags v5.3.1, v8.0.0)",
+            "redis/client.py Redis.__init__: socket_timeout None before 8.0, 5 s from 8.0 (redis-py tags v5.3.1, "
+            "v8.0.0); with connection_pool= the connection keywords are not read (the pool's connections are used)",
             "redis-py before 8.0 waits forever on a command without socket_timeout", carrier=True,
+            configured_by=("connection_pool", 9),
         ),
+        *(TimeoutSpec(
+            pool, (TimeoutParam("socket_timeout"),), None,
+            "redis/connection.py ConnectionPool(**connection_kwargs) -> connection_class(**connection_kwargs): "
+            "AbstractConnection socket_timeout None before 8.0, 5 s from 8.0 (redis-py 8.1.0, tag v5.3.1)",
+            "redis-py before 8.0 waits forever on a command without socket_timeout", carrier=True,
+        ) for pool in ("redis.ConnectionPool", "redis.BlockingConnectionPool")),
         TimeoutSpec(
             "redis.Redis.from_url", (TimeoutParam("socket_timeout"),), None,
             "redis/client.py Redis.from_url; the URL query may set socket_timeout (redis-py 8.1.0)",
