@@ -219,3 +219,72 @@ def test_redis_pool_fix_adds_the_timeout_to_the_pool(linter):
     body = "pool = redis.ConnectionPool(host='cache')\nr = redis.Redis(connection_pool=pool)\n"
     assert fixed(linter, body, unsafe=True) == \
         "pool = redis.ConnectionPool(host='cache', socket_timeout=10)\nr = redis.Redis(connection_pool=pool)\n"
+
+
+AIOHTTP = """\
+import aiohttp
+
+LIMIT = aiohttp.ClientTimeout(total=10)
+
+
+async def fetch_all(urls):
+    async with aiohttp.ClientSession() as session:
+        for url in urls:
+            async with session.get(url, timeout=LIMIT) as resp:
+                yield await resp.text()
+
+
+async def post_one(url):
+    session = aiohttp.ClientSession()
+    try:
+        resp = await session.post(url, json={}, timeout=LIMIT)
+        return await resp.json()
+    finally:
+        await session.close()
+
+
+async def one_request_without(url):
+    async with aiohttp.ClientSession() as session:  # error
+        await session.get(url, timeout=LIMIT)
+        return await session.get(url)
+
+
+async def passed_on(url):
+    async with aiohttp.ClientSession() as session:  # error
+        await session.get(url, timeout=LIMIT)
+        return await helper(session)
+
+
+async def method_taken(url):
+    async with aiohttp.ClientSession() as session:  # error
+        get = session.get
+        return await get(url, timeout=LIMIT)
+
+
+def factory():
+    return aiohttp.ClientSession()  # error
+
+
+SHARED = aiohttp.ClientSession()  # error
+"""
+
+
+def test_aiohttp_session_used_only_by_requests_with_their_own_timeout(linter):
+    results, errors = linter.lint_text(AIOHTTP, "m.py")
+    assert errors == []
+    expected = [row for row, line in enumerate(AIOHTTP.splitlines(), 1) if line.endswith("# error")]
+    assert sorted(f.location.row for f in results if f.code == "RES101") == expected
+
+
+@pytest.mark.parametrize("raises, message", [
+    ("            resp.raise_for_status()\n",
+     "Catch only `(requests.ConnectionError, requests.Timeout)`; the HTTP errors `raise_for_status()` raises "
+     "(429 and 5xx too) are then no longer retried: retry those by status"),
+    ("", "Catch only `(requests.ConnectionError, requests.Timeout)`"),
+])
+def test_narrowing_fix_says_which_retries_it_drops(linter, raises, message):
+    body = ("def f():\n    for attempt in range(3):\n        try:\n            resp = session.get('u', timeout=5)\n"
+            f"{raises}            return resp.json()\n        except Exception:\n"
+            "            time.sleep(random.uniform(0, 2 ** attempt))\n")
+    results, _ = linter.lint_text(HEAD + body, "m.py")
+    assert [f.fix.message for f in results if f.code == "RES204"] == [message]

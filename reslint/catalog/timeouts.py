@@ -71,6 +71,9 @@ def _aiohttp() -> List[TimeoutSpec]:
             carrier=True,
             fix="timeout={obj0}(total={seconds})",
             fix_imports=("aiohttp.ClientTimeout",),
+            # aiohttp/client.py ClientSession._request: a timeout= given to the request is used
+            # instead of the session's (3.14.5)
+            bounded_per_request=HTTP_VERBS + ("request", "ws_connect"),
         )
     ]
     for verb in HTTP_VERBS + ("request", "ws_connect"):
