@@ -209,6 +209,8 @@ def test_raise_for_status_for_5xx_only_in_a_loop(linter):
     ("pool = redis.BlockingConnectionPool(host='cache')\nr = redis.Redis(connection_pool=pool, socket_timeout=None)\n",
      [(1, "RES101")]),
     ("def client(pool):\n    return redis.Redis(connection_pool=pool)\n", []),
+    # a connection class of the project's (an in-memory fake) decides how the pool connects
+    ("pool = redis.ConnectionPool(connection_class=FakeConnection, server=server)\n", []),
     ("r = redis.Redis(host='cache')\n", [(1, "RES101")]),
 ])
 def test_redis_client_given_a_pool(linter, body, expected):

@@ -110,7 +110,7 @@ def _read(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         if configured is UNKNOWN:
             return TimeoutReading(spec, UNKNOWN_STATE, "the connection settings may come from *args or **kwargs")
         if configured is not None:  # the object passed is reported where it is built, if it has none
-            return TimeoutReading(spec, OK, f"takes its timeouts from the `{spec.configured_by[0]}=` it is given")
+            return TimeoutReading(spec, OK, f"connects as the `{spec.configured_by[0]}=` it is given says")
     if spec.url is not None and _local_url(call, spec, ctx):
         return TimeoutReading(spec, OK, "a data: or file: URL is not a network call")
     max_timeout = _max_timeout(ctx)

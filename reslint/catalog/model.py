@@ -64,9 +64,9 @@ class TimeoutSpec:
       that connects only when it is given (``ftplib.FTP()`` does no I/O; the
       timeout can still be passed to ``connect()``): without it, not reported.
     - ``configured_by``: ``(param name, position)`` of an argument that hands the client an
-      object carrying its connection settings (redis-py's ``connection_pool=``): when it is
-      passed, the client's own timeout parameters are ignored and the object's constructor is
-      the one reported, never the client.
+      object carrying its connection settings (redis-py's ``connection_pool=``, a pool's
+      ``connection_class=``): when it is passed, the client's own timeout parameters are
+      ignored and the object's constructor is the one reported, never the client.
     - ``bounded_per_request``: methods of the client whose own ``timeout=`` replaces the
       client's (aiohttp's request methods): a client bound to a local of one function and
       used there only through these methods, each passing ``timeout=``, is bounded by them

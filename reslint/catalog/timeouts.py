@@ -207,12 +207,14 @@ def _databases() -> List[TimeoutSpec]:
             "redis-py before 8.0 waits forever on a command without socket_timeout", carrier=True,
             configured_by=("connection_pool", 9),
         ),
+        # a connection_class= of the project's (fakeredis' FakeConnection, a proxy) decides how it connects
         *(TimeoutSpec(
             pool, (TimeoutParam("socket_timeout"),), None,
             "redis/connection.py ConnectionPool(**connection_kwargs) -> connection_class(**connection_kwargs): "
             "AbstractConnection socket_timeout None before 8.0, 5 s from 8.0 (redis-py 8.1.0, tag v5.3.1)",
             "redis-py before 8.0 waits forever on a command without socket_timeout", carrier=True,
-        ) for pool in ("redis.ConnectionPool", "redis.BlockingConnectionPool")),
+            configured_by=("connection_class", position),
+        ) for pool, position in (("redis.ConnectionPool", 0), ("redis.BlockingConnectionPool", 2))),
         TimeoutSpec(
             "redis.Redis.from_url", (TimeoutParam("socket_timeout"),), None,
             "redis/client.py Redis.from_url; the URL query may set socket_timeout (redis-py 8.1.0)",
