@@ -146,12 +146,22 @@ def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) ->
     scope = ctx.scope
     if scope is None or scope.kind != "function":
         return False
-    names = [name for name, bindings in scope.bindings.items()
-             if any(b.kind in ("assign", "with") and b.value is call for b in bindings)]
+    key = ("bound-values", id(scope))  # once per function: value -> the names bound to it
+    if key not in ctx.cache:
+        index: Dict[int, List[str]] = {}
+        for bound, bindings in scope.bindings.items():
+            for b in bindings:
+                if b.kind in ("assign", "with") and b.value is not None:
+                    index.setdefault(id(b.value), []).append(bound)
+        ctx.cache[key] = index
+    names = ctx.cache[key].get(id(call), [])
     if len(names) != 1 or len(scope.bindings[names[0]]) != 1:
         return False
     name, body = names[0], scope.node
-    uses = _name_uses(body, name)
+    uses_key = ("name-uses", id(body), name)
+    if uses_key not in ctx.cache:
+        ctx.cache[uses_key] = _name_uses(body, name)
+    uses = ctx.cache[uses_key]
     if uses is None:
         return False
     requests = 0
