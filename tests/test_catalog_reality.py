@@ -7,7 +7,7 @@ file imports the installed libraries and checks that data with
 - every ``TIMEOUT_CALLS`` entry resolves (through ``names.ALIASES`` for canonical
   spellings such as ``botocore.Config``), each ``TimeoutParam`` is a parameter (or
   reaches ``**kwargs``, which is then followed to where it lands) at the declared
-  position, and the ``dsn``/``connects_with``/``url`` arguments exist;
+  position, and the ``dsn``/``connects_with``/``configured_by``/``url`` arguments exist;
 - ``socket_default`` is checked end to end against a silent loopback server;
 - ``TIMEOUT_OBJECTS`` parameters and phases, and the defaults the catalog states;
 - ``names.ALIASES`` name the same object, ``FACTORIES`` resolve;
@@ -334,6 +334,9 @@ FORWARDS.update({
     "asyncpg.create_pool": "asyncpg.connect",  # asyncpg/pool.py connect_kwargs -> connection.connect
     "redis.Redis.from_url": "redis.Redis",  # redis/client.py from_url -> cls(connection_pool=...(**kwargs))
     "redis.from_url": "redis.Redis",
+    # redis/connection.py ConnectionPool(**connection_kwargs) -> connection_class(**connection_kwargs)
+    "redis.ConnectionPool": "redis.connection.AbstractConnection",
+    "redis.BlockingConnectionPool": "redis.connection.AbstractConnection",
     "pymongo.MongoClient": _pymongo_option,  # pymongo/common.py option validators
     "boto3.client": "boto3.Session.client",  # boto3/__init__.py -> _get_default_session().client
     "boto3.resource": "boto3.Session.resource",
@@ -380,7 +383,7 @@ def test_forwards_rows_are_catalog_entries_taking_kwargs():
 def _argument_refs():
     out = []
     for q, spec in TIMEOUT_CALLS.items():
-        for field_name in ("dsn", "connects_with", "url"):
+        for field_name in ("dsn", "connects_with", "configured_by", "url"):
             ref = getattr(spec, field_name)
             if ref is not None:
                 out.append(_case(field_name, q, q, field_name, ref[0], ref[1], id=f"{q}:{field_name}"))
@@ -389,7 +392,7 @@ def _argument_refs():
 
 @pytest.mark.parametrize(("qualname", "field_name", "name", "position"), _argument_refs())
 def test_timeout_call_dsn_host_and_url_arguments_exist(qualname, field_name, name, position):
-    """``dsn``, ``connects_with`` and ``url`` name a real argument at its position."""
+    """``dsn``, ``connects_with``, ``configured_by`` and ``url`` name a real argument at its position."""
     assert check_param(params_of(qualname), name, position) != "**kwargs", \
         f"{qualname}.{field_name}: {name!r} is not an explicit parameter"
 
@@ -612,6 +615,16 @@ def test_llm_client_default_timeout(package: str):
             assert default.read == spec.default_s, qualname
             assert sum(_phases(default)) == spec.default_per_attempt_s, qualname
             assert spec.number_phases == 4
+
+
+def test_redis_client_given_a_pool_does_not_read_its_own_socket_timeout():
+    """``configured_by=connection_pool``: redis-py builds no pool of its own from the connection
+    keywords when one is passed, so the pool's connections (and their timeouts) are used."""
+    redis = pytest.importorskip("redis")
+    pool = redis.ConnectionPool(socket_timeout=3)
+    client = redis.Redis(connection_pool=pool, socket_timeout=99)
+    assert client.connection_pool is pool
+    assert client.connection_pool.connection_kwargs["socket_timeout"] == 3
 
 
 def test_redis_socket_timeout_default_is_one_the_catalog_names():

@@ -102,8 +102,12 @@ def test_res403_fix_removes_post(tmp_path):
 ])
 def test_res403_fix_keeps_the_comments_of_the_kept_methods(tmp_path, methods, after):
     text = HEAD + f"p = Retry(total=3, backoff_factor=0.5, backoff_jitter=0.5, allowed_methods={methods})\n"
-    outcome = fix_text(Linter(Settings(root=tmp_path, select=("RES403",))), text, "app.py", unsafe=False)
+    linter = Linter(Settings(root=tmp_path, select=("RES403",)))
+    outcome = fix_text(linter, text, "app.py", unsafe=True)
     assert outcome.text == text.replace(methods, after)
+    # a safe fix never deletes a comment: dropping a method with its own comment is left to --unsafe-fixes
+    safe = fix_text(linter, text, "app.py", unsafe=False)
+    assert safe.text == (None if "#" in methods else text.replace(methods, after))
 
 
 # -- keys added after the dict is built, helpers in other modules, vendor keys, SDK writes ------------------------

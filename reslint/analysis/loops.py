@@ -167,10 +167,13 @@ class LoopAnalyzer:
             wait = Wait.unknown(helper_sleeps[0])  # a helper sleeps: how long is unknown here
         retried, aimed = self._retried(handlers, nodes, scope)
         in_handlers = {id(n) for h in handlers for n in own_nodes(h.body)}
+        # no handler and only success statuses compared (``if r.status_code == 200: return``):
+        # it waits for a condition, it does not retry a fault
+        poll = not handlers and bool(retried.statuses) and all(s < 400 for s in retried.statuses)
         facts = LoopFacts(sleeps=tuple(sleeps), handlers=tuple(handlers), aimed_at_rate_limit=aimed,
                           sleeps_in_handlers=frozenset(id(s) for s in sleeps if id(s) in in_handlers),
-                          raise_for_status=any(_is_raise_for_status(n) for t in tries for n in own_nodes(t.body)),
-                          time_capped=capped)
+                          raise_for_status=unguarded_raise_for_status(loop.body, self.ctx, scope, in_try=True),
+                          time_capped=capped, poll=poll)
         return RetryPolicy(HAND_ROLLED, Role.LOOP, loop, attempts=attempts, max_delay_s=cap if capped else None,
                            wait=wait, retried=retried, loop=facts)
 
@@ -540,3 +543,155 @@ def _compares_http_status(node: cst.Comparison, ctx, scope) -> bool:
 def _is_raise_for_status(node) -> bool:
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
         node.func.attr.value == "raise_for_status"
+
+
+#: the client errors ``raise_for_status()`` turns into an exception that no retry fixes
+_FATAL_4XX = frozenset(range(400, 500)) - cat.TRANSIENT_4XX
+
+
+def unguarded_raise_for_status(body, ctx, scope, in_try: bool = False) -> bool:
+    """Whether a ``raise_for_status()`` in ``body`` can be reached by a 4xx that no retry fixes.
+
+    A status check in front of it decides which statuses get there: ``if r.status_code not in
+    RETRIED: return r`` (or ``continue``, ``raise``) leaves only the retried ones, and
+    ``if r.status_code >= 500: r.raise_for_status()`` raises for 5xx only. A status check
+    reslint cannot evaluate (a set held in an attribute) counts as such a guard: an unknown
+    value is never the fault. ``in_try``: only calls inside a ``try`` body count (a loop retries
+    what its handlers catch)."""
+    return _reaches(_statements(body), _FATAL_4XX, ctx, scope, in_try, not in_try)
+
+
+def _statements(block) -> list:
+    if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+        return list(block.body)
+    if isinstance(block, cst.Module):
+        return list(block.body)
+    return [block]
+
+
+def _reaches(statements, reach, ctx, scope, need_try: bool, in_try: bool) -> bool:
+    for stmt in statements:
+        if not reach:
+            return False
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        if isinstance(stmt, cst.If) and _mentions_status_code(stmt.test):
+            truth = {s: _status_truth(stmt.test, s, ctx, scope) for s in reach}
+            if any(v is None for v in truth.values()):
+                return False  # a status check reslint cannot read: the author chose what gets through
+            taken = frozenset(s for s, v in truth.items() if v)
+            if _reaches(_statements(stmt.body), taken, ctx, scope, need_try, in_try):
+                return True
+            if stmt.orelse is not None and _reaches(_statements(stmt.orelse.body) if isinstance(stmt.orelse, cst.Else)
+                                                    else [stmt.orelse], reach - taken, ctx, scope, need_try, in_try):
+                return True
+            if _leaves(stmt.body):
+                reach = reach - taken
+            if stmt.orelse is not None and isinstance(stmt.orelse, cst.Else) and _leaves(stmt.orelse.body):
+                reach = reach & taken
+            continue
+        if isinstance(stmt, (cst.Try, cst.TryStar)):
+            if _reaches(_statements(stmt.body), reach, ctx, scope, need_try, True):
+                return True
+            blocks = [h.body for h in stmt.handlers] + [b.body for b in (stmt.orelse, stmt.finalbody) if b is not None]
+            if any(_reaches(_statements(b), reach, ctx, scope, need_try, in_try) for b in blocks):
+                return True
+            continue
+        if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            if (in_try or not need_try) and any(_is_raise_for_status(n) for n in expressions(stmt)):
+                return True
+            continue
+        if isinstance(stmt, cst.If):
+            if _reaches(_statements(stmt.body), reach, ctx, scope, need_try, in_try):
+                return True
+            if stmt.orelse is not None and _reaches(_statements(stmt.orelse.body) if isinstance(stmt.orelse, cst.Else)
+                                                    else [stmt.orelse], reach, ctx, scope, need_try, in_try):
+                return True
+            continue
+        body = getattr(stmt, "body", None)
+        if body is not None and _reaches(_statements(body), reach, ctx, scope, need_try, in_try):
+            return True  # with, for, while, match cases are read as they come
+        if isinstance(stmt, cst.Match) and any(_reaches(_statements(c.body), reach, ctx, scope, need_try, in_try)
+                                               for c in stmt.cases):
+            return True
+    return False
+
+
+def _leaves(block) -> bool:
+    """Whether a block always leaves the statements after it (return, raise, break, continue)."""
+    body = _statements(block)
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        return any(isinstance(s, (cst.Raise, cst.Return, cst.Break, cst.Continue)) for s in last.body)
+    if isinstance(last, cst.If) and isinstance(last.orelse, cst.Else):
+        return _leaves(last.body) and _leaves(last.orelse.body)
+    return False
+
+
+def _status_truth(test, status: int, ctx, scope):
+    """Whether the condition ``test`` holds when the response's status is ``status``
+    (True/False), or ``None`` when it cannot be told."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = _status_truth(test.expression, status, ctx, scope)
+        return None if inner is None else not inner
+    if isinstance(test, cst.BooleanOperation):
+        left = _status_truth(test.left, status, ctx, scope)
+        right = _status_truth(test.right, status, ctx, scope)
+        if isinstance(test.operator, cst.And):
+            if left is False or right is False:
+                return False
+            return None if left is None or right is None else True
+        if left is True or right is True:
+            return True
+        return None if left is None or right is None else False
+    if isinstance(test, cst.Attribute) and test.attr.value in ("ok", "is_success"):
+        return status < 400
+    if isinstance(test, cst.Attribute) and test.attr.value in ("is_error", "is_client_error"):
+        return status >= 400
+    if not isinstance(test, cst.Comparison):
+        return None
+    operands = [test.left] + [c.comparator for c in test.comparisons]
+    values = [_operand(o, status, ctx, scope) for o in operands]
+    if any(v is None for v in values):
+        return None
+    for (left, right), target in zip(zip(values, values[1:]), test.comparisons):
+        result = _compare(target.operator, left, right)
+        if result is None:
+            return None
+        if not result:
+            return False
+    return True
+
+
+def _operand(expr, status: int, ctx, scope):
+    """A comparison operand: the status itself, a number, or a collection of numbers."""
+    if isinstance(expr, cst.Attribute) and expr.attr.value in ("status_code", "status"):
+        return status
+    if isinstance(expr, (cst.Set, cst.Tuple, cst.List)):
+        values = [ctx.value_of(e.value, scope) for e in expr.elements if isinstance(e, cst.Element)]
+        return frozenset(values) if values and all(is_number(v) for v in values) else None
+    value = ctx.value_of(expr, scope)
+    if is_number(value):
+        return value
+    if isinstance(value, tuple) and all(is_number(v) for v in value):
+        return frozenset(value)
+    if isinstance(expr, cst.Name):
+        resolved, inner = ctx.resolve(expr, scope)
+        if resolved is not expr:
+            return _operand(resolved, status, ctx, inner)
+    return None
+
+
+def _compare(operator, left, right):
+    numbers = is_number(left) and is_number(right)
+    if isinstance(operator, (cst.In, cst.NotIn)):
+        if not (is_number(left) and isinstance(right, frozenset)):
+            return None
+        return (left in right) == isinstance(operator, cst.In)
+    if not numbers:
+        return None
+    table = {cst.Equal: left == right, cst.NotEqual: left != right, cst.LessThan: left < right,
+             cst.LessThanEqual: left <= right, cst.GreaterThan: left > right, cst.GreaterThanEqual: left >= right}
+    return table.get(type(operator))

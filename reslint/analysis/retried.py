@@ -15,27 +15,30 @@ ask ``ctx.retry_scopes`` / ``ctx.deadlines`` and never re-derive them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Set
 
 import libcst as cst
 
 from reslint import libraries
-from reslint.analysis.loops import LoopAnalyzer
+from reslint.analysis.loops import LoopAnalyzer, own_nodes
 from reslint.analysis.retry import Extractor
 from reslint.catalog import retries as cat
 from reslint.semantics.context import Context, Scope
-from reslint.model.policy import RetryPolicy, Role
+from reslint.model.policy import RetriedKind, RetryPolicy, Role
 from reslint.values import UNKNOWN, is_number
 from reslint.semantics.walk import expressions
 
 
 @dataclass
 class RetryScope:
-    """A subtree that runs once per attempt of ``policy``."""
+    """A subtree that runs once per attempt of ``policy``; ``poll``: the policy waits for a
+    condition (:meth:`RetriedScopes.is_poll`), so a pass is a new request by design, not a
+    replay after a failure."""
 
     policy: RetryPolicy
     node: cst.CSTNode
     function: Optional[cst.FunctionDef] = None
+    poll: bool = False
 
 
 @dataclass
@@ -63,6 +66,7 @@ class RetriedScopes:
         self.policies: List[RetryPolicy] = []
         self.loop_policies: Dict[int, RetryPolicy] = {}
         self._by_policy: Dict[int, RetryScope] = {}
+        self._asserting: Set[int] = set()  # id() of library policies whose retried body asserts its condition
         self._function = ""  # the function being walked (for loop labels)
         self._functions: Dict[int, str] = {}  # id(policy) -> the function its loop or iterator is in
         #: only modules that import a library whose retry takes a function (``Retrying()(fn)``,
@@ -71,9 +75,25 @@ class RetriedScopes:
         self._walk(ctx.model.module_scope.node.body, ctx.model.module_scope, None)
 
     def _open(self, node, entry) -> None:
+        if isinstance(entry, RetryScope):
+            if _waits_for_an_assertion(entry.policy, node):
+                self._asserting.add(id(entry.policy))
+            entry.poll = self.is_poll(entry.policy)
         self.opened.setdefault(id(node), []).append(entry)
         if isinstance(entry, RetryScope):
             self._by_policy.setdefault(id(entry.policy), entry)
+
+    def is_poll(self, policy: RetryPolicy) -> bool:
+        """Whether a policy waits for a condition instead of retrying a fault of a remote call
+        (DESIGN "Polls are not retries"): it retries on a returned value (a result predicate),
+        its retried body checks the condition with ``assert`` and nothing but that assertion
+        (or every exception, the default) is retried, or it is a hand-rolled loop that compares
+        success statuses and catches nothing. The rules that apply to polls say so on their pages."""
+        if policy.retried.kind is RetriedKind.RESULT:
+            return True
+        if policy.loop is not None:
+            return policy.loop.poll
+        return id(policy) in self._asserting
 
     def scope_of(self, policy: RetryPolicy) -> Optional[RetryScope]:
         """The scope a policy retries (a decorated body, a loop body), if known."""
@@ -205,3 +225,21 @@ class RetriedScopes:
             constructor = self.ctx.constructor_of(func, scope)
             return self.extractor.for_call(constructor, scope) if constructor is not None else None
         return None
+
+
+#: what a retry that waits for an ``assert`` may name: the assertion's error, or every exception
+_ASSERTION_CATCHERS = cat.CATCH_ALL | {"AssertionError", "builtins.AssertionError"}
+
+
+def _waits_for_an_assertion(policy: RetryPolicy, body) -> bool:
+    """A library retry whose body ``assert``s a condition and that retries that assertion and
+    no named fault (the default predicate, ``Exception`` or ``AssertionError``): a poll."""
+    if policy.loop is not None:
+        return False
+    retried = policy.retried
+    if retried.kind is RetriedKind.TYPES:
+        if not retried.types or not set(retried.types) <= _ASSERTION_CATCHERS:
+            return False
+    elif retried.kind is not RetriedKind.ANY:
+        return False
+    return any(isinstance(n, cst.Assert) for n in own_nodes(body))

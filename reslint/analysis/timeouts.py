@@ -20,6 +20,7 @@ from reslint.catalog.model import INHERITED, TimeoutObjectSpec, TimeoutParam, Ti
 from reslint.catalog.timeouts import MOUNTED_TIMEOUTS
 from reslint.semantics.context import UNKNOWN, Context
 from reslint.semantics.cstutil import source
+from reslint.semantics.walk import children
 
 OK, MISSING, DISABLED, EXCESSIVE, UNKNOWN_STATE = "ok", "missing", "disabled", "excessive", "unknown"
 _SEVERITY = {DISABLED: 4, EXCESSIVE: 3, UNKNOWN_STATE: 2, OK: 1}
@@ -104,6 +105,12 @@ def _read(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         return TimeoutReading(spec, UNKNOWN_STATE, "a custom adapter is mounted on the session")
     if spec.connects_with is not None and find_argument(call, *spec.connects_with) is None:
         return TimeoutReading(spec, UNKNOWN_STATE, "no host: the client connects later, maybe with a timeout")
+    if spec.configured_by is not None:
+        configured = find_argument(call, *spec.configured_by)
+        if configured is UNKNOWN:
+            return TimeoutReading(spec, UNKNOWN_STATE, "the connection settings may come from *args or **kwargs")
+        if configured is not None:  # the object passed is reported where it is built, if it has none
+            return TimeoutReading(spec, OK, f"connects as the `{spec.configured_by[0]}=` it is given says")
     if spec.url is not None and _local_url(call, spec, ctx):
         return TimeoutReading(spec, OK, "a data: or file: URL is not a network call")
     max_timeout = _max_timeout(ctx)
@@ -124,7 +131,86 @@ def _read(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         return dsn
     if spec.socket_default and _finite_socket_default(ctx):
         return TimeoutReading(spec, OK, "the module sets a finite socket.setdefaulttimeout()")
-    return _missing(spec, max_timeout)
+    reading = _missing(spec, max_timeout)
+    if reading.state == MISSING and spec.bounded_per_request and _bounded_by_its_requests(call, spec, ctx):
+        return TimeoutReading(spec, OK, "used in one function only, by requests that each pass `timeout=`")
+    return reading
+
+
+def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> bool:
+    """Whether the client ``call`` builds is bound to a local of the function being visited
+    (``s = Client()``, ``async with Client() as s``), bound once, and used there only to call
+    the methods of ``spec.bounded_per_request`` with ``timeout=`` (or others, such as
+    ``close``): then every request through it is bounded by its own timeout. A client that is
+    returned, stored, passed on or captured otherwise is judged by its constructor."""
+    scope = ctx.scope
+    if scope is None or scope.kind != "function":
+        return False
+    key = ("bound-values", id(scope))  # once per function: value -> the names bound to it
+    if key not in ctx.cache:
+        index: Dict[int, List[str]] = {}
+        for bound, bindings in scope.bindings.items():
+            for b in bindings:
+                if b.kind in ("assign", "with") and b.value is not None:
+                    index.setdefault(id(b.value), []).append(bound)
+        ctx.cache[key] = index
+    names = ctx.cache[key].get(id(call), [])
+    if len(names) != 1 or len(scope.bindings[names[0]]) != 1:
+        return False
+    name, body = names[0], scope.node
+    uses_key = ("name-uses", id(body), name)
+    if uses_key not in ctx.cache:
+        ctx.cache[uses_key] = _name_uses(body, name)
+    uses = ctx.cache[uses_key]
+    if uses is None:
+        return False
+    requests = 0
+    for parent, node in uses:
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            method = parent.attr.value
+            caller = uses.calls.get(id(parent))
+            if method in spec.bounded_per_request:
+                if caller is None or not any(a.keyword is not None and a.keyword.value == "timeout"
+                                             for a in caller.args):
+                    return False
+                requests += 1
+            elif caller is None:
+                return False  # ``f = s.get``: the method leaves the function
+            continue
+        return False  # passed on, returned, stored, compared...: it may be used elsewhere
+    return requests > 0
+
+
+class _Uses(list):
+    """(parent, Name) pairs of a name's reads, and the calls of attributes (id(attribute) -> call)."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls: Dict[int, cst.Call] = {}
+
+
+def _name_uses(body, name: str) -> Optional[_Uses]:
+    """Every read of ``name`` under ``body`` with its parent node (nested functions included,
+    which may capture it), or ``None`` when a nested scope rebinds it (too subtle to follow)."""
+    out = _Uses()
+    stack = [(None, body)]
+    while stack:
+        parent, node = stack.pop()
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            out.calls[id(node.func)] = node
+        if isinstance(node, cst.Name) and node.value == name:
+            if isinstance(parent, (cst.AssignTarget, cst.AsName)) or \
+                    (isinstance(parent, cst.Attribute) and parent.attr is node) or \
+                    (isinstance(parent, cst.Arg) and parent.keyword is node) or \
+                    (isinstance(parent, (cst.FunctionDef, cst.ClassDef)) and parent.name is node):
+                continue  # the binding itself, an attribute or keyword of that name, a definition's name
+            if isinstance(parent, cst.Param):
+                return None  # a nested function's parameter of the same name
+            out.append((parent, node))
+            continue
+        for child in children(node):
+            stack.append((node, child))
+    return out
 
 
 def _local_url(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> bool:

@@ -63,6 +63,14 @@ class TimeoutSpec:
     - ``connects_with``: ``(param name, position)`` of the host argument of a client
       that connects only when it is given (``ftplib.FTP()`` does no I/O; the
       timeout can still be passed to ``connect()``): without it, not reported.
+    - ``configured_by``: ``(param name, position)`` of an argument that hands the client an
+      object carrying its connection settings (redis-py's ``connection_pool=``, a pool's
+      ``connection_class=``): when it is passed, the client's own timeout parameters are
+      ignored and the object's constructor is the one reported, never the client.
+    - ``bounded_per_request``: methods of the client whose own ``timeout=`` replaces the
+      client's (aiohttp's request methods): a client bound to a local of one function and
+      used there only through these methods, each passing ``timeout=``, is bounded by them
+      (a client that leaves the function, or any request without ``timeout=``, is not).
     - ``url``: ``(param name, position)`` of a URL argument; a constant ``data:`` or
       ``file:`` URL is not a network call.
     - ``whole_units``: the parameter takes a whole number of its unit (libpq's
@@ -94,6 +102,8 @@ class TimeoutSpec:
     number_phases: int = 1
     default_per_attempt_s: Optional[float] = None
     connects_with: Optional[Tuple[str, int]] = None
+    configured_by: Optional[Tuple[str, int]] = None
+    bounded_per_request: Tuple[str, ...] = ()
     url: Optional[Tuple[str, int]] = None
     whole_units: bool = False
     numeric_strings: bool = False

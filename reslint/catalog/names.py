@@ -39,6 +39,8 @@ ALIASES: Dict[str, str] = {
     "redis.StrictRedis": "redis.Redis",
     "redis.client.Redis": "redis.Redis",
     "redis.client.StrictRedis": "redis.Redis",
+    "redis.connection.ConnectionPool": "redis.ConnectionPool",
+    "redis.connection.BlockingConnectionPool": "redis.BlockingConnectionPool",
     # pymongo/__init__.py
     "pymongo.mongo_client.MongoClient": "pymongo.MongoClient",
     # boto3/__init__.py, boto3/session.py

@@ -71,6 +71,9 @@ def _aiohttp() -> List[TimeoutSpec]:
             carrier=True,
             fix="timeout={obj0}(total={seconds})",
             fix_imports=("aiohttp.ClientTimeout",),
+            # aiohttp/client.py ClientSession._request: a timeout= given to the request is used
+            # instead of the session's (3.14.5)
+            bounded_per_request=HTTP_VERBS + ("request", "ws_connect"),
         )
     ]
     for verb in HTTP_VERBS + ("request", "ws_connect"):
@@ -199,9 +202,19 @@ def _databases() -> List[TimeoutSpec]:
         ),
         TimeoutSpec(
             "redis.Redis", (TimeoutParam("socket_timeout", 4),), None,
-            "redis/client.py Redis.__init__: socket_timeout None before 8.0, 5 s from 8.0 (redis-py tags v5.3.1, v8.0.0)",
+            "redis/client.py Redis.__init__: socket_timeout None before 8.0, 5 s from 8.0 (redis-py tags v5.3.1, "
+            "v8.0.0); with connection_pool= the connection keywords are not read (the pool's connections are used)",
             "redis-py before 8.0 waits forever on a command without socket_timeout", carrier=True,
+            configured_by=("connection_pool", 9),
         ),
+        # a connection_class= of the project's (fakeredis' FakeConnection, a proxy) decides how it connects
+        *(TimeoutSpec(
+            pool, (TimeoutParam("socket_timeout"),), None,
+            "redis/connection.py ConnectionPool(**connection_kwargs) -> connection_class(**connection_kwargs): "
+            "AbstractConnection socket_timeout None before 8.0, 5 s from 8.0 (redis-py 8.1.0, tag v5.3.1)",
+            "redis-py before 8.0 waits forever on a command without socket_timeout", carrier=True,
+            configured_by=("connection_class", position),
+        ) for pool, position in (("redis.ConnectionPool", 0), ("redis.BlockingConnectionPool", 2))),
         TimeoutSpec(
             "redis.Redis.from_url", (TimeoutParam("socket_timeout"),), None,
             "redis/client.py Redis.from_url; the URL query may set socket_timeout (redis-py 8.1.0)",

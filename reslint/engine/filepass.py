@@ -39,8 +39,12 @@ from reslint import profiling
 from reslint.catalog import canonical
 from reslint.catalog.entries import entry_points
 from reslint.config import Settings
-from reslint.semantics.context import Context, SemanticModel
+from reslint.semantics.context import Context, SemanticModel, dotted_name
 from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
+from reslint.semantics.edits import (
+    add_import_name, drops_comment, import_binding, import_placement, leading_comment_lines, name_reads,
+    without_import_names,
+)
 from reslint.engine.positions import Positions, UnitLines, unit_lines
 from reslint.semantics.prefilter import Relevance, module_name
 from reslint.engine.results import FileResult, Judge, internal_error
@@ -378,10 +382,18 @@ class Linter(Judge):
                 edit = _replacement_edit(module, text, starts, positions, report.statement, old, new)
                 if edit is not None:
                     edits.append(edit)
+            if plan.unused:
+                changed = _import_changes(module, text, starts, positions, plan, report.rule.ctx)
+                if changed is None:
+                    return None
+                edits.extend(changed[0])
             for name in plan.imports:
+                if plan.unused and name in changed[1]:
+                    continue  # made in the same edit as the removal
                 if name not in import_edits:
                     import_edits[name] = _from_import_edit(module, text, starts, positions, name, report.rule.ctx) \
-                        if name.startswith("from ") else _import_edit(module, text, positions, starts, name)
+                        if name.startswith("from ") else _import_edit(module, text, positions, starts, name,
+                                                                      report.rule.ctx)
                 edit = import_edits[name]
                 if edit is None:
                     return None
@@ -391,6 +403,8 @@ class Linter(Judge):
         if not edits:
             return None
         applicability = plan.applicability
+        if applicability is Applicability.SAFE and any(drops_comment(old, new) for old, new in plan.replacements):
+            applicability = Applicability.UNSAFE  # a safe fix never deletes a comment (Ruff's rule too)
         if code in self.safe_codes and applicability is Applicability.UNSAFE:
             applicability = Applicability.SAFE
         if code in self.unsafe_codes and applicability is Applicability.SAFE:
@@ -524,31 +538,118 @@ def _from_import_edit(module: cst.Module, text: str, starts, positions, spec: st
         return None
     line, node = found
     positions.cover([line])
-    return _replacement_edit(module, text, starts, positions, line, node, add_import_name(node, name))
+    return _statement_edit(module, text, starts, positions, line, node, add_import_name(node, name))
 
 
-def _import_edit(module: cst.Module, source: str, positions, starts: List[int], name: str) -> Edit:
-    """Insert ``import name`` after the module's leading imports (or its docstring). ``source``
-    is the file's text, which ``module.code`` would render again."""
-    anchor = None
-    for index, stmt in enumerate(module.body):
-        if _is_import(stmt) or (index == 0 and _is_docstring(stmt)):
-            anchor = stmt
+def _statement_edit(module: cst.Module, text: str, starts, positions, line, node, new) -> Optional[Edit]:
+    """An edit that rewrites the whole import statement ``line`` (``node`` replaced by ``new``), not
+    the smallest difference: two fixes that change the same import then overlap, and the second
+    waits for the next round, which sees the first one's import (two adjacent small edits, one
+    dropping a name and one adding another, would each keep the names in order but not together)."""
+    span = positions.get(line)
+    if span is None:
+        return None
+    line_start = starts[span.start.line - 1]
+    bare = line.with_changes(leading_lines=())
+    before = _render(bare, module, "")
+    if not text.startswith(before, line_start):
+        return _replacement_edit(module, text, starts, positions, line, node, new)
+    after = _render(bare.deep_replace(node, new), module, "")
+    end = line_start + len(before)
+    return Edit(line_start, end, after, _location(starts, line_start), _location(starts, end))
+
+
+def _import_changes(module: cst.Module, text: str, starts, positions, plan, ctx):
+    """(edits, the ``from`` specs they made) that drop the imports of ``plan.unused`` whose one
+    read the fix rewrites, together with the names the fix adds to the same statements (one
+    edit per statement); ``None`` when an edit cannot be built. A name still read elsewhere
+    keeps its import."""
+    reads = name_reads(ctx, module)
+    drops: Dict[int, tuple] = {}
+    for name in plan.unused:
+        found = import_binding(module, name)
+        if found is None or reads.get(name, 0) != 1:
             continue
-        break
+        line, node = found
+        drops.setdefault(id(node), (line, node, set()))[2].add(name)
+    made, edits = set(), []
+    for line, node, names in drops.values():
+        module_name = dotted_name(node.module) if node.module is not None else None
+        added = [spec for spec in plan.imports if spec.startswith(f"from {module_name} import ")]
+        new = without_import_names(node, names)
+        for spec in added:
+            extra = spec.rsplit(" ", 1)[1]
+            new = add_import_name(new, extra) if new is not None else \
+                node.with_changes(names=[cst.ImportAlias(name=cst.Name(extra))])
+            made.add(spec)
+        positions.cover([line])
+        if new is None:
+            span = positions[line]
+            first = span.start.line - 1 - leading_comment_lines(line)
+            start, end = starts[first], starts[span.end.line] if span.end.line < len(starts) else len(text)
+            edits.append(Edit(start, end, "", _location(starts, start), _location(starts, end)))
+            continue
+        edit = _statement_edit(module, text, starts, positions, line, node, new)
+        if edit is None:
+            return None
+        edits.append(edit)
+    return edits, made
+
+
+def _import_edit(module: cst.Module, source: str, positions, starts: List[int], name: str, ctx=None) -> Edit:
+    """Insert ``import name`` into its isort section of the module's leading imports
+    (:func:`reslint.semantics.edits.import_placement`), or at the top (after the docstring) when there
+    are none. ``source`` is the file's text, which ``module.code`` would render again; ``ctx``
+    the file's context (where the project's own packages are)."""
+    placement = import_placement(module, name, _first_party(ctx))
     newline = module.default_newline
-    if anchor is not None:
-        line = positions[anchor].end.line
-        offset = starts[line] if line < len(starts) else starts[-1]
-        text = f"import {name}{newline}"
-        if offset == starts[-1] and starts[-1] > 0 and not source.endswith(("\n", "\r")):
-            text = newline + text
+    if placement is not None:
+        stmt, where, text = placement
+        span = positions[stmt]
+        if where == "before":
+            offset = starts[span.start.line - 1 - leading_comment_lines(stmt)]
+        else:
+            line = span.end.line
+            offset = starts[line] if line < len(starts) else len(source)
+            if offset == len(source) and source and not source.endswith(("\n", "\r")):
+                text = newline + text
     else:
         first = module.body[0] if module.body else None
-        offset = starts[positions[first].start.line - 1] if first is not None else len(source)
-        text = f"import {name}{newline}"
+        anchor = first if first is not None and _is_docstring(first) else None
+        if anchor is not None:
+            line = positions[anchor].end.line
+            offset = starts[line] if line < len(starts) else len(source)
+            if offset == len(source) and not source.endswith(("\n", "\r")):
+                text = newline + f"import {name}{newline}"
+            else:
+                text = f"import {name}{newline}"
+        else:
+            offset = starts[positions[first].start.line - 1] if first is not None else len(source)
+            text = f"import {name}{newline}"
     location = _location(starts, offset)
     return Edit(offset, offset, text, location, location)
+
+
+def _first_party(ctx):
+    """Whether a top-level module name is one of the project's own packages (isort's first
+    party): the package of the file being fixed, or a package or module at the project's root
+    or in its ``src/`` directory."""
+    module = getattr(getattr(ctx, "model", None), "module_scope", None)
+    own = (getattr(module, "name", "") or "").split(".")[0]
+    settings = getattr(ctx, "settings", None)
+    root = Path(settings.root) if settings is not None and getattr(settings, "root", None) else None
+    known: Dict[str, bool] = {}
+
+    def check(top: str) -> bool:
+        if top == own:
+            return True
+        if root is None:
+            return False
+        if top not in known:
+            known[top] = any((base / top).is_dir() or (base / f"{top}.py").is_file() for base in (root, root / "src"))
+        return known[top]
+
+    return check
 
 
 def apply_edits(text: str, edits: Sequence[Edit]) -> str:

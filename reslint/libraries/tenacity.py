@@ -249,8 +249,9 @@ class Tenacity(RetryAdapter):
             spelled, imports = spell(fx.ctx, "tenacity.wait_random_exponential", fx.scope)
             new = with_callee(wait, spelled) if spelled else None
             if new is not None:
+                unused = (wait.func.value,) if isinstance(wait.func, cst.Name) else ()
                 return FixPlan("Use `wait_random_exponential` with the same bounds (full jitter)", Applicability.SAFE,
-                               ((wait, new),), imports)
+                               ((wait, new),), imports, unused=unused)
         if name in ("wait_fixed", "wait_incrementing") and wait.args:
             first = wait.args[0]
             if name == "wait_fixed" and (first.star or not copyable(first.value)):

@@ -139,7 +139,8 @@ class LoopFacts:
     ``sleeps_in_handlers`` the ``id()`` of the sleeps inside a handler; ``raise_for_status``
     whether a try body calls ``raise_for_status()``; ``aimed_at_rate_limit`` whether the
     loop handles 429 or a rate-limit error; ``time_capped`` whether it compares a clock with
-    a bound (the bound itself may be unknown: then ``max_delay_s`` is UNKNOWN).
+    a bound (the bound itself may be unknown: then ``max_delay_s`` is UNKNOWN); ``poll`` whether
+    it waits for a condition (a success status it compares with) and catches no fault.
     """
 
     sleeps: Tuple[cst.Call, ...] = ()
@@ -148,6 +149,7 @@ class LoopFacts:
     raise_for_status: bool = False
     aimed_at_rate_limit: bool = False
     time_capped: bool = False
+    poll: bool = False
 
 
 @dataclass(frozen=True, eq=False)

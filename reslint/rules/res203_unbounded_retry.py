@@ -11,9 +11,15 @@ WHY = "when the dependency stays down it retries forever, holding the caller and
 ADVICE = "add an attempt cap and a time cap"
 
 
+#: a poll that never gives up: the same fault, said of a wait for a condition
+POLL_WHY = "when the condition never holds (the job failed, the resource never appears) it waits forever, " \
+           "holding the caller"
+
+
 class UnboundedRetry(PolicyRule):
     code = "RES203"
     fix_applicability = Applicability.SAFE
+    applies_to_polls = True  # an endless poll with no deadline hangs its caller as an endless retry does
 
     def check(self, policy: RetryPolicy) -> None:
         if policy.attempts is not None or policy.max_delay_s is not None or policy.has_time_cap or policy.connect_only:
@@ -25,6 +31,12 @@ class UnboundedRetry(PolicyRule):
                         fix=adapter.fix(Remedy.COMBINE_STOPS, policy, fx))
             return
         limit_s = self.settings.max_retry_time
+        if self.ctx.retried.is_poll(policy):
+            self.report(policy.node, f"{adapter.label} polls for a condition with neither an attempt cap nor a "
+                                     f"deadline: {POLL_WHY}; "
+                                     f"{adapter.advice(Remedy.BOUNDS, policy, limit_s) or ADVICE}",
+                        fix=adapter.fix(Remedy.BOUNDS, policy, fx, limit_s=limit_s))
+            return
         self.report(policy.node, f"{adapter.label} has neither an attempt cap nor a time cap: {WHY}; "
                                  f"{adapter.advice(Remedy.BOUNDS, policy, limit_s) or ADVICE}",
                     fix=adapter.fix(Remedy.BOUNDS, policy, fx, limit_s=limit_s))

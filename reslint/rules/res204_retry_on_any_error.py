@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 import libcst as cst
 
+from reslint.analysis.loops import unguarded_raise_for_status
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog import retries as cat
 from reslint.diagnostics import Applicability
@@ -13,10 +15,13 @@ from reslint.semantics.edits import FixPlan, spell
 from reslint.model.policy import LoopFacts, RetriedKind, RetryPolicy, Role
 from reslint.model.remedy import FixContext, Remedy
 from reslint.rules.retry_base import PolicyRule
-from reslint.semantics.walk import expressions
+from reslint.semantics.walk import children, expressions
 
 WHY = "bugs and client errors (4xx, bad input, auth) fail the same way on every attempt, so retrying only adds load " \
       "and delays the real error"
+#: what a narrowing to connection errors and timeouts stops retrying when the retried code raises for status
+DROPPED = "; the HTTP errors `raise_for_status()` raises (429 and 5xx too) are then no longer retried: retry " \
+          "those by status"
 
 
 class RetryOnAnyError(PolicyRule):
@@ -91,14 +96,24 @@ class RetryOnAnyError(PolicyRule):
         if transient is None or policy.call is None:
             return None
         text, imports = transient
-        return policy.adapter.fix(Remedy.NARROW, policy, FixContext(self.ctx), transient=text, imports=imports)
+        plan = policy.adapter.fix(Remedy.NARROW, policy, FixContext(self.ctx), transient=text, imports=imports)
+        return self._say_dropped(plan, policy)
+
+    def _say_dropped(self, plan: Optional[FixPlan], policy: RetryPolicy) -> Optional[FixPlan]:
+        """The narrowing keeps connection errors and timeouts only: when the retried code raises
+        for status, the fix says which retries it drops (its statuses are not an exception type)."""
+        scope = self.ctx.retried.scope_of(policy)
+        if plan is None or scope is None or not any(_is_raise_for_status(n) for n in expressions(scope.node)):
+            return plan
+        return dataclasses.replace(plan, message=plan.message + DROPPED)
 
     def _raises_for_status(self, policy: RetryPolicy) -> bool:
+        """Whether the retried code reaches ``raise_for_status()`` with a 4xx no retry fixes
+        (a status check in front of it may let only the retried statuses through)."""
         scope = self.ctx.retried.scope_of(policy)
-        body = scope.node if scope is not None else None
-        return body is not None and any(
-            isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "raise_for_status"
-            for n in expressions(body))
+        if scope is None:
+            return False
+        return unguarded_raise_for_status(scope.node, self.ctx, self.ctx.model.scopes.get(id(scope.node)))
 
     def check_loop(self, policy: RetryPolicy, loop: LoopFacts) -> None:
         checks_status = policy.retried.checks_status
@@ -115,8 +130,9 @@ class RetryOnAnyError(PolicyRule):
                 fix = None
                 transient = self._transient(policy)
                 if transient is not None and isinstance(handler.type, (cst.Name, cst.Attribute)):
-                    fix = FixPlan(f"Catch only `{transient[0]}`", Applicability.UNSAFE,
-                                  ((handler.type, cst.parse_expression(transient[0])),), transient[1])
+                    fix = self._say_dropped(FixPlan(f"Catch only `{transient[0]}`", Applicability.UNSAFE,
+                                                    ((handler.type, cst.parse_expression(transient[0])),),
+                                                    transient[1]), policy)
                 self.report(handler, f"retry loop catches `{broad[0]}`: {WHY}; catch the transient errors only",
                             fix=fix)
                 continue
@@ -131,14 +147,41 @@ class RetryOnAnyError(PolicyRule):
 
 
 def _filters(handler: cst.ExceptHandler) -> bool:
-    """``except Exception as exc: if should_retry(exc): ... else: raise``: the handler tests the
-    caught exception and re-raises the rest, so it does not retry everything."""
+    """``except Exception as exc: if not is_transient(exc): raise``: the handler classifies the
+    caught exception and re-raises (or returns, or breaks out on) what it does not retry, so it
+    does not retry everything. The test may read the exception through a local derived from it
+    (``decision = policy.evaluate(error=exc)``, ``text = str(exc).lower()``, ``status =
+    exc.response.status_code``), then ``if not decision.retry: raise``."""
     if handler.name is None or not isinstance(handler.name.name, cst.Name):
         return False
-    name = handler.name.name.value
-    for node in expressions(handler.body):
-        if isinstance(node, cst.If) and any(isinstance(n, cst.Name) and n.value == name
-                                            for n in expressions(node.test)):
-            if any(isinstance(n, cst.Raise) for n in expressions(node)):
-                return True
+    derived = {handler.name.name.value}
+    nodes = _in_order(handler.body)
+    for node in nodes:  # in source order: a local is derived before the test that reads it
+        if isinstance(node, (cst.Assign, cst.AnnAssign, cst.NamedExpr)) and node.value is not None and \
+                _reads(node.value, derived):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            derived.update(n.value for t in targets for n in expressions(t) if isinstance(n, cst.Name))
+    for node in nodes:
+        if isinstance(node, cst.If) and _reads(node.test, derived) and \
+                any(isinstance(n, (cst.Raise, cst.Return, cst.Break)) for n in expressions(node)):
+            return True
     return False
+
+
+def _in_order(node) -> list:
+    """The nodes under ``node`` in source order (``expressions`` does not keep it)."""
+    out, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        stack.extend(reversed(children(current)))
+    return out
+
+
+def _reads(expr, names) -> bool:
+    return any(isinstance(n, cst.Name) and n.value in names for n in expressions(expr))
+
+
+def _is_raise_for_status(node) -> bool:
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+        node.func.attr.value == "raise_for_status"

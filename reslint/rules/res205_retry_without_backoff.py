@@ -13,9 +13,14 @@ WHY = "immediate retries hit a struggling service again at once and multiply its
 ADVICE = "wait a jittered, growing delay between attempts"
 
 
+#: a poll with no wait: the same fault, said of a wait for a condition
+POLL_WHY = "a poll with no pause between checks is a busy loop that sends its checks as fast as the server answers"
+
+
 class RetryWithoutBackoff(PolicyRule):
     code = "RES205"
     fix_applicability = Applicability.SAFE
+    applies_to_polls = True  # checking a condition with no pause is a busy loop against the server
 
     def check(self, policy: RetryPolicy) -> None:
         if not policy.wait.zero or not policy.retries or policy.connect_only:
@@ -27,7 +32,8 @@ class RetryWithoutBackoff(PolicyRule):
         if policy.role is Role.OBJECT and retried.kind is RetriedKind.STATUS and not retried.retries_statuses:
             return  # immediate connect retries are a client's normal behaviour; status retries need backoff
         adapter = policy.adapter
-        self.report(policy.node, f"{adapter.label} has no wait between attempts: {WHY}; "
+        why = POLL_WHY if self.ctx.retried.is_poll(policy) else WHY
+        self.report(policy.node, f"{adapter.label} has no wait between attempts: {why}; "
                                  f"{adapter.advice(Remedy.BACKOFF, policy) or ADVICE}",
                     fix=adapter.fix(Remedy.BACKOFF, policy, FixContext(self.ctx)))
 

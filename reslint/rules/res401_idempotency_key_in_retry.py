@@ -35,13 +35,14 @@ class IdempotencyKeyInRetry(Rule):
         self._seen = set()
 
     def visit_Call(self, node: cst.Call) -> None:
-        if not self.ctx.retry_scopes:
+        scopes = [s for s in self.ctx.retry_scopes if not s.poll]  # a poll's pass is a new request by design
+        if not scopes:
             return
         idempotency = analysis(self.ctx)
         kind = idempotency.write_kind(node)
         if kind is None:
             return
-        scope = self.ctx.retry_scopes[-1]
+        scope = scopes[-1]
         for use in idempotency.keys(node, scope):
             if use.outside:
                 continue  # computed once, before the retried code

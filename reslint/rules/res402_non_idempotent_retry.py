@@ -13,7 +13,8 @@ class NonIdempotentRetry(Rule):
     needs_retries = True
 
     def visit_Call(self, node: cst.Call) -> None:
-        if not self.ctx.retry_scopes:
+        scopes = [s for s in self.ctx.retry_scopes if not s.poll]  # a poll's pass is a new request by design
+        if not scopes:
             return
         idempotency = analysis(self.ctx)
         kind = idempotency.write_kind(node)
@@ -24,6 +25,6 @@ class NonIdempotentRetry(Rule):
             return  # a key is sent: stable (fine) or minted per attempt (RES401 reports that)
         if deferred_dict_calls(idempotency, node, uses):
             return  # the dict comes from another module: the project pass decides
-        text = keyless_write_message(kind, self.ctx.retry_scopes[-1].policy)
+        text = keyless_write_message(kind, scopes[-1].policy)
         if text is not None:
             self.report(node, text)

@@ -7,9 +7,15 @@ library policy in :meth:`PolicyRule.check_library` and each hand-rolled loop (wi
 :class:`~reslint.model.policy.LoopFacts`) in :meth:`PolicyRule.check_loop`, or
 overrides :meth:`PolicyRule.check` to see both alike. Rules ask the policy's adapter
 for labels, advice and fixes; they never name a library.
+
+A poll (a policy that waits for a condition, not a retry after a fault:
+:meth:`reslint.analysis.retried.RetriedScopes.is_poll`) reaches only the rules that set
+``applies_to_polls``; each rule's page says why it does or does not apply.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 import libcst as cst
 
@@ -19,6 +25,11 @@ from reslint.rules.base import Rule
 
 class PolicyRule(Rule):
     needs_retries = True
+    #: whether the rule's fault is one of a poll too (an endless wait, a busy loop)
+    applies_to_polls: ClassVar[bool] = False
+
+    def _sees(self, policy: RetryPolicy) -> bool:
+        return self.applies_to_polls or not self.ctx.retried.is_poll(policy)
 
     def check(self, policy: RetryPolicy) -> None:
         if policy.loop is not None:
@@ -34,17 +45,17 @@ class PolicyRule(Rule):
 
     def visit_Decorator(self, node: cst.Decorator) -> None:
         policy = self.ctx.retries.for_decorator(node.decorator, self.ctx.scope)
-        if policy is not None:
+        if policy is not None and self._sees(policy):
             self.check(policy)
 
     def visit_Call(self, node: cst.Call) -> None:
         policy = self.ctx.retries.for_call(node, self.ctx.scope)
-        if policy is not None and not policy.connect_only:
+        if policy is not None and not policy.connect_only and self._sees(policy):
             self.check(policy)
 
     def visit_For(self, node: cst.For) -> None:
         policy = self.ctx.retried.loop_policies.get(id(node))
-        if policy is not None:
+        if policy is not None and self._sees(policy):
             self.check(policy)
 
     def visit_While(self, node: cst.While) -> None:

@@ -8,8 +8,12 @@ edits. Layer: beside the semantic model, below the adapters and the rules.
 from __future__ import annotations
 
 import builtins
+import functools
+import os
+import sys
+import sysconfig
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 import libcst as cst
 
@@ -31,6 +35,10 @@ class FixPlan:
     applicability: Applicability
     replacements: Tuple[Tuple[cst.CSTNode, cst.CSTNode], ...]
     imports: Tuple[str, ...] = ()
+    #: names a module-level ``from m import name`` binds whose one use the replacements rewrite:
+    #: the engine drops the import when that use was the only one (a fix removes an import it
+    #: made unused)
+    unused: Tuple[str, ...] = ()
 
 
 def spell(ctx, dotted: str, scope=None) -> Tuple[Optional[str], Tuple[str, ...]]:
@@ -184,8 +192,21 @@ def _top_statements(tree: cst.Module):
 
 
 def add_import_name(node: cst.ImportFrom, name: str) -> cst.ImportFrom:
-    """``from m import a, b`` → ``from m import a, b, name`` (keeping a parenthesised layout)."""
+    """``from m import a, c`` → ``from m import a, b, c``: in isort's order (constants, classes,
+    then the rest, each case-insensitively: isort's and Ruff's ``order-by-type`` default) when
+    the names are in that order already, else at the end; a parenthesised layout is kept."""
     names = list(node.names)
+    keys = [_member_key(a) for a in names]
+    if None not in keys and keys == sorted(keys):
+        index = next((i for i, key in enumerate(keys) if key > _name_key(name)), len(names))
+        separator = names[0].comma if len(names) > 1 else None
+        if index < len(names) and isinstance(separator, cst.Comma) and not _has_comment(separator):
+            new = cst.ImportAlias(name=cst.Name(name), comma=separator)
+            return node.with_changes(names=[*names[:index], new, *names[index:]])
+        if index < len(names) and len(names) == 1:
+            new = cst.ImportAlias(name=cst.Name(name), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            return node.with_changes(names=[new, *names])
+        # else a separator holding a comment: appending keeps every comment where it was
     new = cst.ImportAlias(name=cst.Name(name))
     last = names[-1]
     if isinstance(last.comma, cst.Comma):
@@ -196,6 +217,48 @@ def add_import_name(node: cst.ImportFrom, name: str) -> cst.ImportFrom:
     else:
         names[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
     return node.with_changes(names=[*names, new])
+
+
+def _name_key(name: str) -> Tuple[int, str]:
+    """isort's ``order_by_type`` key: CONSTANTS, then Classes, then the rest, case-insensitively."""
+    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
+    return kind, name.lower()
+
+
+def _member_key(alias: cst.ImportAlias) -> Optional[Tuple[int, str]]:
+    return _name_key(alias.name.value) if isinstance(alias.name, cst.Name) else None
+
+
+def drops_comment(old: cst.CSTNode, new: cst.CSTNode) -> bool:
+    """Whether replacing ``old`` by ``new`` loses a comment ``old`` holds (``retry_jitter=False,
+    # why`` removed with its argument): such a fix is not safe, whatever it repairs."""
+    kept = _comments(new)
+    for text in _comments(old):
+        if kept.get(text, 0) == 0:
+            return True
+        kept[text] -= 1
+    return False
+
+
+def _comments(node: cst.CSTNode) -> dict:
+    out: dict = {}
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Comment):
+            out[current.value] = out.get(current.value, 0) + 1
+        stack.extend(current.children)
+    return out
+
+
+def _has_comment(node: cst.CSTNode) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Comment):
+            return True
+        stack.extend(current.children)
+    return False
 
 
 def copyable(expr: cst.BaseExpression) -> bool:
@@ -290,3 +353,144 @@ def with_callee(call: cst.Call, spelled: str) -> Optional[cst.Call]:
     except cst.ParserSyntaxError:
         return None
     return call.with_changes(func=func)
+
+
+# -- where a new ``import module`` goes (isort's and Ruff's I001 sections) -----------------------------
+#: isort's default sections, in order: ``__future__``, standard library, third party, first party, local
+FUTURE, STDLIB, THIRD_PARTY, FIRST_PARTY, LOCAL = range(5)
+
+
+def import_section(module: str, first_party: Callable[[str], bool]) -> int:
+    """The isort section of an absolute module name (``first_party``: whether a top-level name is
+    one of the project's own packages)."""
+    top = module.split(".")[0]
+    if top == "__future__":
+        return FUTURE
+    if top in _stdlib_names():
+        return STDLIB
+    return FIRST_PARTY if first_party(top) else THIRD_PARTY
+
+
+@functools.lru_cache(maxsize=1)
+def _stdlib_names() -> frozenset:
+    """The standard library's top-level modules: ``sys.stdlib_module_names`` (Python 3.10+), or
+    on 3.9 the modules of the standard library's directory and the built-in ones."""
+    names = getattr(sys, "stdlib_module_names", None)
+    if names is not None:
+        return frozenset(names)
+    found = set(sys.builtin_module_names)
+    stdlib = sysconfig.get_paths()["stdlib"]
+    for entry in os.listdir(stdlib):
+        if entry.endswith(".py"):
+            found.add(entry[:-3])
+        elif os.path.isdir(os.path.join(stdlib, entry)) and entry.isidentifier() and entry != "site-packages":
+            found.add(entry)
+    return frozenset(found)
+
+
+def _statement_import(stmt, first_party) -> Optional[Tuple[int, int, str]]:
+    """(section, 0 for ``import`` / 1 for ``from``, sort key) of a leading import statement."""
+    small = stmt.body[0]
+    if isinstance(small, cst.Import):
+        name = dotted_name(small.names[0].name) or ""
+        return import_section(name, first_party), 0, name.lower()
+    if small.relative:
+        return LOCAL, 1, ""
+    name = dotted_name(small.module) if small.module is not None else ""
+    return import_section(name or "", first_party), 1, (name or "").lower()
+
+
+def import_placement(module: cst.Module, name: str, first_party: Callable[[str], bool]):
+    """Where ``import name`` goes among the module's leading imports, as isort would put it:
+    ``(statement, where, text)`` with ``where`` ``"before"`` (at the line of the statement's
+    first token, above the comments that lead it) or ``"after"`` (on the line after it), or
+    ``None`` when the module opens with no import. Within its section a straight import comes
+    before the ``from`` imports and in alphabetical order (case-insensitive, isort's and Ruff's
+    defaults); a section the module lacks is opened with a blank line between sections."""
+    leading = []
+    for index, stmt in enumerate(module.body):
+        if _is_import_line(stmt):
+            leading.append(stmt)
+            continue
+        if index == 0 and _is_docstring_line(stmt):
+            continue
+        break
+    if not leading:
+        return None
+    newline = module.default_newline
+    line = f"import {name}{newline}"
+    section, key = import_section(name, first_party), name.lower()
+    placed = [(stmt, _statement_import(stmt, first_party)) for stmt in leading]
+    same = [(stmt, info) for stmt, info in placed if info[0] == section]
+    if same:
+        for stmt, info in same:
+            if (info[1], info[2]) > (0, key):
+                return stmt, "before", line
+        return same[-1][0], "after", line
+    for stmt, info in placed:
+        if info[0] > section:
+            return stmt, "before", line + newline
+    return leading[-1], "after", newline + line
+
+
+def leading_comment_lines(stmt) -> int:
+    """How many comment lines directly above a statement lead it (they stay with it)."""
+    count = 0
+    for empty in reversed(getattr(stmt, "leading_lines", ())):
+        if empty.comment is None:
+            break
+        count += 1
+    return count
+
+
+def _is_import_line(stmt) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body)
+
+
+def _is_docstring_line(stmt) -> bool:
+    return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
+            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+
+
+def name_reads(ctx, tree: cst.Module) -> dict:
+    """name -> how many times the module reads it (``Name`` nodes that are not an attribute's
+    or keyword's name, a definition's name, a parameter or an import's alias), once per file."""
+    def count() -> dict:
+        out: dict = {}
+        stack = [(None, tree)]
+        while stack:
+            parent, node = stack.pop()
+            if isinstance(node, cst.Name):
+                skip = (isinstance(parent, cst.Attribute) and parent.attr is node) or \
+                    (isinstance(parent, cst.Arg) and parent.keyword is node) or \
+                    isinstance(parent, (cst.ImportAlias, cst.Param, cst.FunctionDef, cst.ClassDef))
+                if not skip:
+                    out[node.value] = out.get(node.value, 0) + 1
+                continue
+            stack.extend((node, child) for child in node.children)
+        return out
+    return _memoised(ctx, ("name-reads", id(tree)), count)
+
+
+def import_binding(tree: cst.Module, name: str):
+    """(line, node) of the module-level ``from m import ... name ...`` (no ``as``) that binds ``name``."""
+    for stmt in tree.body:
+        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and \
+                isinstance(stmt.body[0], cst.ImportFrom) and not isinstance(stmt.body[0].names, cst.ImportStar):
+            if any(isinstance(a.name, cst.Name) and a.name.value == name and a.asname is None
+                   for a in stmt.body[0].names):
+                return stmt, stmt.body[0]
+    return None
+
+
+def without_import_names(node: cst.ImportFrom, drop) -> Optional[cst.ImportFrom]:
+    """``from m import a, b, c`` without the names in ``drop`` (commas kept tidy), or ``None``
+    when none would be left."""
+    names = list(node.names)
+    kept = [a for a in names if not (isinstance(a.name, cst.Name) and a.name.value in drop)]
+    if not kept:
+        return None
+    if kept[-1] is not names[-1]:
+        kept[-1] = kept[-1].with_changes(comma=names[-1].comma)
+    return node.with_changes(names=kept)

@@ -1,0 +1,292 @@
+"""Polls, classified catch-alls and clients configured elsewhere: the noisy shapes stay quiet,
+the real faults are still reported, and the fixes are checked by their exact output."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from reslint.config import Settings
+from reslint.engine.filepass import Linter
+from reslint.engine.fixer import fix_text
+
+HEAD = """\
+import random
+import time
+
+import backoff
+import redis
+import requests
+from tenacity import retry, retry_if_exception_type, retry_if_result, stop_after_attempt, wait_fixed
+
+T = (requests.ConnectionError, requests.Timeout)
+RETRIED = {429, 500, 502, 503}
+session = requests.Session()
+"""
+
+
+@pytest.fixture()
+def linter(tmp_path):
+    return Linter(Settings(root=tmp_path))
+
+
+def found(linter, body):
+    text = HEAD + textwrap.dedent(body)
+    results, errors = linter.lint_text(text, "m.py")
+    assert errors == []
+    offset = HEAD.count("\n")
+    return sorted((f.location.row - offset, f.code) for f in results)
+
+
+def messages(linter, body, code):
+    results, _ = linter.lint_text(HEAD + textwrap.dedent(body), "m.py")
+    return [f.message for f in results if f.code == code]
+
+
+# -- polls ---------------------------------------------------------------------------------------
+ASSERT_POLL = """\
+@retry(stop=stop_after_attempt(30), wait=wait_fixed(1), reraise=True)
+def wait_until_ready(job_id):
+    job = session.get(f"https://api.example.invalid/jobs/{job_id}", timeout=5).json()
+    assert job["state"] == "done", job
+    return job
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a tenacity retry whose body asserts its condition: no jitter, time-cap or catch-all finding
+    (ASSERT_POLL, []),
+    # the same retry with no assertion retries faults: every finding is back
+    (ASSERT_POLL.replace('    assert job["state"] == "done", job\n', ""), [(1, "RES201"), (1, "RES202"), (1, "RES204")]),
+    # an assertion beside a named remote fault: a retry of that fault
+    (ASSERT_POLL.replace("@retry(", "@retry(retry=retry_if_exception_type((requests.ConnectionError, AssertionError)), "),
+     [(1, "RES201"), (1, "RES202")]),
+    # a poll with no deadline still hangs its caller
+    (ASSERT_POLL.replace("stop=stop_after_attempt(30), ", ""), [(1, "RES203")]),
+    # a poll with no pause is a busy loop
+    (ASSERT_POLL.replace(", wait=wait_fixed(1)", ""), [(1, "RES205")]),
+    # a result predicate: a poll, quiet with a cap, RES203 without
+    ("@retry(retry=retry_if_result(lambda job: job is None), stop=stop_after_attempt(60), wait=wait_fixed(5))\n"
+     "def fetch_report():\n    return session.get('u', timeout=5).json()\n", []),
+    ("@retry(retry=retry_if_result(lambda job: job is None), wait=wait_fixed(5))\n"
+     "def fetch_report():\n    return session.get('u', timeout=5).json()\n", [(1, "RES203")]),
+    ("@backoff.on_predicate(backoff.constant, interval=5, jitter=None)\n"
+     "def fetch_report():\n    return session.get('u', timeout=5).json()\n", [(1, "RES203")]),
+    ("@backoff.on_predicate(backoff.constant, interval=5, jitter=None, max_tries=60)\n"
+     "def fetch_report():\n    return session.get('u', timeout=5).json()\n", []),
+    # a hand-rolled loop waiting for a success status: a poll (a POST in it is no replay either)
+    ("def token(payload):\n    for _ in range(10):\n"
+     "        r = session.post('https://auth.example.invalid/token', data=payload, timeout=10)\n"
+     "        if r.status_code == 200:\n            return r.json()\n        time.sleep(5)\n", []),
+    ("def token(payload):\n    while True:\n"
+     "        r = session.post('https://auth.example.invalid/token', data=payload, timeout=10)\n"
+     "        if r.status_code == 200:\n            return r.json()\n        time.sleep(5)\n", [(2, "RES203")]),
+    # the same loop aimed at server errors is a retry
+    ("def fetch():\n    for _ in range(3):\n        r = session.get('u', timeout=10)\n"
+     "        if r.status_code not in (500, 503):\n            return r\n        time.sleep(5)\n",
+     [(2, "RES202"), (6, "RES201")]),
+])
+def test_polls(linter, body, expected):
+    assert found(linter, body) == expected
+
+
+def test_endless_poll_message_speaks_of_a_condition(linter):
+    body = ASSERT_POLL.replace("stop=stop_after_attempt(30), ", "")
+    assert messages(linter, body, "RES203") == [
+        "tenacity retry polls for a condition with neither an attempt cap nor a deadline: when the condition never "
+        "holds (the job failed, the resource never appears) it waits forever, holding the caller; pass "
+        "`stop=stop_after_attempt(N) | stop_after_delay(T)`"]
+
+
+def fixed(linter, body, unsafe=False):
+    text = HEAD + textwrap.dedent(body)
+    outcome = fix_text(linter, text, "m.py", unsafe=unsafe)
+    assert outcome.error is None
+    assert outcome.text is not None, "a fix was expected"
+    cst.parse_module(outcome.text)
+    assert fix_text(linter, outcome.text, "m.py", unsafe=unsafe).text is None, "a second run must change nothing"
+    return outcome.text[len(HEAD):]
+
+
+LOOP = """\
+DEADLINE_S = 600
+INTERVAL_S = 60
+
+
+def wait_for_service():
+    for _ in range(DEADLINE_S // 60):
+        try:
+            return session.get("u", timeout=5)
+        except T:
+            time.sleep({sleep})
+"""
+
+
+@pytest.mark.parametrize("sleep, after", [
+    # a constant sleep keeps its mean: the loop's budget (10 x 60 s) is unchanged
+    ("60", "random.uniform(30, 90)"),
+    ("0.2", "random.uniform(0.1, 0.3)"),
+    ("INTERVAL_S", "random.uniform(INTERVAL_S / 2, INTERVAL_S * 1.5)"),
+])
+def test_loop_jitter_fix_keeps_the_mean_of_a_constant_sleep(linter, sleep, after):
+    assert fixed(linter, LOOP.format(sleep=sleep)) == LOOP.format(sleep=after)
+
+
+def test_loop_jitter_fix_of_a_growing_sleep_is_full_jitter_within_its_cap(linter):
+    body = ("def f():\n    for attempt in range(4):\n        try:\n            return session.get('u', timeout=5)\n"
+            "        except T:\n            time.sleep(min(2 ** attempt, 30))\n")
+    assert fixed(linter, body) == body.replace("time.sleep(min(2 ** attempt, 30))",
+                                               "time.sleep(random.uniform(0, min(2 ** attempt, 30)))")
+
+
+# -- classified catch-alls -----------------------------------------------------------------------
+def _loop(handler: str) -> str:
+    return ("def is_transient(exc):\n    return isinstance(exc, T)\n\n\n"
+            "def fetch(policy):\n    for attempt in range(3):\n        try:\n"
+            "            return session.get('u', timeout=5).json()\n"
+            f"        except Exception{handler}\n"
+            "            time.sleep(random.uniform(0, 2 ** attempt))\n")
+
+
+@pytest.mark.parametrize("handler, expected", [
+    (" as exc:\n            if not is_transient(exc):\n                raise", []),
+    (" as exc:\n            decision = policy.evaluate(error=exc, attempt=attempt)\n"
+     "            if not decision.retry:\n                raise", []),
+    (" as exc:\n            text = str(exc).lower()\n            if 'unauthorized' in text:\n"
+     "                raise PermissionError(text) from exc", []),
+    (" as exc:\n            if getattr(exc, 'status_code', 500) < 500:\n                return None", []),
+    # no classification: the handler reads the error only to log it, and gives up on a count
+    (" as exc:\n            print(exc)\n            if attempt == 2:\n                raise", [(9, "RES204")]),
+    (":\n            if attempt == 2:\n                raise", [(9, "RES204")]),
+])
+def test_classified_catch_alls(linter, handler, expected):
+    assert found(linter, _loop(handler)) == expected
+
+
+ROUTE = """\
+@backoff.on_exception(backoff.expo, requests.RequestException, max_tries=4, max_time=30)
+def fetch_route(route_id):
+    resp = session.get(f"https://api.example.invalid/routes/{{route_id}}", timeout=(3.05, 10))
+{check}
+    resp.raise_for_status()
+    return resp.json()
+"""
+
+
+@pytest.mark.parametrize("check, expected", [
+    # only the retried statuses reach raise_for_status(): no 4xx becomes a retried error
+    ("    if resp.status_code not in RETRIED:\n        return resp", []),
+    ("    if resp.status_code < 500 and resp.status_code != 429:\n        return resp", []),
+    ("    if 400 <= resp.status_code < 500:\n        raise ValueError(resp.text)", []),
+    # a check reslint cannot evaluate is the author's choice of statuses: quiet
+    ("    if resp.status_code not in resp.retry_statuses:\n        return resp", []),
+    # success leaves early, 404 still reaches raise_for_status()
+    ("    if resp.status_code == 200:\n        return resp.json()", [(1, "RES204")]),
+    ("    if resp.status_code in (408, 429):\n        return None", [(1, "RES204")]),
+    ("    pass", [(1, "RES204")]),
+])
+def test_raise_for_status_behind_a_status_check(linter, check, expected):
+    assert found(linter, ROUTE.format(check=check)) == expected
+
+
+def test_raise_for_status_for_5xx_only_in_a_loop(linter):
+    body = ("def f():\n    for attempt in range(3):\n        try:\n            r = session.get('u', timeout=5)\n"
+            "            if r.status_code >= 500:\n                r.raise_for_status()\n            return r\n"
+            "        except requests.RequestException:\n            time.sleep(random.uniform(0, 2 ** attempt))\n")
+    assert found(linter, body) == []
+    unguarded = body.replace("            if r.status_code >= 500:\n                r.raise_for_status()\n",
+                             "            r.raise_for_status()\n")
+    assert found(linter, unguarded) == [(7, "RES204")]
+
+
+# -- clients configured elsewhere ----------------------------------------------------------------
+@pytest.mark.parametrize("body, expected", [
+    # the client takes its timeouts from the pool: the pool is judged, never the client
+    ("pool = redis.ConnectionPool(host='cache', socket_timeout=2)\nr = redis.Redis(connection_pool=pool)\n", []),
+    ("pool = redis.ConnectionPool(host='cache')\nr = redis.Redis(connection_pool=pool)\n", [(1, "RES101")]),
+    ("pool = redis.BlockingConnectionPool(host='cache')\nr = redis.Redis(connection_pool=pool, socket_timeout=None)\n",
+     [(1, "RES101")]),
+    ("def client(pool):\n    return redis.Redis(connection_pool=pool)\n", []),
+    # a connection class of the project's (an in-memory fake) decides how the pool connects
+    ("pool = redis.ConnectionPool(connection_class=FakeConnection, server=server)\n", []),
+    ("r = redis.Redis(host='cache')\n", [(1, "RES101")]),
+])
+def test_redis_client_given_a_pool(linter, body, expected):
+    assert found(linter, body) == expected
+
+
+def test_redis_pool_fix_adds_the_timeout_to_the_pool(linter):
+    body = "pool = redis.ConnectionPool(host='cache')\nr = redis.Redis(connection_pool=pool)\n"
+    assert fixed(linter, body, unsafe=True) == \
+        "pool = redis.ConnectionPool(host='cache', socket_timeout=10)\nr = redis.Redis(connection_pool=pool)\n"
+
+
+AIOHTTP = """\
+import aiohttp
+
+LIMIT = aiohttp.ClientTimeout(total=10)
+
+
+async def fetch_all(urls):
+    async with aiohttp.ClientSession() as session:
+        for url in urls:
+            async with session.get(url, timeout=LIMIT) as resp:
+                yield await resp.text()
+
+
+async def post_one(url):
+    session = aiohttp.ClientSession()
+    try:
+        resp = await session.post(url, json={}, timeout=LIMIT)
+        return await resp.json()
+    finally:
+        await session.close()
+
+
+async def one_request_without(url):
+    async with aiohttp.ClientSession() as session:  # error
+        await session.get(url, timeout=LIMIT)
+        return await session.get(url)
+
+
+async def passed_on(url):
+    async with aiohttp.ClientSession() as session:  # error
+        await session.get(url, timeout=LIMIT)
+        return await helper(session)
+
+
+async def method_taken(url):
+    async with aiohttp.ClientSession() as session:  # error
+        get = session.get
+        return await get(url, timeout=LIMIT)
+
+
+def factory():
+    return aiohttp.ClientSession()  # error
+
+
+SHARED = aiohttp.ClientSession()  # error
+"""
+
+
+def test_aiohttp_session_used_only_by_requests_with_their_own_timeout(linter):
+    results, errors = linter.lint_text(AIOHTTP, "m.py")
+    assert errors == []
+    expected = [row for row, line in enumerate(AIOHTTP.splitlines(), 1) if line.endswith("# error")]
+    assert sorted(f.location.row for f in results if f.code == "RES101") == expected
+
+
+@pytest.mark.parametrize("raises, message", [
+    ("            resp.raise_for_status()\n",
+     "Catch only `(requests.ConnectionError, requests.Timeout)`; the HTTP errors `raise_for_status()` raises "
+     "(429 and 5xx too) are then no longer retried: retry those by status"),
+    ("", "Catch only `(requests.ConnectionError, requests.Timeout)`"),
+])
+def test_narrowing_fix_says_which_retries_it_drops(linter, raises, message):
+    body = ("def f():\n    for attempt in range(3):\n        try:\n            resp = session.get('u', timeout=5)\n"
+            f"{raises}            return resp.json()\n        except Exception:\n"
+            "            time.sleep(random.uniform(0, 2 ** attempt))\n")
+    results, _ = linter.lint_text(HEAD + body, "m.py")
+    assert [f.fix.message for f in results if f.code == "RES204"] == [message]
