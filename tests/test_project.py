@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import shutil
 import textwrap
 from pathlib import Path
@@ -246,3 +247,19 @@ def test_a_cross_module_res402_points_at_the_retry_in_its_own_file(tmp_path):
     (related,) = result["relatedLocations"]
     assert related["physicalLocation"]["artifactLocation"]["uri"] == "app.py"
     assert related["physicalLocation"]["region"]["startLine"] == 6
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="this Python accepts PEP 695 syntax")
+def test_cache_notices_a_new_requires_python(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\nrequires-python = ">=3.8"\n', encoding="utf-8")
+    (tmp_path / "m.py").write_text("import requests\n\n\ndef get[T](url: T):\n    return requests.get(url)\n",
+                                   encoding="utf-8")
+
+    def found():
+        runner = Runner(load_settings(tmp_path), cache_dir=tmp_path / "cache", jobs=1)
+        return [f.code for r in runner.run([tmp_path / "m.py"]).results for f in r.findings]
+
+    assert found() == ["RES101"]  # Python 3.12 is allowed: LibCST's grammar reads the file
+    assert found() == ["RES101"]  # now from the cache
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\nrequires-python = "<3.12"\n', encoding="utf-8")
+    assert found() == ["RES000"]
