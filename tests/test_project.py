@@ -125,6 +125,21 @@ def test_suppression_and_per_file_ignores_apply_to_project_findings(shop):
     assert nested(Runner(load_settings(shop), use_cache=False).run([shop])) == []
 
 
+def test_project_findings_in_test_code_are_not_reported(shop):
+    # a test module that retries a call into the project: its RES301 is not reported (test-ignore),
+    # the project's own findings are; with test-ignore = [] it is reported
+    (shop / "tests").mkdir()
+    reports = (shop / "shop" / "reports.py").read_text(encoding="utf-8")
+    (shop / "tests" / "test_reports.py").write_text(
+        reports.replace("from . import", "from shop import").replace("from .http_layer", "from shop.http_layer"),
+        encoding="utf-8")
+    runner = Runner(load_settings(shop), use_cache=False)
+    assert nested(runner.run([shop])) == [("shop/inventory.py", 11), ("shop/reports.py", 19)]
+    (shop / "pyproject.toml").write_text('[tool.reslint]\nselect = ["RES301"]\ntest-ignore = []\n', encoding="utf-8")
+    assert nested(Runner(load_settings(shop), use_cache=False).run([shop])) == [
+        ("shop/inventory.py", 11), ("shop/reports.py", 19), ("tests/test_reports.py", 19)]
+
+
 def graphs(root: Path):
     """``reslint graph`` run in ``root``: (Mermaid result, DOT result)."""
     old = os.getcwd()
