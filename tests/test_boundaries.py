@@ -50,7 +50,7 @@ LAYERS: List[Tuple[str, Tuple[str, ...]]] = [
                               "reslint.positions", "reslint.rulebook", "reslint.output.terminal", "reslint.files")),
     ("catalog data", ("reslint.catalog", "reslint.catalog.clients", "reslint.catalog.idempotency",
                       "reslint.catalog.model", "reslint.catalog.names", "reslint.catalog.retries",
-                      "reslint.catalog.timeouts")),
+                      "reslint.catalog.timeouts", "reslint.catalog.programs")),
     ("semantic model", ("reslint.walk", "reslint.prefilter", "reslint.context", "reslint.edits")),
     ("policy model", ("reslint.model", "reslint.model.")),
     ("adapters", ("reslint.libraries.",)),

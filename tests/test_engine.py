@@ -297,9 +297,9 @@ def test_dangling_symlink_is_reported_not_skipped(tmp_path):
 
 @pytest.mark.parametrize("source, expected", [
     # a Popen already reaped by communicate()/wait()/kill() returns at once
-    ("import subprocess\np = subprocess.Popen(['ls'])\np.communicate(timeout=10)\nrc = p.wait()\n", []),
-    ("import subprocess\np = subprocess.Popen(['ls'])\np.kill()\np.wait()\n", []),
-    ("import subprocess\np = subprocess.Popen(['ls'])\np.wait()\n", [(3, "RES101")]),
+    ("import subprocess\np = subprocess.Popen(['git', 'fetch'])\np.communicate(timeout=10)\nrc = p.wait()\n", []),
+    ("import subprocess\np = subprocess.Popen(['git', 'fetch'])\np.kill()\np.wait()\n", []),
+    ("import subprocess\np = subprocess.Popen(['git', 'fetch'])\np.wait()\n", [(3, "RES101")]),
     # clients that connect only when given a host
     ("import ftplib\nftp = ftplib.FTP()\nftp.connect('h', timeout=30)\n", []),
     ("import ftplib\nftp = ftplib.FTP('h')\n", [(2, "RES101")]),
