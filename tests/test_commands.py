@@ -117,6 +117,9 @@ def test_max_timeout_meets_the_programs_own_default():
     assert reported("subprocess.run(['wget', url])", max_timeout=1000.0) == []
     assert reported("subprocess.run(['pip', 'install', 'x'])") == []
     assert reported("subprocess.run(['pip', 'install', 'x'])", max_timeout=10.0, default_timeout=5.0) == ["RES101"]
+    # uv: 30 s per request when it downloads; `uv run` runs the user's program, never a finding
+    assert reported("subprocess.run(['uv', 'add', 'x'])", max_timeout=20.0, default_timeout=5.0) == ["RES101"]
+    assert reported("subprocess.run(['uv', 'run', 'serve'])", max_timeout=20.0, default_timeout=5.0) == []
 
 
 def test_a_disabled_timeout_is_judged_by_the_program_too():

@@ -153,8 +153,11 @@ PROGRAMS: Dict[str, ProgramSpec] = {
         ProgramSpec(
             "uv",
             "https://docs.astral.sh/uv/reference/environment/#uv_http_timeout ('Timeout (in seconds) for "
-            "HTTP requests. (default: 30 s)')",
+            "HTTP requests. (default: 30 s)'); the subcommands that download: "
+            "https://docs.astral.sh/uv/reference/cli/ (`uv run` runs the user's program: not listed)",
             advice="uv's `UV_HTTP_TIMEOUT` environment variable",
+            subcommands=("add", "remove", "sync", "lock", "build", "pip install", "pip sync", "pip compile",
+                         "tool install", "tool upgrade", "python install"),
             timeout_env=(("UV_HTTP_TIMEOUT",),),
             default_s=30.0,
             default_note="uv times out an HTTP request after 30 s by default",
