@@ -42,7 +42,7 @@ def reported(statement: str, **settings) -> list:
     "subprocess.run(['git', '--no-pager', '-C', path, 'ls-remote', url])",
     "subprocess.run(['git', 'remote', 'update'])",
     "subprocess.check_output(['curl', '-sS', url])",
-    "subprocess.call(['curl', '-o', '/tmp/x', url])",
+    "subprocess.call(['curl', '-o', 'out.bin', url])",
     "with subprocess.Popen(['git', 'fetch']) as p:\n    p.communicate()",
 ])
 def test_a_network_program_without_its_own_timeout_is_reported(statement):
