@@ -306,8 +306,7 @@ def _add_noqa(results) -> List[str]:
     RES000 (the file cannot be parsed, so its comments are not read) and RES900 (an unused
     suppression is removed with --fix, not suppressed) get no directive.
     """
-    import ast
-
+    from reslint.engine.filepass import syntax_accepted
     from reslint.engine.fixer import write_atomically
     from reslint.engine.suppression import add_noqa
 
@@ -324,9 +323,7 @@ def _add_noqa(results) -> List[str]:
             click.echo(visible(f"{result.display}:{row}: no `# noqa` added: {why}"), err=True)
         if outcome.text == result.source.text:
             continue
-        try:
-            compile(outcome.text, result.display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
-        except (SyntaxError, ValueError):
+        if not syntax_accepted(outcome.text):  # a file of newer syntax may not compile here, yet be fine
             errors.append(f"{result.display}: adding `# noqa` comments would break the file; not written; please "
                           f"report this bug")
             continue
@@ -560,6 +557,12 @@ def _per_file_ignores_for(path: Path, settings) -> List[Tuple[str, Tuple[str, ..
             if pathspec.GitIgnoreSpec.from_lines([glob]).match_file(display)]
 
 
+def _is_test_code(path: Path, settings) -> bool:
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(settings.test_paths).match_file(_display(path, settings))
+
+
 def _path_lines(path: Path, settings) -> List[str]:
     from reslint.engine.discovery import DiscoveryError, Walker
 
@@ -573,14 +576,23 @@ def _path_lines(path: Path, settings) -> List[str]:
             out.append(f"  per-file-ignores {_toml(glob)} = {_toml(list(codes))} applies")
         if not matched:
             out.append("  no per-file-ignores apply")
+        if _is_test_code(path, settings):
+            out.append(f"  test code (test-paths): test-ignore = {_toml(list(settings.test_ignore))} applies, "
+                       f"also when the file is named on the command line")
+        else:
+            out.append("  not test code (test-paths)")
         return out
     walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore)
     try:
-        count = len(walker.expand([path]))
+        files = walker.expand([path])
     except DiscoveryError as exc:
         return [f"Path: {display} ({exc})"]
+    count = len(files)
+    tests = sum(1 for file in files if _is_test_code(file, settings))
     return [f"Path: {display} (a directory: {count} Python file{'s' if count != 1 else ''} checked under it, "
-            f"after `exclude`, `extend-exclude` and .gitignore)"]
+            f"after `exclude`, `extend-exclude` and .gitignore)",
+            f"  {tests} of them test code (test-paths), where test-ignore = {_toml(list(settings.test_ignore))} "
+            f"applies"]
 
 
 def _rule_state(info, settings, per_file, path) -> Tuple[str, str]:
@@ -602,6 +614,9 @@ def _rule_state(info, settings, per_file, path) -> Tuple[str, str]:
     off_here = [glob for glob, codes in per_file if info.code in settings.codes(codes)]
     if off_here:
         return "on", f"{why}; off in {_display(path, settings)} by per-file-ignores {', '.join(map(_toml, off_here))}"
+    if path is not None and path.is_file() and info.code in settings.codes(settings.test_ignore) and \
+            _is_test_code(path, settings):
+        return "on", f"{why}; off in {_display(path, settings)}, test code, by test-ignore"
     return "on", why
 
 

@@ -35,12 +35,25 @@ DEFAULT_EXCLUDE: Tuple[str, ...] = (
 )
 
 
+#: What counts as test code (gitignore-style globs, matched like ``per-file-ignores``): pytest's and
+#: unittest's default discovery patterns (``test_*.py``, ``*_test.py``; pytest's ``conftest.py``) and
+#: the directories projects keep tests in.
+DEFAULT_TEST_PATHS: Tuple[str, ...] = ("tests/", "test/", "test_*.py", "*_test.py", "conftest.py")
+
+#: Codes not reported in test code. All of them by default: in the judged sample of public
+#: repositories (``benchmarks/judged/``) the findings in test code were mocked clients, local
+#: servers and containers the tests start and poll, and the tests' own subprocesses, none a fault
+#: that reaches production.
+DEFAULT_TEST_IGNORE: Tuple[str, ...] = ("RES",)
+
+
 @dataclass(frozen=True)
 class Settings:
     """The resolved configuration of one run.
 
     ``enabled`` is the set of rule codes that run. ``per_file_ignores`` pairs a
-    gitignore-style glob (relative to ``root``) with the codes it silences.
+    gitignore-style glob (relative to ``root``) with the codes it silences;
+    ``test_ignore`` are the codes silenced in the files ``test_paths`` match.
     Durations (``max_timeout``, ``default_timeout``, ``max_retry_time``) are seconds.
     """
 
@@ -50,6 +63,8 @@ class Settings:
     extend_select: Tuple[str, ...] = ()
     ignore: Tuple[str, ...] = ()
     per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    test_paths: Tuple[str, ...] = DEFAULT_TEST_PATHS
+    test_ignore: Tuple[str, ...] = DEFAULT_TEST_IGNORE
     exclude: Tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: Tuple[str, ...] = ()
     respect_gitignore: bool = True
@@ -176,6 +191,8 @@ _KEYS = {
     "extend-select": ("extend_select", _codes),
     "ignore": ("ignore", _codes),
     "per-file-ignores": ("per_file_ignores", _per_file_ignores),
+    "test-paths": ("test_paths", _globs),
+    "test-ignore": ("test_ignore", _codes),
     "exclude": ("exclude", _globs),
     "extend-exclude": ("extend_exclude", _globs),
     "respect-gitignore": ("respect_gitignore", _bool),

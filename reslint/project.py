@@ -1,8 +1,10 @@
-"""Facts about the project being linted that some rules need: pinned dependency versions.
+"""Facts about the project being linted that some rules need: pinned dependency versions,
+the Python versions it supports.
 
 Read once per project root from ``pyproject.toml`` (``[project] dependencies``
-and optional dependencies) and ``requirements*.txt``. Only simple upper bounds
-are understood (``urllib3<2``, ``urllib3==1.26.18``, ``urllib3~=1.26``). Only
+and optional dependencies, ``requires-python``) and ``requirements*.txt``. Only simple upper
+bounds are understood (``urllib3<2``, ``urllib3==1.26.18``, ``urllib3~=1.26``; for
+``requires-python``, ``<3.12``, ``<=3.11``, ``==3.11.*``, ``~=3.11.2``). Only
 regular files are read: a named pipe called ``requirements.txt`` would hang the run.
 """
 
@@ -12,7 +14,7 @@ import functools
 import re
 import sys
 from pathlib import Path
-from typing import List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from reslint.engine.files import read_regular_text
 
@@ -27,15 +29,53 @@ def _strings(value) -> List[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
-def _requirement_lines(root: Path) -> Tuple[str, ...]:
-    lines: List[str] = []
+def _project_table(root: Path) -> Dict[str, Any]:
+    """The ``[project]`` table of ``root/pyproject.toml`` (empty when absent or unreadable)."""
     try:
         data = tomllib.loads(read_regular_text(root / "pyproject.toml"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         data = {}
     # the checked repository writes this file: any value may have any type
     project = data.get("project")
-    project = project if isinstance(project, dict) else {}
+    return project if isinstance(project, dict) else {}
+
+
+def requires_python(root: Path) -> Optional[str]:
+    """``[project] requires-python`` of the project at ``root``, or ``None``."""
+    value = _project_table(Path(root)).get("requires-python")
+    return value if isinstance(value, str) else None
+
+
+def python_ceiling(spec: Optional[str]) -> Optional[Tuple[int, int]]:
+    """The newest ``(major, minor)`` Python a ``requires-python`` specifier allows, or ``None``
+    when it sets no upper bound on the minor version (``>=3.10``, ``<4``) or cannot be read.
+
+    ``<3.12`` allows 3.11; ``<3.12.1``, ``<=3.12`` and ``==3.12.*`` allow 3.12; ``~=3.12.1``
+    allows 3.12 (PEP 440 compatible release); ``~=3.12`` allows every 3.x, no ceiling."""
+    if not spec:
+        return None
+    ceiling: Optional[Tuple[int, int]] = None
+    for clause in spec.split(","):
+        match = re.fullmatch(r"\s*(<=|<|===|==|~=)\s*(\d+)(?:\.(\d+))?(?:\.(\d+|\*))?\s*", clause)
+        if match is None:
+            continue
+        op, major, minor, micro = match.group(1), int(match.group(2)), match.group(3), match.group(4)
+        if minor is None:
+            continue  # `<4`, `==3`: no bound on the minor version
+        bound = (major, int(minor))
+        if op == "<" and micro in (None, "0") and bound[1] > 0:
+            bound = (major, bound[1] - 1)
+        elif op == "<" and micro in (None, "0"):
+            continue  # `<4.0`: no bound on 3.x
+        elif op == "~=" and micro is None:
+            continue  # `~=3.10`: any 3.x from 3.10 on
+        ceiling = bound if ceiling is None else min(ceiling, bound)
+    return ceiling
+
+
+def _requirement_lines(root: Path) -> Tuple[str, ...]:
+    lines: List[str] = []
+    project = _project_table(root)
     lines.extend(_strings(project.get("dependencies")))
     extras = project.get("optional-dependencies")
     for extra in (extras.values() if isinstance(extras, dict) else ()):

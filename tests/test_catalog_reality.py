@@ -1105,3 +1105,46 @@ def test_exception_names_are_exceptions(qualname: str):
 def test_sleep_random_and_clock_names_resolve(qualname: str):
     obj, _, _ = resolve(qualname)
     assert callable(obj)
+
+
+# -- programs a subprocess runs (reslint/catalog/programs.py), checked against the installed ones ------
+def _program_help(name: str) -> Optional[str]:
+    """What the installed program says about its options (``None`` when it is not installed):
+    its help, or for git the configuration variables it knows (``git help --config``)."""
+    import os
+    import shutil
+    import subprocess
+
+    if shutil.which(name) is None:
+        return None
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CURL_", "WGET"))}  # defaults, not overrides
+    argv = {"curl": ["curl", "--help", "all"], "git": ["git", "help", "--config"],
+            "ssh": None, "scp": None}.get(name, [name, "--help"])
+    if argv is None:  # ssh and scp print no option list; `ssh -G` prints the options it read, offline
+        argv = ["ssh", "-G", "-o", "ConnectTimeout=5", "-o", "ServerAliveInterval=7", "example.invalid"]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
+    return done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("name", sorted(__import__("reslint.catalog.programs", fromlist=["PROGRAMS"]).PROGRAMS))
+def test_program_timeout_options_exist(name: str):
+    from reslint.catalog.programs import PROGRAMS
+
+    spec = PROGRAMS[name]
+    if name == "pip":  # the option object itself: its help hides the `--default-timeout` alias
+        option = _quiet_import("pip._internal.cli.cmdoptions").timeout()
+        assert sorted(option._long_opts) == sorted(o for (o,) in spec.timeout_options)
+        assert option.default == spec.default_s == 15
+        return
+    text = _program_help(name)
+    if text is None:
+        pytest.skip(f"{name} is not installed")
+    for alternative in spec.timeout_options:
+        for option in alternative:
+            flag, _, key = option.partition(" ")
+            if name in ("ssh", "scp"):  # `ssh -G` echoes each option it accepted, lowercased
+                assert re.search(rf"^{key.lower()} \d", text, re.M), (name, option)
+            elif name == "git":
+                assert re.search(rf"^{re.escape(key)}$", text, re.M | re.I), (name, option)
+            else:
+                assert re.search(rf"(^|[\s,]){re.escape(flag)}([\s=,]|$)", text, re.M), (name, option)

@@ -219,6 +219,46 @@ def test_per_file_ignores(tmp_path):
     assert "scripts/tool.py" not in result.output
 
 
+def test_test_code_is_not_reported_by_default_also_when_named(tmp_path):
+    # pytest's discovery patterns and test directories: nothing reported there by default
+    for name in ("tests/test_api.py", "tests/helpers.py", "pkg/test_util.py", "pkg/util_test.py", "conftest.py",
+                 "test/smoke.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(MISSING, encoding="utf-8")
+    (tmp_path / "pkg" / "client.py").write_text(MISSING, encoding="utf-8")
+    (tmp_path / "pkg" / "testing.py").write_text(MISSING, encoding="utf-8")  # not a test file by name
+    result = run(["--isolated", "--no-cache", "-f", "concise", "."], tmp_path)
+    assert [line.split(":")[0] for line in result.output.splitlines() if " RES" in line] == [
+        "pkg/client.py", "pkg/testing.py"]
+    # as per-file-ignores, and unlike exclude, also for a file named on the command line (pre-commit)
+    named = run(["--isolated", "--no-cache", "-f", "concise", "tests/test_api.py"], tmp_path)
+    assert (named.exit_code, named.output) == (0, "All checks passed!\n")
+
+
+def test_test_paths_and_test_ignore_are_configurable(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.reslint]\ntest-paths = ["t/"]\ntest-ignore = ["RES101"]\n',
+                                             encoding="utf-8")
+    (tmp_path / "t").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "t" / "smoke.py").write_text(MISSING + "requests.get('u', timeout=None)\n", encoding="utf-8")
+    (tmp_path / "tests" / "test_api.py").write_text(MISSING, encoding="utf-8")
+    result = run(["--no-cache", "-f", "concise", "."], tmp_path)
+    # t/ is test code now, where only RES101 is off; tests/ is not test code any more
+    assert [line.split(" ")[:2] for line in result.output.splitlines() if " RES" in line] == [
+        ["t/smoke.py:6:1:", "RES102"], ["tests/test_api.py:5:12:", "RES101"]]
+    (tmp_path / "pyproject.toml").write_text('[tool.reslint]\ntest-ignore = []\n', encoding="utf-8")
+    assert "tests/test_api.py:5:12: RES101" in run(["--no-cache", "-f", "concise", "."], tmp_path).output
+
+
+def test_bad_test_settings_are_errors(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.reslint]\ntest-ignore = ["RES999"]\n', encoding="utf-8")
+    result = run(["."], tmp_path)
+    assert result.exit_code == 2 and "`tool.reslint.test-ignore` names an unknown rule 'RES999'" in result.output
+    (tmp_path / "pyproject.toml").write_text('[tool.reslint]\ntest-paths = "tests/"\n', encoding="utf-8")
+    result = run(["."], tmp_path)
+    assert result.exit_code == 2 and "`tool.reslint.test-paths` must be a list of strings" in result.output
+
+
 def test_syntax_error_is_reported_and_run_goes_on(tmp_path):
     (tmp_path / "bad.py").write_text("print 'py2'\nimport requests\n", encoding="utf-8")
     (tmp_path / "app.py").write_text(MISSING, encoding="utf-8")
@@ -247,7 +287,7 @@ def test_stdin_fix_reports_what_remains_on_stderr(tmp_path):
     broken = run(["--isolated", "--fix", "-q", "--stdin-filename", "b.py", "-"], tmp_path,
                  stdin="import requests\nf(\n")
     assert broken.exit_code == 1 and broken.stdout == "import requests\nf(\n"
-    assert broken.stderr == "b.py:2:2: RES000 cannot parse: '(' was never closed\n"
+    assert broken.stderr.startswith("b.py:2:2: RES000 cannot parse: '(' was never closed (rejected by Python ")
     clean = run(["--isolated", "--fix", "--unsafe-fixes", "-"], tmp_path, stdin=MISSING)
     assert clean.exit_code == 0 and clean.stderr == "Found 1 error (1 fixed, 0 remaining).\n"
 
@@ -318,6 +358,17 @@ def test_show_settings_for_a_path_and_without_a_config_file(project):
     assert 'RES101  missing-timeout            on   selected by "RES" (select); off in scripts/tool.py by ' \
            'per-file-ignores "scripts/*"' in result.output
     assert "Path: . (a directory: 3 Python files checked under it" in run(["show-settings", "."], project).output
+    (project / "tests").mkdir()
+    (project / "tests" / "test_app.py").write_text(MISSING, encoding="utf-8")
+    whole = run(["show-settings", "."], project).output
+    assert '  1 of them test code (test-paths), where test-ignore = ["RES"] applies' in whole
+    assert 'test-paths = ["tests/", "test/", "test_*.py", "*_test.py", "conftest.py"]  # default' in whole
+    test_file = run(["show-settings", "tests/test_app.py"], project).output
+    assert '  test code (test-paths): test-ignore = ["RES"] applies, also when the file is named on the command ' \
+           'line' in test_file
+    assert 'RES101  missing-timeout            on   selected by "RES" (select); off in tests/test_app.py, test ' \
+           'code, by test-ignore' in test_file
+    assert "  not test code (test-paths)" in result.output
     isolated = run(["show-settings", "--isolated"], project)
     assert isolated.output.splitlines()[0] == "Configuration file: none (built-in defaults)"
     assert "  select = [\"RES\"]" in isolated.output

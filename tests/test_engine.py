@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import libcst as cst
@@ -11,6 +12,7 @@ import pytest
 from reslint.config import Settings
 from reslint.engine.filepass import Linter
 from reslint.engine.fixer import fix_file, fix_text
+from reslint.project import python_ceiling
 
 CALL = "import requests\nrequests.get('https://x.invalid')\n"
 
@@ -100,7 +102,8 @@ def test_nesting_beyond_the_parser_is_res000_with_a_clear_message(linter):
     findings, errors = linter.lint_text(text, "m.py")
     assert errors == []
     assert [f.code for f in findings] == ["RES000"]
-    assert "Python accepts this file, but LibCST cannot parse it" in findings[0].message
+    assert f"Python {sys.version_info[0]}.{sys.version_info[1]} accepts this file, but LibCST cannot parse it" \
+        in findings[0].message
 
 
 def test_noqa_forms(linter):
@@ -258,18 +261,17 @@ def test_huge_constant_timeouts_are_reported_without_float_artifacts(linter, tim
 
 
 def test_syntax_errors_are_reported_in_files_reslint_analyses(linter):
-    # compile() with the running Python decides, in every file the import prefilter keeps;
-    # a file that imports nothing any rule looks for is not parsed at all (like Semgrep's
-    # prefilter), so its syntax is for Python and the project's other linters to judge
-    import sys
-
+    # compile() with the running Python decides, then LibCST's grammar (newer syntax), in every
+    # file the import prefilter keeps; a file that imports nothing any rule looks for is not
+    # parsed at all (like Semgrep's prefilter), so its syntax is for Python and the project's
+    # other linters to judge
     text = "x = (\n"
     assert [f.code for f in linter.lint_text("import requests\n" + text, "m.py")[0]] == ["RES000"]
     assert [f.code for f in linter.lint_text("from tenacity import retry\n" + text, "m.py")[0]] == ["RES000"]
     assert linter.lint_text(text, "m.py")[0] == []
     assert linter.lint_text("import json\n" + text, "m.py")[0] == []
-    if sys.version_info < (3, 12):
-        assert [f.code for f in linter.lint_text("import requests\ntype Url = str\n", "m.py")[0]] == ["RES000"]
+    # Python 3.12's `type` statement: rejected by 3.11's grammar, read by LibCST's
+    assert linter.lint_text("import requests\ntype Url = str\n", "m.py")[0] == []
 
 
 def test_per_file_ignores_cover_undecodable_files(tmp_path):
@@ -295,9 +297,9 @@ def test_dangling_symlink_is_reported_not_skipped(tmp_path):
 
 @pytest.mark.parametrize("source, expected", [
     # a Popen already reaped by communicate()/wait()/kill() returns at once
-    ("import subprocess\np = subprocess.Popen(['ls'])\np.communicate(timeout=10)\nrc = p.wait()\n", []),
-    ("import subprocess\np = subprocess.Popen(['ls'])\np.kill()\np.wait()\n", []),
-    ("import subprocess\np = subprocess.Popen(['ls'])\np.wait()\n", [(3, "RES101")]),
+    ("import subprocess\np = subprocess.Popen(['git', 'fetch'])\np.communicate(timeout=10)\nrc = p.wait()\n", []),
+    ("import subprocess\np = subprocess.Popen(['git', 'fetch'])\np.kill()\np.wait()\n", []),
+    ("import subprocess\np = subprocess.Popen(['git', 'fetch'])\np.wait()\n", [(3, "RES101")]),
     # clients that connect only when given a host
     ("import ftplib\nftp = ftplib.FTP()\nftp.connect('h', timeout=30)\n", []),
     ("import ftplib\nftp = ftplib.FTP('h')\n", [(2, "RES101")]),
@@ -330,3 +332,61 @@ def test_explicit_directory_under_site_packages_is_walked(tmp_path):
     project.mkdir()
     files = Walker(project, DEFAULT_EXCLUDE).expand([pkg])
     assert [p.name for p in files] == ["mod.py"]
+
+
+# -- syntax newer than the interpreter (PEP 695, PEP 701) -------------------------------------
+NEWER_SYNTAX = {
+    # PEP 695 (Python 3.12): type parameters and the `type` statement
+    "pep695": "import requests\n\n\ndef first[T](items: list[T]) -> T:\n    return items[0]\n\n\n"
+              "type Pair = tuple[int, int]\n\n\ndef get(url):\n    return requests.get(url)\n",
+    # PEP 701 (Python 3.12): the same quotes inside an f-string's replacement field
+    "pep701": "import requests\n\nname = 'x'\nurl = f\"https://{\"api\" + name}.invalid\"\n\n\n\n\n\n\n"
+              "def get():\n    return requests.get(url)\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NEWER_SYNTAX))
+def test_syntax_newer_than_the_interpreter_is_checked_not_res000(linter, name):
+    # on Python 3.11 CPython rejects these files; LibCST's grammar reads them, so they are checked
+    assert codes(linter, NEWER_SYNTAX[name]) == [(12, "RES101")]
+
+
+def test_newer_syntax_is_fixed_and_suppressed_like_any_file(linter):
+    text = NEWER_SYNTAX["pep695"]
+    outcome = fix_text(linter, text, "m.py", unsafe=True)
+    assert outcome.error is None and outcome.text == text.replace("requests.get(url)", "requests.get(url, timeout=10)")
+    assert codes(linter, text.replace("requests.get(url)\n", "requests.get(url)  # noqa: RES101\n")) == []
+
+
+def test_a_file_no_grammar_accepts_names_both_grammars(linter):
+    findings, errors = linter.lint_text("import requests\nf(\n", "m.py")
+    assert errors == []
+    version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    known = cst.KNOWN_PYTHON_VERSION_STRINGS
+    assert [(f.code, f.location.row, f.location.column, f.message) for f in findings] == [
+        ("RES000", 2, 2, f"cannot parse: '(' was never closed (rejected by Python {version}'s grammar and by "
+                         f"LibCST's, which reads Python {known[0]} to {known[-1]})")]
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="this Python accepts PEP 695 syntax")
+def test_requires_python_below_the_newer_syntax_keeps_res000(tmp_path):
+    # the project supports no Python that accepts `def f[T]`: the file is broken for it
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\nrequires-python = ">=3.8,<3.12"\n')
+    linter = Linter(Settings(root=tmp_path, project_root=tmp_path))
+    findings, _ = linter.lint_text(NEWER_SYNTAX["pep695"], "m.py")
+    assert [(f.code, f.location.row, f.message) for f in findings] == [
+        ("RES000", 4, "cannot parse: expected '(' (rejected by Python 3.11's grammar; the project's "
+                      "requires-python = \">=3.8,<3.12\" allows no later Python)")]
+    # a project that supports Python 3.12 gets the file checked
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\nrequires-python = ">=3.8"\n')
+    findings, _ = Linter(Settings(root=tmp_path, project_root=tmp_path)).lint_text(NEWER_SYNTAX["pep695"], "m.py")
+    assert [(f.code, f.location.row) for f in findings] == [("RES101", 12)]
+
+
+@pytest.mark.parametrize("spec, ceiling", [
+    (">=3.10", None), ("<4", None), ("<4.0", None), ("~=3.11", None), ("junk", None), (None, None),
+    (">=3.12,<3.13", (3, 12)), ("<3.12", (3, 11)), ("<=3.11", (3, 11)), ("==3.11.*", (3, 11)),
+    ("~=3.11.2", (3, 11)), (">=3.8, <3.12.1", (3, 12)), (">=3.10,<3.15", (3, 14)),
+])
+def test_python_ceiling_reads_the_upper_bound_of_requires_python(spec, ceiling):
+    assert python_ceiling(spec) == ceiling

@@ -228,6 +228,16 @@ def test_ignore_noqa_in_the_engine():
 
 
 # -- --add-noqa -----------------------------------------------------------------------------
+def test_add_noqa_writes_into_a_file_of_syntax_newer_than_the_interpreter(tmp_path):
+    # PEP 695: Python 3.11 cannot compile the file, LibCST's grammar reads it (the check that the
+    # comments broke nothing must accept it too, or the file would be left without them)
+    app = tmp_path / "app.py"
+    app.write_text("import requests\n\n\ndef load[T](url: T):\n    return requests.get(url)\n", encoding="utf-8")
+    result = run(["--isolated", "--no-cache", "--add-noqa", "."], tmp_path)
+    assert (result.exit_code, result.stderr) == (0, "Added 1 noqa directive.\n")
+    assert app.read_text(encoding="utf-8").endswith("    return requests.get(url)  # noqa: RES101\n")
+
+
 def test_add_noqa_writes_merges_and_is_idempotent(tmp_path):
     app = tmp_path / "app.py"
     app.write_text(textwrap.dedent("""\

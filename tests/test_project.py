@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import shutil
 import textwrap
 from pathlib import Path
@@ -122,6 +123,21 @@ def test_suppression_and_per_file_ignores_apply_to_project_findings(shop):
     (shop / "pyproject.toml").write_text(
         '[tool.reslint]\nselect = ["RES301"]\nper-file-ignores = {"shop/reports.py" = ["RES301"]}\n', encoding="utf-8")
     assert nested(Runner(load_settings(shop), use_cache=False).run([shop])) == []
+
+
+def test_project_findings_in_test_code_are_not_reported(shop):
+    # a test module that retries a call into the project: its RES301 is not reported (test-ignore),
+    # the project's own findings are; with test-ignore = [] it is reported
+    (shop / "tests").mkdir()
+    reports = (shop / "shop" / "reports.py").read_text(encoding="utf-8")
+    (shop / "tests" / "test_reports.py").write_text(
+        reports.replace("from . import", "from shop import").replace("from .http_layer", "from shop.http_layer"),
+        encoding="utf-8")
+    runner = Runner(load_settings(shop), use_cache=False)
+    assert nested(runner.run([shop])) == [("shop/inventory.py", 11), ("shop/reports.py", 19)]
+    (shop / "pyproject.toml").write_text('[tool.reslint]\nselect = ["RES301"]\ntest-ignore = []\n', encoding="utf-8")
+    assert nested(Runner(load_settings(shop), use_cache=False).run([shop])) == [
+        ("shop/inventory.py", 11), ("shop/reports.py", 19), ("tests/test_reports.py", 19)]
 
 
 def graphs(root: Path):
@@ -246,3 +262,19 @@ def test_a_cross_module_res402_points_at_the_retry_in_its_own_file(tmp_path):
     (related,) = result["relatedLocations"]
     assert related["physicalLocation"]["artifactLocation"]["uri"] == "app.py"
     assert related["physicalLocation"]["region"]["startLine"] == 6
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="this Python accepts PEP 695 syntax")
+def test_cache_notices_a_new_requires_python(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\nrequires-python = ">=3.8"\n', encoding="utf-8")
+    (tmp_path / "m.py").write_text("import requests\n\n\ndef get[T](url: T):\n    return requests.get(url)\n",
+                                   encoding="utf-8")
+
+    def found():
+        runner = Runner(load_settings(tmp_path), cache_dir=tmp_path / "cache", jobs=1)
+        return [f.code for r in runner.run([tmp_path / "m.py"]).results for f in r.findings]
+
+    assert found() == ["RES101"]  # Python 3.12 is allowed: LibCST's grammar reads the file
+    assert found() == ["RES101"]  # now from the cache
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\nrequires-python = "<3.12"\n', encoding="utf-8")
+    assert found() == ["RES000"]

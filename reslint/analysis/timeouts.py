@@ -15,6 +15,8 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from reslint.analysis.commands import BOUNDED, INTERACTIVE, LOCAL, NETWORK, UNKNOWN_COMMAND, read_command, \
+    shown_command
 from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
 from reslint.catalog.model import INHERITED, TimeoutObjectSpec, TimeoutParam, TimeoutSpec
 from reslint.catalog.timeouts import MOUNTED_TIMEOUTS
@@ -52,6 +54,8 @@ class TimeoutReading:
     param: Optional[TimeoutParam] = None
     #: for ``missing``: True when the call can wait forever (not just too long)
     unbounded: bool = False
+    #: another way to bound the call, for the message (a program's own timeout option)
+    advice: str = ""
 
 
 def find_argument(call: cst.Call, name: str, position: Optional[int]):
@@ -95,6 +99,37 @@ def read_call_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
 
 
 def _read(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
+    reading = _read_timeout(call, ctx)
+    if reading is not None and reading.spec.command is not None and reading.state in (MISSING, DISABLED):
+        return _judge_command(call, reading, ctx)
+    return reading
+
+
+def _judge_command(call: cst.Call, reading: TimeoutReading, ctx: Context) -> TimeoutReading:
+    """A subprocess call with no timeout (or a disabled one) matters only when its program
+    waits on the network with no bound of its own (DESIGN section 2, "Timeout categories")."""
+    spec = reading.spec
+    verdict = read_command(call, spec, ctx, _max_timeout(ctx))
+    if verdict.state == UNKNOWN_COMMAND:
+        return TimeoutReading(spec, UNKNOWN_STATE, "the program it runs is not known")
+    if verdict.state != NETWORK:
+        return TimeoutReading(spec, OK, {
+            BOUNDED: "the program it runs bounds its own wait",
+            INTERACTIVE: "the program it runs is a session with the user",
+            LOCAL: "the program it runs does not wait on the network",
+        }[verdict.state])
+    program = verdict.program
+    where = f"it runs `{shown_command(verdict)}`, which waits on the network: {program.default_note}"
+    if reading.state == DISABLED:
+        reading.reason = f"{reading.reason}, and {where}"
+        return reading
+    if verdict.default_s is not None:
+        return TimeoutReading(spec, MISSING, where, advice=program.advice)
+    return TimeoutReading(spec, MISSING, f"{where}, so a stalled server holds this call, and the worker running "
+                                         f"it, forever", unbounded=True, advice=program.advice)
+
+
+def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
     qual = ctx.qualname(call.func)
     if qual is None:
         return None

@@ -33,6 +33,20 @@ class TimeoutParam:
 
 
 @dataclass(frozen=True)
+class CommandArgs:
+    """Where a subprocess call's command line is: the ``args`` parameter ``(name, position)``,
+    and the keywords that change how it is read (``shell=True``: one shell command line;
+    ``executable=``: another program runs; ``env=``: the child's environment). ``owner``: for a
+    method (``Popen.wait``), the constructor whose call holds them (``subprocess.Popen``)."""
+
+    args: Tuple[str, int]
+    shell: str = "shell"
+    executable: str = "executable"
+    env: str = "env"
+    owner: Optional[str] = None
+
+
+@dataclass(frozen=True)
 class TimeoutSpec:
     """A call (function, method or constructor) that blocks on I/O and takes a timeout.
 
@@ -79,6 +93,9 @@ class TimeoutSpec:
     - ``numeric_strings``: a string holding a number counts as that number
       (psycopg turns keyword arguments into libpq's text ``key=value`` conninfo, so
       ``connect_timeout="0"`` is ``0``: psycopg2/extensions.py ``make_dsn``).
+    - ``command``: for a subprocess call, where its command line is (:class:`CommandArgs`):
+      only a program that waits on the network with no bound of its own is reported
+      (``reslint/catalog/programs.py``).
     - ``fix``: the text a fix inserts, with ``{param}``, ``{seconds}``/``{ms}`` and
       the objects named in ``fix_imports`` (dotted paths) as ``{obj0}``, spelled
       as the file already imports them or with an ``import`` added; ``None`` when
@@ -107,6 +124,7 @@ class TimeoutSpec:
     url: Optional[Tuple[str, int]] = None
     whole_units: bool = False
     numeric_strings: bool = False
+    command: Optional[CommandArgs] = None
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Set, Tuple
 
-from reslint.catalog.model import INHERITED, NoOpAttribute, TimeoutObjectSpec, TimeoutParam, TimeoutSpec
+from reslint.catalog.model import INHERITED, CommandArgs, NoOpAttribute, TimeoutObjectSpec, TimeoutParam, TimeoutSpec
 
 T = TimeoutParam("timeout")
 HTTP_VERBS = ("get", "options", "head", "post", "put", "patch", "delete")
@@ -154,13 +154,17 @@ def _stdlib() -> List[TimeoutSpec]:
 def _subprocess() -> List[TimeoutSpec]:
     src = "https://docs.python.org/3/library/subprocess.html (run, call, check_call, check_output, Popen.wait, Popen.communicate)"
     note = "a child process that hangs blocks the caller forever"
+    # run(args, ...), Popen(args, bufsize, executable, ...); shell, env and executable are keywords
+    args = CommandArgs(("args", 0))
+    popen = CommandArgs(("args", 0), owner="subprocess.Popen")
     specs = [
-        TimeoutSpec(f"subprocess.{fn}", (T,), None, src, note, category="subprocess")
+        TimeoutSpec(f"subprocess.{fn}", (T,), None, src, note, category="subprocess", command=args)
         for fn in ("run", "call", "check_call", "check_output")
     ]
-    specs.append(TimeoutSpec("subprocess.Popen.wait", (TimeoutParam("timeout", 0),), None, src, note, category="subprocess"))
+    specs.append(TimeoutSpec("subprocess.Popen.wait", (TimeoutParam("timeout", 0),), None, src, note,
+                             category="subprocess", command=popen))
     specs.append(TimeoutSpec("subprocess.Popen.communicate", (TimeoutParam("timeout", 1),), None, src, note,
-                             category="subprocess"))
+                             category="subprocess", command=popen))
     return specs
 
 

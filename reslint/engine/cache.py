@@ -119,12 +119,14 @@ def _code_fingerprint() -> str:
 
 def settings_fingerprint(settings) -> str:
     """A short hash of everything that can change a result: settings, enabled rules, reslint's code,
-    and the project facts rules read (pinned dependency versions decide whether a fix is offered)."""
-    from reslint.project import dependency_facts
+    and the project facts rules read (pinned dependency versions decide whether a fix is offered;
+    ``requires-python`` whether syntax this Python rejects is read with a newer grammar)."""
+    from reslint.project import dependency_facts, requires_python
 
     fields = {k: v for k, v in vars(settings).items() if k not in ("root", "config_file", "project_root")}
     text = repr(sorted((k, repr(v)) for k, v in fields.items())) + repr(sorted(settings.enabled))
     text += repr(dependency_facts(settings.root))
+    text += repr(requires_python(settings.project_root or settings.root))
     return hashlib.blake2b(f"{__version__}:{FORMAT}:{_code_fingerprint()}:{text}".encode(),
                            digest_size=8).hexdigest()
 

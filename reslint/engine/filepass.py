@@ -29,6 +29,7 @@ import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -46,6 +47,7 @@ from reslint.semantics.edits import (
     without_import_names,
 )
 from reslint.engine.positions import Positions, UnitLines, unit_lines
+from reslint.project import python_ceiling, requires_python
 from reslint.semantics.prefilter import Relevance, module_name
 from reslint.engine.results import FileResult, Judge, internal_error
 from reslint.rules.visitors import ALL_RULES
@@ -140,6 +142,44 @@ def parse_module(text: str) -> cst.Module:
     return _on_large_stack(_unvalidated_parse, text)
 
 
+_RUNNING = f"{sys.version_info[0]}.{sys.version_info[1]}"
+_UNREAD = object()
+
+
+def _libcst_grammars() -> str:
+    """Which Python versions' syntax the installed LibCST reads (its native parser reads them all)."""
+    known = getattr(cst, "KNOWN_PYTHON_VERSION_STRINGS", None)
+    return f"which reads Python {known[0]} to {known[-1]}" if known else "which reads newer syntax"
+
+
+_LIBCST_GRAMMARS = _libcst_grammars()
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why the grammar of the Python running reslint rejected a file: the message and where,
+    and whether a newer grammar may accept it (a ``SyntaxError``; not a null byte or a nesting
+    too deep for the interpreter's parser)."""
+
+    message: str
+    at: Location
+    newer_may_accept: bool
+
+
+def syntax_accepted(text: str) -> bool:
+    """Whether a grammar reslint reads accepts ``text``: this Python's, else LibCST's (newer syntax)."""
+    try:
+        compile(text, "<file>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        return True
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    try:
+        parse_module(text)
+        return True
+    except Exception:  # noqa: BLE001 - the native parser raises assorted errors
+        return False
+
+
 class Linter(Judge):
     """Lints files with one configuration. Build once per run; not thread-safe."""
 
@@ -151,6 +191,8 @@ class Linter(Judge):
         self.needs_retries = self.needs_summary or any(rule.needs_retries for rule in self.rule_classes)
         self.relevance = Relevance(entry_points(), canonical, loops=self.needs_retries) \
             if self.trigger is not None else None
+        self._ceiling = _UNREAD  # the newest Python the project's requires-python allows, read on first need
+        self._requires_python: Optional[str] = None
         self.safe_codes = settings.codes(settings.extend_safe_fixes)
         self.unsafe_codes = settings.codes(settings.extend_unsafe_fixes)
 
@@ -224,34 +266,44 @@ class Linter(Judge):
 
     def _lint_parsed(self, text: str, display: str, force: bool, ignored: frozenset,
                      comments: Tuple[Comment, ...]) -> FileResult:
-        tree, syntax = profiling.timed("syntax check (ast)", self._check_syntax, text, display, ignored)
-        if tree is None:
-            return FileResult(display, display, syntax)
+        tree, rejected = profiling.timed("syntax check (ast)", self._check_syntax, text)
+        if tree is None and (not rejected.newer_may_accept or self._no_later_python()):
+            return FileResult(display, display, self.syntax(display, self._rejected_message(rejected), rejected.at,
+                                                            ignored))
         module = self._module_name(display)
-        if not force and self.relevance is not None and \
-                not profiling.timed("prefilter (ast)", self.relevance.wanted, tree, *module):
-            return FileResult(display, display, comments=comments, skipped=self.needs_summary)
-        lines = unit_lines(tree.body)
-        del tree
+        lines = None
+        if tree is not None:
+            if not force and self.relevance is not None and \
+                    not profiling.timed("prefilter (ast)", self.relevance.wanted, tree, *module):
+                return FileResult(display, display, comments=comments, skipped=self.needs_summary)
+            lines = unit_lines(tree.body)
+            del tree
+        # else: syntax newer than this interpreter (PEP 695, PEP 701...): LibCST's grammar may accept
+        # it; without an ``ast`` the file is not prefiltered, only parsed and checked
         findings, errors, summary, suppressed = _on_large_stack(self._lint_module, text, display, ignored, comments,
-                                                                module, lines)
+                                                                module, lines, rejected)
         return FileResult(display, display, findings, errors, summary=summary, suppressed=suppressed,
                           comments=comments)
 
     def _lint_module(self, text: str, display: str, ignored: frozenset, comments: Tuple[Comment, ...],
-                     name: Tuple[str, bool], lines: Optional[UnitLines] = None):
+                     name: Tuple[str, bool], lines: Optional[UnitLines] = None,
+                     rejected: Optional["Rejection"] = None):
         """Parse and visit: (findings, internal errors, module summary, suppressed findings).
         ``name``: (dotted module name, is package); ``lines``: :func:`reslint.engine.positions.unit_lines`
-        of the file's ``ast``. Runs with the garbage collector paused (:meth:`_lint`)."""
+        of the file's ``ast``; ``rejected``: why this interpreter's grammar rejected the file, when
+        it did (then LibCST's grammar decides). Runs with the garbage collector paused (:meth:`_lint`)."""
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
         try:
             try:
                 module = profiling.timed("parse (LibCST)", _unvalidated_parse, text)
             except cst.ParserSyntaxError as exc:
+                if rejected is not None:  # no grammar reslint has accepts it: CPython's message is the clearer
+                    return self.syntax(display, self._rejected_message(rejected, libcst_too=True), rejected.at,
+                                       ignored), [], None, []
                 message = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
-                return self.syntax(display, f"cannot parse: {message} (Python accepts this file, but LibCST "
-                                    f"cannot parse it: new syntax or very deep nesting)",
+                return self.syntax(display, f"cannot parse: {message} (Python {_RUNNING} accepts this file, but "
+                                    f"LibCST cannot parse it: new syntax or very deep nesting)",
                                     Location(exc.raw_line, exc.raw_column + 1), ignored), [], None, []
             except RecursionError:
                 return self.syntax(display, "cannot parse: too deeply nested", Location(1, 1), ignored), [], None, []
@@ -282,18 +334,38 @@ class Linter(Judge):
             sys.setrecursionlimit(limit)
 
     # -- internals ----------------------------------------------------------------------
-    def _check_syntax(self, text: str, display: str, ignored: frozenset) -> Tuple[Optional[ast.Module], List[Finding]]:
-        """(the file's :mod:`ast`, no findings), or (``None``, RES000 findings) when CPython's
-        grammar rejects it (the Python reslint runs on)."""
+    def _check_syntax(self, text: str) -> Tuple[Optional[ast.Module], Optional["Rejection"]]:
+        """(the file's :mod:`ast`, ``None``), or (``None``, why) when the grammar of the Python
+        reslint runs on rejects it."""
         try:
-            return compile(text, display, "exec", ast.PyCF_ONLY_AST, dont_inherit=True), []
+            return compile(text, "<file>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True), None
         except SyntaxError as exc:
-            at = Location(exc.lineno or 1, (exc.offset or 1))
-            return None, self.syntax(display, f"cannot parse: {exc.msg}", at, ignored)
+            return None, Rejection(exc.msg, Location(exc.lineno or 1, (exc.offset or 1)), newer_may_accept=True)
         except (ValueError, RecursionError, MemoryError) as exc:
             reason = str(exc) or {"MemoryError": "too deeply nested for the Python parser"}.get(
                 type(exc).__name__, type(exc).__name__)
-            return None, self.syntax(display, f"cannot parse: {reason}", Location(1, 1), ignored)
+            return None, Rejection(reason, Location(1, 1), newer_may_accept=False)
+
+    def _no_later_python(self) -> bool:
+        """Whether the project's ``requires-python`` allows no Python newer than the one running
+        reslint: then this interpreter's grammar is the newest the project is written for."""
+        if self._ceiling is _UNREAD:
+            root = self.settings.project_root or self.settings.root
+            self._requires_python = requires_python(root)
+            self._ceiling = python_ceiling(self._requires_python)
+        return self._ceiling is not None and self._ceiling <= sys.version_info[:2]
+
+    def _rejected_message(self, rejected: "Rejection", libcst_too: bool = False) -> str:
+        """The RES000 message for a file this interpreter's grammar rejected: which grammars
+        were tried (this Python's; LibCST's, which covers newer syntax, unless the project's
+        ``requires-python`` rules newer Pythons out)."""
+        if libcst_too:
+            return f"cannot parse: {rejected.message} (rejected by Python {_RUNNING}'s grammar and by LibCST's, " \
+                   f"{_LIBCST_GRAMMARS})"
+        if rejected.newer_may_accept:
+            return (f"cannot parse: {rejected.message} (rejected by Python {_RUNNING}'s grammar; the project's "
+                    f"requires-python = \"{self._requires_python}\" allows no later Python)")
+        return f"cannot parse: {rejected.message}"
 
     def _module_name(self, display: str) -> Tuple[str, bool]:
         return module_name(self._path or os.path.join(str(self.settings.root), display), self._packages)

@@ -106,6 +106,9 @@ class Judge:
             (pathspec.GitIgnoreSpec.from_lines([glob]), settings.codes(codes))
             for glob, codes in settings.per_file_ignores
         ]
+        #: test code (``test-paths``) and the codes not reported in it (``test-ignore``)
+        self.test_paths = pathspec.GitIgnoreSpec.from_lines(settings.test_paths)
+        self.test_ignore = settings.codes(settings.test_ignore)
         #: project rules (RES301, RES401, RES402) need module summaries: every chain they report starts
         #: at a call in a retried scope, so files that can hold one are parsed up front and the
         #: others only when the call graph reaches them (:class:`reslint.engine.runner.Runner`)
@@ -129,6 +132,10 @@ class Judge:
         """(the comments holding directives, the final result when the text prefilter skips the
         file, else ``None``); ``force``: never skip (the project pass wants a summary)."""
         comments = read_comments(text) if could_hold_directives(text, self.settings.allow_blanket_noqa) else ()
+        if not force and self.enabled <= self.ignored_codes(display):
+            # nothing can be reported here (test code, by default): skipped as the prefilter skips
+            return comments, FileResult(display, display, comments=comments, skipped=self.needs_summary,
+                                        text_skipped=True)
         if force or self.trigger is None or profiling.timed("prefilter (text)", self.trigger.search, text):
             return comments, None
         return comments, FileResult(display, display, comments=comments, skipped=self.needs_summary,
@@ -185,9 +192,18 @@ class Judge:
             result.findings = sorted(result.findings + unused, key=Finding.sort_key)
 
     def ignored_codes(self, display: str) -> frozenset:
+        """The codes not reported in ``display``: its per-file-ignores, and test-ignore in test code.
+        Both apply to files named on the command line too (unlike ``exclude``): pre-commit names
+        every changed file, and a test file must not be reported there and not in a full run."""
         codes = set()
         for spec, ignored in self.per_file_ignores:
             if spec.match_file(display):
                 codes.update(ignored)
+        if self.test_ignore and self.is_test_code(display):
+            codes.update(self.test_ignore)
         return frozenset(codes)
+
+    def is_test_code(self, display: str) -> bool:
+        """Whether ``display`` is test code (``test-paths``)."""
+        return self.test_paths.match_file(display)
 

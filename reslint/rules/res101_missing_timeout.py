@@ -47,8 +47,9 @@ class MissingTimeout(Rule):
         else:
             why = f"{reading.reason}, above max-timeout ({self.settings.max_timeout:g} s)"
         param = spec.params[0].name
+        advice = f"`{param}=`" + (f", or {reading.advice}" if reading.advice else "")
         self.report(
             node,
-            f"`{spec.qualname}` {what} has no timeout: {why}; pass `{param}=`",
+            f"`{spec.qualname}` {what} has no timeout: {why}; pass {advice}",
             fix=add_timeout_fix(node, reading, self.ctx),
         )
