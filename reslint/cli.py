@@ -84,7 +84,8 @@ def _use_color(choice: str) -> bool:
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply (and show as fixable) unsafe fixes.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing. Exit 1 if any.")
 @click.option("--show-fixes", is_flag=True, help="List the fixes that were applied.")
-@click.option("--output-format", "-f", type=click.Choice(FORMATS), default="full", show_default=True)
+@click.option("--output-format", "-f", type=click.Choice(FORMATS), default=None,
+              help="The format of the results (default: `output-format` in the configuration, else full).")
 @click.option("--output-file", "-o", type=click.Path(path_type=Path), help="Write the results to a file.")
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of each one.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
@@ -99,13 +100,22 @@ def _use_color(choice: str) -> bool:
 @click.option("--ignore-noqa", is_flag=True, help="Report findings also where a suppression comment silences them.")
 @click.option("--add-noqa", is_flag=True,
               help="Add `# noqa: CODE` to every line with a finding (to adopt reslint on existing code).")
+@click.option("--baseline", "baseline_file", type=click.Path(path_type=Path), metavar="FILE",
+              help="Report only the findings that are not in this baseline (default: `baseline` in the "
+                   "configuration).")
+@click.option("--write-baseline", type=click.Path(path_type=Path), metavar="FILE",
+              help="Record the current findings in FILE, a baseline for --baseline, and exit 0.")
+@click.option("--no-baseline", is_flag=True, help="Report every finding, whatever `baseline` the configuration names.")
+@click.option("--diff-base", metavar="REV",
+              help="Report only the findings that are new since the git revision REV (on a changed line, or "
+                   "not found at REV).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes for large runs (default: one per CPU; 1 = no workers).")
 @click.option("--profile", is_flag=True,
               help="Print the time spent per phase and per rule to stderr (runs in one process).")
 def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fixes, output_format, output_file,
           statistics, exit_zero, config_file, isolated, stdin_filename, color, quiet, no_cache, cache_dir,
-          ignore_noqa, add_noqa, jobs, profile):
+          ignore_noqa, add_noqa, baseline_file, write_baseline, no_baseline, diff_base, jobs, profile):
     """Check PATHS (files or directories; default `.`) for resilience anti-patterns."""
     if profile:
         jobs = 1
@@ -115,7 +125,15 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
     if add_noqa and (fix or diff or stdin_mode):
         raise click.UsageError("--add-noqa writes comments into files: it cannot be combined with --fix, --diff "
                                "or stdin (`-`)")
+    if write_baseline is not None and (diff or add_noqa or stdin_mode or baseline_file or diff_base):
+        raise click.UsageError("--write-baseline records the findings of a run over files: it cannot be combined "
+                               "with --diff, --add-noqa, stdin (`-`), --baseline or --diff-base")
+    if diff_base is not None and stdin_mode:
+        raise click.UsageError("--diff-base compares files with a git revision: it cannot read stdin (`-`)")
     settings = _settings(config_file, isolated, select, extend_select, ignore)
+    output_format = output_format or settings.output_format
+    if baseline_file is None and settings.baseline and not no_baseline and write_baseline is None:
+        baseline_file = settings.root / settings.baseline
 
     from reslint.engine.runner import Runner
 
@@ -172,15 +190,32 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
 
     internal = [message for result in results for message in result.internal_errors] + fix_errors
     findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key())
+    prints, known = None, 0
+    if write_baseline is not None or baseline_file is not None or diff_base is not None:
+        from reslint.output.fingerprints import fingerprints
+
+        sources = {r.display: r.source.text for r in results if r.findings and r.source is not None}
+        every = fingerprints(findings, sources)
+        prints = dict(zip(findings, every))
+        if write_baseline is not None:
+            _write_baseline(write_baseline, results, findings, every, settings)
+            for message in internal:
+                _error(message)
+            sys.exit(2 if internal else 0)
+        if baseline_file is not None:
+            findings, known = _apply_baseline(baseline_file, results, findings, every, settings)
+        if diff_base is not None:
+            findings = _new_since(diff_base, settings, paths, findings, [prints[f] for f in findings], sources,
+                                  ignore_noqa, jobs)
     if diff:
         _write("".join(diffs), output_file)
     elif stdin_mode and fix and output_file is None:
         # stdout carries the code: what remains goes to stderr, concise (as Ruff does)
         _emit(findings, results, "concise", None, statistics, "never", unsafe_fixes, len(fixed_findings), quiet,
-              settings.root, err=True)
+              settings.root, err=True, prints=prints, known=known)
     else:
         _emit(findings, results, output_format, output_file, statistics, color, unsafe_fixes, len(fixed_findings),
-              quiet, settings.root)
+              quiet, settings.root, prints=prints, known=known)
     if show_fixes and fixed_findings:
         _show_fixes(fixed_findings)
     for message in internal:
@@ -347,8 +382,66 @@ def _lint_stdin(linter, stdin_filename: Optional[str]):
     return linter.lint_bytes(data, display, FileResult(display, display))
 
 
+def _write_baseline(path: Path, results, findings, prints, settings) -> None:
+    """``--write-baseline FILE``: record ``findings``; the entries of files this run did not
+    check are kept from the file's last version (a run over some files only), unless those
+    files are gone. Exits 2 when the file cannot be written or its last version read."""
+    from reslint.engine import baseline
+
+    checked = [r.display for r in results]
+    exists = baseline.existing_under(settings.root)
+    old = {}
+    if path.exists():
+        try:
+            old = baseline.load(path)
+        except baseline.BaselineError as exc:
+            _error(f"{exc}; not overwritten (remove it first)")
+            sys.exit(2)
+    current = baseline.entries(findings, prints)
+    new = baseline.rewritten(old, current, checked, settings.enabled, exists)
+    pruned = baseline.apply(old, findings, prints, checked, settings.enabled, exists).stale if old else {}
+    _write(baseline.dump(new), path)
+    files = len(new)
+    stale = sum(pruned.values())
+    click.echo(visible(f"Wrote {baseline.count(new)} finding{'s' if baseline.count(new) != 1 else ''} in {files} "
+                       f"file{'s' if files != 1 else ''} to {path}"
+                       + (f" ({stale} stale entr{'ies' if stale != 1 else 'y'} pruned)." if stale else ".")),
+               err=True)
+
+
+def _apply_baseline(path: Path, results, findings, prints, settings):
+    """(the findings not in the baseline at ``path``, how many were in it); warns about stale
+    entries; exits 2 when the file cannot be used."""
+    from reslint.engine import baseline
+
+    try:
+        entries = baseline.load(path)
+    except baseline.BaselineError as exc:
+        _error(str(exc))
+        sys.exit(2)
+    outcome = baseline.apply(entries, findings, prints, [r.display for r in results], settings.enabled,
+                             baseline.existing_under(settings.root))
+    if outcome.stale:
+        stale = sum(outcome.stale.values())
+        warn(f"{path}: {stale} baseline entr{'ies' if stale != 1 else 'y'} no longer match a finding (fixed, or "
+             f"the line changed): {baseline.describe(outcome.stale)}; prune with `reslint check --write-baseline "
+             f"{path}`")
+    return outcome.new, outcome.known
+
+
+def _new_since(rev, settings, paths, findings, prints, sources, ignore_noqa, jobs):
+    """``--diff-base REV``: the findings new since ``rev``; exits 2 when git cannot tell."""
+    from reslint.engine.revision import RevisionError, new_since
+
+    try:
+        return new_since(rev, settings, paths, findings, prints, sources, ignore_noqa=ignore_noqa, jobs=jobs)
+    except RevisionError as exc:
+        _error(str(exc))
+        sys.exit(2)
+
+
 def _emit(findings, results, output_format, output_file, statistics, color, unsafe_fixes, fixed, quiet,
-          root, err: bool = False) -> None:
+          root, err: bool = False, prints=None, known: int = 0) -> None:
     from reslint.output import Report, renderer
 
     use_color = False
@@ -358,7 +451,8 @@ def _emit(findings, results, output_format, output_file, statistics, color, unsa
         sources = {r.display: r.source.text for r in results if r.findings and r.source is not None}
         use_color = _use_color(color) and output_file is None and output_format in ("full", "concise")
         summary = not (quiet and output_format in ("full", "concise"))
-        text = renderer(output_format)(findings, Report(sources, use_color, unsafe_fixes, fixed, summary, root))
+        text = renderer(output_format)(findings, Report(sources, use_color, unsafe_fixes, fixed, summary, root,
+                                                        fingerprints=prints, known=known))
     _write(text, output_file, use_color, err)
 
 

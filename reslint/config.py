@@ -17,6 +17,7 @@ import pathspec
 
 from reslint import registry
 from reslint.engine.files import read_regular_text
+from reslint.output import FORMATS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -60,6 +61,10 @@ class Settings:
     default_timeout: float = 10.0
     max_retry_time: float = 60.0
     max_retry_layers: int = 1
+    #: the baseline file (``--baseline``), relative to ``root``; empty: none
+    baseline: str = ""
+    #: the output format when ``--output-format`` is not given
+    output_format: str = "full"
     rule_options: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     catalog: Dict[str, Any] = field(default_factory=dict)
     #: the project the project pass (RES301, RES402) reads whole, also when only some files are
@@ -137,6 +142,18 @@ def _positive_int(value: Any, key: str, where: str) -> int:
     return value
 
 
+def _file_name(value: Any, key: str, where: str) -> str:
+    if not isinstance(value, str) or not value or "\0" in value:
+        raise ConfigError(f"{where}: `{key}` must be a file name, got {value!r}")
+    return value
+
+
+def _output_format(value: Any, key: str, where: str) -> str:
+    if value not in FORMATS:
+        raise ConfigError(f"{where}: `{key}` must be one of {', '.join(FORMATS)}, got {value!r}")
+    return value
+
+
 def _per_file_ignores(value: Any, key: str, where: str):
     if not isinstance(value, dict):
         raise ConfigError(f"{where}: `{key}` must be a table of glob = [codes], got {value!r}")
@@ -186,6 +203,8 @@ _KEYS = {
     "default-timeout": ("default_timeout", _seconds),
     "max-retry-time": ("max_retry_time", _seconds),
     "max-retry-layers": ("max_retry_layers", _positive_int),
+    "baseline": ("baseline", _file_name),
+    "output-format": ("output_format", _output_format),
     "rules": ("rule_options", _rule_options),
     "catalog": ("catalog", _table),
 }

@@ -122,7 +122,9 @@ def settings_fingerprint(settings) -> str:
     and the project facts rules read (pinned dependency versions decide whether a fix is offered)."""
     from reslint.project import dependency_facts
 
-    fields = {k: v for k, v in vars(settings).items() if k not in ("root", "config_file", "project_root")}
+    # what is reported and how, not what is found: no reason to lint again
+    fields = {k: v for k, v in vars(settings).items()
+              if k not in ("root", "config_file", "project_root", "baseline", "output_format")}
     text = repr(sorted((k, repr(v)) for k, v in fields.items())) + repr(sorted(settings.enabled))
     text += repr(dependency_facts(settings.root))
     return hashlib.blake2b(f"{__version__}:{FORMAT}:{_code_fingerprint()}:{text}".encode(),
