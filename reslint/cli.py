@@ -57,7 +57,7 @@ def _validate_selectors(option: str, selectors: Tuple[str, ...]) -> None:
         try:
             registry.expand(selector)
         except ValueError:
-            raise click.UsageError(f"{option}: unknown rule {selector!r} (see `reslint rule --all`)")
+            raise click.UsageError(f"{option}: {registry.unknown(selector)}")
 
 
 def _use_color(choice: str) -> bool:
@@ -80,6 +80,12 @@ def _use_color(choice: str) -> bool:
 @click.option("--select", multiple=True, help="Rules to enable: codes, prefixes (RES1) or names; replaces the config.")
 @click.option("--extend-select", multiple=True, help="Rules to enable in addition to the selected ones.")
 @click.option("--ignore", multiple=True, help="Rules to disable.")
+@click.option("--exclude", multiple=True, metavar="PATTERN",
+              help="Paths to leave out (gitignore-style; comma-separated or repeated); replaces `exclude`.")
+@click.option("--extend-exclude", multiple=True, metavar="PATTERN",
+              help="Paths to leave out in addition to `exclude`.")
+@click.option("--force-exclude", is_flag=True, default=None,
+              help="Apply the excludes to paths named on the command line too (as pre-commit names files).")
 @click.option("--fix/--no-fix", default=False, help="Apply safe fixes.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply (and show as fixable) unsafe fixes.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing. Exit 1 if any.")
@@ -113,7 +119,7 @@ def _use_color(choice: str) -> bool:
               help="Worker processes for large runs (default: one per CPU; 1 = no workers).")
 @click.option("--profile", is_flag=True,
               help="Print the time spent per phase and per rule to stderr (runs in one process).")
-def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fixes, output_format, output_file,
+def check(paths, select, extend_select, ignore, exclude, extend_exclude, force_exclude, fix, unsafe_fixes, diff, show_fixes, output_format, output_file,
           statistics, exit_zero, config_file, isolated, stdin_filename, color, quiet, no_cache, cache_dir,
           ignore_noqa, add_noqa, baseline_file, write_baseline, no_baseline, diff_base, jobs, profile):
     """Check PATHS (files or directories; default `.`) for resilience anti-patterns."""
@@ -130,7 +136,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
                                "with --diff, --add-noqa, stdin (`-`), --baseline or --diff-base")
     if diff_base is not None and stdin_mode:
         raise click.UsageError("--diff-base compares files with a git revision: it cannot read stdin (`-`)")
-    settings = _settings(config_file, isolated, select, extend_select, ignore)
+    settings = _settings(config_file, isolated, select, extend_select, ignore, exclude, extend_exclude, force_exclude)
     output_format = output_format or settings.output_format
     if baseline_file is None and settings.baseline and not no_baseline and write_baseline is None:
         baseline_file = settings.root / settings.baseline
@@ -153,6 +159,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
     fixed_findings = []
     diffs: List[str] = []
     rewritten = False
+    would_fix = 0
     if fix or diff:
         from reslint.engine.fixer import fix_file, fix_text
 
@@ -170,6 +177,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
                 continue
             if diff:
                 diffs.append(_diff(result.source.text, outcome.text, result.display))
+                would_fix += len(outcome.applied)
                 continue
             fixed_findings.extend(outcome.applied)
             if stdin_mode:
@@ -209,6 +217,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
                                   ignore_noqa, jobs)
     if diff:
         _write("".join(diffs), output_file)
+        _diff_summary(would_fix, findings, unsafe_fixes)
     elif stdin_mode and fix and output_file is None:
         # stdout carries the code: what remains goes to stderr, concise (as Ruff does)
         _emit(findings, results, "concise", None, statistics, "never", unsafe_fixes, len(fixed_findings), quiet,
@@ -224,6 +233,21 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
         sys.exit(2)
     remains = diffs if diff else findings
     sys.exit(1 if remains and not exit_zero else 0)
+
+
+def _diff_summary(would_fix: int, findings, unsafe_fixes: bool) -> None:
+    """``--diff``'s closing line on stderr (the diff is on stdout), as Ruff prints it: how many
+    findings the diff fixes, and how many more fixes ``--unsafe-fixes`` would add, so that a
+    diff left empty because every fix is unsafe does not read as "nothing to fix"."""
+    from reslint.diagnostics import Applicability
+
+    hidden = 0 if unsafe_fixes else sum(1 for f in findings if f.fix and f.fix.applicability is Applicability.UNSAFE)
+    more = f"{hidden} {'fix' if hidden == 1 else 'fixes'} available with `--unsafe-fixes`"
+    if would_fix:
+        click.echo(f"Would fix {would_fix} error{'s' if would_fix != 1 else ''}"
+                   + (f" ({hidden} more {more.split(' ', 1)[1]})." if hidden else "."), err=True)
+    elif hidden:
+        click.echo(f"No errors would be fixed ({more}).", err=True)
 
 
 def _error(message: str) -> None:
@@ -273,14 +297,22 @@ def _start_profile() -> None:
         lambda: click.echo(collected.report(time.perf_counter() - started), err=True))
 
 
-def _settings(config_file, isolated, select, extend_select, ignore):
+def _settings(config_file, isolated, select, extend_select, ignore, exclude=(), extend_exclude=(),
+              force_exclude=None):
     """The settings of a run: the configuration file (found from the current directory), then
-    the rule options of the command line. Exits with status 2 on a bad file or selector."""
-    from reslint.config import ConfigError, load_settings, with_overrides
+    the rule and path options of the command line. Exits with status 2 on a bad file, selector
+    or pattern."""
+    from reslint.config import ConfigError, glob_error, load_settings, with_overrides
 
     select, extend_select, ignore = _split(select), _split(extend_select), _split(ignore)
     for option, selectors in (("--select", select), ("--extend-select", extend_select), ("--ignore", ignore)):
         _validate_selectors(option, selectors)
+    exclude, extend_exclude = _split(exclude), _split(extend_exclude)
+    for option, patterns in (("--exclude", exclude), ("--extend-exclude", extend_exclude)):
+        for pattern in patterns:
+            error = glob_error(pattern)
+            if error is not None:
+                raise click.UsageError(f"{option}: a pattern that cannot be used, {pattern!r}: {error}")
     try:
         settings = load_settings(Path.cwd(), config_file, isolated)
     except ConfigError as exc:
@@ -291,6 +323,9 @@ def _settings(config_file, isolated, select, extend_select, ignore):
         select=select or None,
         extend_select=(settings.extend_select + extend_select) if extend_select else None,
         ignore=(settings.ignore + ignore) if ignore else None,
+        exclude=exclude or None,
+        extend_exclude=(settings.extend_exclude + extend_exclude) if extend_exclude else None,
+        force_exclude=force_exclude,
     )
 
 
@@ -446,7 +481,7 @@ def _emit(findings, results, output_format, output_file, statistics, color, unsa
 
     use_color = False
     if statistics:
-        text = _statistics(findings, output_format)
+        text = _statistics(findings, output_format, unsafe_fixes, known)
     else:
         sources = {r.display: r.source.text for r in results if r.findings and r.source is not None}
         use_color = _use_color(color) and output_file is None and output_format in ("full", "concise")
@@ -456,16 +491,37 @@ def _emit(findings, results, output_format, output_file, statistics, color, unsa
     _write(text, output_file, use_color, err)
 
 
-def _statistics(findings, output_format: str) -> str:
-    """``--statistics``: findings per rule, as JSON with ``-f json`` (as Ruff does), else as text."""
-    counts = sorted(Counter((f.code, f.name) for f in findings).items())
+def _statistics(findings, output_format: str, unsafe_fixes: bool = False, known: int = 0) -> str:
+    """``--statistics``: findings per rule and how many of them ``--fix`` would fix (``fixable``)
+    and how many more with ``--unsafe-fixes`` (``hidden_fixes``), as JSON with ``-f json`` (as
+    Ruff does), else as text with the closing lines of the human formats."""
+    from reslint.diagnostics import Applicability
+    from reslint.output.summary import summary
+
+    rows = []
+    for (code, name), group in sorted(_by_rule(findings).items()):
+        safe = sum(1 for f in group if f.fix and f.fix.applicability is Applicability.SAFE)
+        unsafe = sum(1 for f in group if f.fix and f.fix.applicability is Applicability.UNSAFE)
+        fixable, hidden = (safe + unsafe, 0) if unsafe_fixes else (safe, unsafe)
+        rows.append({"code": code, "name": name, "count": len(group), "fixable": fixable, "hidden_fixes": hidden})
     if output_format == "json":
         import json
 
-        rows = [{"code": code, "name": name, "count": n} for (code, name), n in counts]
         return json.dumps(rows, indent=2) + "\n"
-    text = "".join(f"{n}\t{code}\t{name}\n" for (code, name), n in counts)
-    return text + f"Found {len(findings)} error{'s' if len(findings) != 1 else ''}.\n"
+    lines = []
+    for row in rows:
+        notes = [f"{row['fixable']} fixable"] if row["fixable"] else []
+        if row["hidden_fixes"]:
+            notes.append(f"{row['hidden_fixes']} {'more' if notes else 'fixable'} with --unsafe-fixes")
+        lines.append(f"{row['count']}\t{row['code']}\t{row['name']}" + (f"\t({', '.join(notes)})" if notes else ""))
+    return "".join(line + "\n" for line in lines) + summary(list(findings), unsafe_fixes, 0, known) + "\n"
+
+
+def _by_rule(findings):
+    groups = {}
+    for f in findings:
+        groups.setdefault((f.code, f.name), []).append(f)
+    return groups
 
 
 def _write(text: str, output_file: Optional[Path], use_color: bool = False, err: bool = False) -> None:
@@ -508,7 +564,7 @@ def rule(code: Optional[str], show_all: bool) -> None:
         return
     info = registry.lookup(code)
     if info is None:
-        raise click.UsageError(f"unknown rule {code!r} (see `reslint rule --all`)")
+        raise click.UsageError(registry.unknown(code))
     text = page_text(info.code)
     if text is None:
         click.echo(f"# {info.name} ({info.code})\n\n{info.summary}.\n\n(This rule has no page yet.)")

@@ -54,6 +54,8 @@ class Settings:
     exclude: Tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: Tuple[str, ...] = ()
     respect_gitignore: bool = True
+    #: ``exclude`` and ``extend-exclude`` apply to the paths named on the command line too
+    force_exclude: bool = False
     extend_safe_fixes: Tuple[str, ...] = ()
     extend_unsafe_fixes: Tuple[str, ...] = ()
     allow_blanket_noqa: bool = False
@@ -95,7 +97,7 @@ def _codes(value: Any, key: str, where: str) -> Tuple[str, ...]:
         try:
             registry.expand(selector)
         except ValueError:
-            raise ConfigError(f"{where}: `{key}` names an unknown rule {selector!r} (see `reslint rule --all`)")
+            raise ConfigError(f"{where}: `{key}` names an {registry.unknown(selector)}")
     return tuple(value)
 
 
@@ -105,7 +107,7 @@ def _strings(value: Any, key: str, where: str) -> Tuple[str, ...]:
     return tuple(value)
 
 
-def _glob_error(glob: str) -> Optional[str]:
+def glob_error(glob: str) -> Optional[str]:
     """Why pathspec cannot compile ``glob`` (gitignore syntax), or ``None`` when it can."""
     try:
         pathspec.GitIgnoreSpec.from_lines([glob])
@@ -116,7 +118,7 @@ def _glob_error(glob: str) -> Optional[str]:
 
 def _globs(value: Any, key: str, where: str) -> Tuple[str, ...]:
     for glob in _strings(value, key, where):
-        error = _glob_error(glob)
+        error = glob_error(glob)
         if error is not None:
             raise ConfigError(f"{where}: `{key}` has a glob that cannot be used, {glob!r}: {error}")
     return tuple(value)
@@ -158,7 +160,7 @@ def _per_file_ignores(value: Any, key: str, where: str):
     if not isinstance(value, dict):
         raise ConfigError(f"{where}: `{key}` must be a table of glob = [codes], got {value!r}")
     for glob in value:
-        error = _glob_error(glob)
+        error = glob_error(glob)
         if error is not None:
             raise ConfigError(f"{where}: `{key}.{glob}` is a glob that cannot be used: {error}")
     return tuple((glob, _codes(codes, f"{key}.{glob}", where)) for glob, codes in value.items())
@@ -196,6 +198,7 @@ _KEYS = {
     "exclude": ("exclude", _globs),
     "extend-exclude": ("extend_exclude", _globs),
     "respect-gitignore": ("respect_gitignore", _bool),
+    "force-exclude": ("force_exclude", _bool),
     "extend-safe-fixes": ("extend_safe_fixes", _codes),
     "extend-unsafe-fixes": ("extend_unsafe_fixes", _codes),
     "allow-blanket-noqa": ("allow_blanket_noqa", _bool),

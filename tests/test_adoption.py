@@ -392,3 +392,151 @@ def test_diff_base_skips_links_in_the_revision(repo):
     (repo / "link.py").unlink()
     (repo / "link.py").write_text(LEGACY, encoding="utf-8")
     assert codes_and_rows(run(["-f", "json", "--diff-base", "HEAD", "link.py"], repo)) == [("RES101", "link.py", 5)]
+
+
+# --- papercuts seen in a trial --------------------------------------------------------------------
+
+def test_diff_with_only_unsafe_fixes_says_what_unsafe_fixes_would_add(legacy):
+    result = run(["--diff", "app.py"], legacy)
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr == "No errors would be fixed (1 fix available with `--unsafe-fixes`).\n"
+    unsafe = run(["--diff", "--unsafe-fixes", "app.py"], legacy)
+    assert unsafe.exit_code == 1 and "+    return requests.get(url, timeout=10)" in unsafe.stdout
+    assert unsafe.stderr == "Would fix 1 error.\n"
+    (legacy / "jobs.py").write_text(
+        "import tenacity\n\n\n@tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_exponential(),\n"
+        "                retry=tenacity.retry_if_exception_type(ConnectionError))\ndef push():\n    pass\n",
+        encoding="utf-8")
+    both = run(["--diff", "app.py", "jobs.py"], legacy)
+    assert both.exit_code == 1 and "wait_random_exponential" in both.stdout
+    assert both.stderr == "Would fix 1 error (1 more fix available with `--unsafe-fixes`).\n"
+    clean = run(["--diff", "--unsafe-fixes", "jobs.py"], legacy)
+    assert clean.stderr == "Would fix 1 error.\n"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--select", "missing-timout"], "--select: unknown rule 'missing-timout' (did you mean 'missing-timeout'? "
+                                     "see `reslint rule --all`)"),
+    (["--ignore", "RES1O1"], "--ignore: unknown rule 'RES1O1' (did you mean 'RES101'? see `reslint rule --all`)"),
+    (["--extend-select", "nested_retry"], "did you mean 'nested-retry'?"),
+    (["--select", "RES999"], "--select: unknown rule 'RES999' (see `reslint rule --all`)"),  # nothing close
+])
+def test_unknown_rule_names_get_a_did_you_mean(legacy, args, message):
+    result = run([*args, "."], legacy)
+    assert result.exit_code == 2 and message in result.stderr
+
+
+def test_did_you_mean_in_the_configuration_and_for_reslint_rule(legacy):
+    (legacy / "pyproject.toml").write_text('[tool.reslint]\nignore = ["retry-without-jiter"]\n', encoding="utf-8")
+    result = run(["."], legacy)
+    assert result.exit_code == 2
+    assert "`tool.reslint.ignore` names an unknown rule 'retry-without-jiter' (did you mean " \
+           "'retry-without-jitter'? see `reslint rule --all`)" in result.stderr
+    rule = run(["rule", "unbounded-retyr"], legacy)
+    assert rule.exit_code == 2 and "did you mean 'unbounded-retry'?" in rule.stderr
+
+
+@pytest.fixture()
+def with_migrations(legacy):
+    (legacy / "pyproject.toml").write_text('[tool.reslint]\nextend-exclude = ["migrations"]\n', encoding="utf-8")
+    (legacy / "migrations").mkdir()
+    (legacy / "migrations" / "m1.py").write_text(LEGACY, encoding="utf-8")
+    return legacy
+
+
+def test_force_exclude_applies_the_excludes_to_files_named(with_migrations):
+    """pre-commit names every staged file: without --force-exclude a file named is always checked."""
+    named = ["migrations/m1.py", "app.py"]
+    assert concise(run(["-f", "concise", *named], with_migrations)) == ["app.py:5:12", "migrations/m1.py:5:12"]
+    assert concise(run(["-f", "concise", "--force-exclude", *named], with_migrations)) == ["app.py:5:12"]
+    only = run(["--force-exclude", "migrations/m1.py"], with_migrations)
+    assert (only.exit_code, only.stdout) == (0, "All checks passed!\n")
+    assert run(["--force-exclude", "migrations"], with_migrations).exit_code == 0
+    (with_migrations / "pyproject.toml").write_text('[tool.reslint]\nextend-exclude = ["migrations"]\n'
+                                                    'force-exclude = true\n', encoding="utf-8")
+    assert concise(run(["-f", "concise", *named], with_migrations)) == ["app.py:5:12"]
+
+
+def test_exclude_and_extend_exclude_on_the_command_line(with_migrations):
+    assert concise(run(["-f", "concise", "."], with_migrations)) == ["app.py:5:12", "other.py:5:12"]
+    # --exclude replaces `exclude` (here the defaults); the configuration's extend-exclude stays
+    assert concise(run(["-f", "concise", "--exclude", "other.py", "."], with_migrations)) == ["app.py:5:12"]
+    assert concise(run(["-f", "concise", "--extend-exclude", "app.py,other.py", "."], with_migrations)) == []
+    (with_migrations / "pyproject.toml").write_text("[tool.reslint]\n", encoding="utf-8")
+    assert concise(run(["-f", "concise", "--extend-exclude", "migrations", "--extend-exclude", "other.py", "."],
+                       with_migrations)) == ["app.py:5:12"]
+
+
+def test_statistics_show_what_is_fixable(legacy):
+    (legacy / "jobs.py").write_text(
+        "import tenacity\n\n\n@tenacity.retry(stop=tenacity.stop_after_attempt(3), wait=tenacity.wait_exponential(),\n"
+        "                retry=tenacity.retry_if_exception_type(ConnectionError))\ndef push():\n    pass\n",
+        encoding="utf-8")
+    (legacy / "app.py").write_text(MOVED_AND_NEW, encoding="utf-8")
+    result = run(["--statistics", "."], legacy)
+    assert result.stdout == (
+        "2\tRES101\tmissing-timeout\t(2 fixable with --unsafe-fixes)\n"
+        "1\tRES103\texcessive-timeout\n"
+        "1\tRES201\tretry-without-jitter\t(1 fixable)\n"
+        "Found 4 errors.\n"
+        "[*] 1 fixable with the `--fix` option.\n"
+        "2 hidden fixes can be enabled with the `--unsafe-fixes` option.\n")
+    rows = json.loads(run(["--statistics", "-f", "json", "--unsafe-fixes", "."], legacy).stdout)
+    assert [(r["code"], r["count"], r["fixable"], r["hidden_fixes"]) for r in rows] == [
+        ("RES101", 2, 2, 0), ("RES103", 1, 0, 0), ("RES201", 1, 1, 0)]
+    rows = json.loads(run(["--statistics", "-f", "json", "."], legacy).stdout)
+    assert [(r["code"], r["fixable"], r["hidden_fixes"]) for r in rows][0] == ("RES101", 0, 2)
+
+
+def test_output_format_configuration_key(legacy):
+    (legacy / "pyproject.toml").write_text('[tool.reslint]\noutput-format = "json-lines"\n', encoding="utf-8")
+    result = run(["app.py"], legacy)
+    assert [json.loads(line)["code"] for line in result.stdout.splitlines()] == ["RES101"]
+    assert run(["-f", "concise", "app.py"], legacy).stdout.startswith("app.py:5:12: RES101 ")  # the option wins
+    (legacy / "pyproject.toml").write_text('[tool.reslint]\noutput-format = "xml"\n', encoding="utf-8")
+    bad = run(["app.py"], legacy)
+    assert bad.exit_code == 2 and "`tool.reslint.output-format` must be one of full, concise, json" in bad.stderr
+
+
+LAYERS = """\
+import requests
+from tenacity import retry, retry_if_exception_type, stop_after_attempt, stop_after_delay, wait_random_exponential
+
+T = (requests.ConnectionError, requests.Timeout)
+
+
+@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(3) | stop_after_delay(20),
+       wait=wait_random_exponential(max=2), reraise=True)
+def fetch(url):
+    return requests.get(url, timeout=5).json()
+
+
+@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(3) | stop_after_delay(60),
+       wait=wait_random_exponential(max=2), reraise=True)
+def sync(url):
+    return fetch(url)
+
+
+@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(3) | stop_after_delay(200),
+       wait=wait_random_exponential(max=2), reraise=True)
+def nightly(url):
+    return sync(url)
+
+
+@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(10), wait=wait_random_exponential(max=10))
+def slow(url):
+    return requests.get(url, timeout=10).json()
+"""
+
+
+@pytest.mark.parametrize("options, expected", [
+    ("", [("RES301", 16), ("RES301", 22), ("RES202", 25)]),
+    ("max-retry-layers = 2\n", [("RES301", 22), ("RES202", 25)]),  # two layers pass, three do not
+    ("max-retry-time = 300\n", [("RES301", 16), ("RES301", 22)]),  # worst case 265 s
+])
+def test_max_retry_time_and_layers_work_as_the_readme_says(tmp_path, options, expected):
+    (tmp_path / "pyproject.toml").write_text(f'[tool.reslint]\nselect = ["RES202", "RES301"]\n{options}',
+                                             encoding="utf-8")
+    (tmp_path / "svc.py").write_text(LAYERS, encoding="utf-8")
+    result = run(["-f", "json", "."], tmp_path)
+    assert [(f["code"], f["location"]["row"]) for f in json.loads(result.stdout)] == expected

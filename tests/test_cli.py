@@ -119,14 +119,14 @@ def test_github_format_escapes(tmp_path):
 
 def test_statistics(project):
     result = run(["--statistics", "."], project)
-    assert result.output.splitlines()[0] == "1\tRES101\tmissing-timeout"
+    assert result.output.splitlines()[0] == "1\tRES101\tmissing-timeout\t(1 fixable with --unsafe-fixes)"
 
 
 def test_statistics_honours_json_and_output_file(project):
     result = run(["--statistics", "-f", "json", "-o", "st.json", "."], project)
     assert result.exit_code == 1 and result.stdout == ""
     assert json.loads((project / "st.json").read_text(encoding="utf-8")) == [
-        {"code": "RES101", "name": "missing-timeout", "count": 1}]
+        {"code": "RES101", "name": "missing-timeout", "count": 1, "fixable": 0, "hidden_fixes": 1}]
     assert json.loads(run(["--statistics", "-f", "json", "ok.py"], project).stdout) == []
 
 

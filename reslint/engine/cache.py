@@ -124,7 +124,7 @@ def settings_fingerprint(settings) -> str:
 
     # what is reported and how, not what is found: no reason to lint again
     fields = {k: v for k, v in vars(settings).items()
-              if k not in ("root", "config_file", "project_root", "baseline", "output_format")}
+              if k not in ("root", "config_file", "project_root", "baseline", "output_format", "force_exclude")}
     text = repr(sorted((k, repr(v)) for k, v in fields.items())) + repr(sorted(settings.enabled))
     text += repr(dependency_facts(settings.root))
     return hashlib.blake2b(f"{__version__}:{FORMAT}:{_code_fingerprint()}:{text}".encode(),
