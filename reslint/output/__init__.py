@@ -54,6 +54,7 @@ _MODULES = {
     "gitlab": "gitlab",
     "junit": "junit",
     "sarif": "sarif",
+    "rdjson": "rdjson",
 }
 
 #: Every output format name, in the order ``--help`` lists them.
