@@ -1,11 +1,12 @@
 """``--diff-base REV``: keep only the findings that are new since a git revision.
 
-A finding is new when the line it starts on changed since ``REV`` (as reviewdog's
-``added`` filter judges a diagnostic: a loop that spans a function is not new because one
-line in it changed), or when its fingerprint (:mod:`reslint.output.fingerprints`) did not exist at
-``REV``: a cross-module finding (RES301, RES402) can be new in a file nobody touched,
-because a retry was added in another one. So reslint is run a second time, with the same
-settings, on the tree of ``REV``.
+A finding is new when the line it starts on changed since ``REV``, or when its
+fingerprint (:mod:`reslint.output.fingerprints`) did not exist at ``REV``: a cross-module
+finding (RES301, RES402) can be new in a file nobody touched, because a retry was added in
+another one. So reslint is run a second time, with the same settings, on the tree of
+``REV``. Only the first line counts, not every line of the finding (reviewdog's ``added``
+filter takes any line of a diagnostic's range): a retry loop reported over a whole
+function is not new because one line of its body changed.
 
 The repository is not trusted (a pull request's checkout), so git runs no code of its:
 the tree of ``REV`` is read with ``git ls-tree`` and ``git cat-file``, which apply no
