@@ -458,9 +458,9 @@ def _apply_baseline(path: Path, results, findings, prints, settings):
                              baseline.existing_under(settings.root))
     if outcome.stale:
         stale = sum(outcome.stale.values())
-        warn(f"{path}: {stale} baseline entr{'ies' if stale != 1 else 'y'} no longer match a finding (fixed, or "
-             f"the line changed): {baseline.describe(outcome.stale)}; prune with `reslint check --write-baseline "
-             f"{path}`")
+        warn(f"{path}: {stale} baseline {'entries no longer match' if stale != 1 else 'entry no longer matches'} "
+             f"a finding (fixed, or the line changed): {baseline.describe(outcome.stale)}; prune with "
+             f"`reslint check --write-baseline {path}`")
     return outcome.new, outcome.known
 
 

@@ -36,7 +36,9 @@ def tool(name: str) -> str:
     here = Path(sys.executable).parent / name
     found = str(here) if here.exists() else shutil.which(name)
     if found is None:
-        pytest.skip(f"{name} is not installed (pip install {name}-py)")
+        pytest.skip(f"{name} is not installed: pip install {name}-py"
+                    + (" (the `actionlint` extra; its build downloads the actionlint binary from GitHub)"
+                       if name == "actionlint" else ""))
     try:
         subprocess.run([found, "-version" if name == "actionlint" else "--version"], capture_output=True,
                        timeout=60, check=True)

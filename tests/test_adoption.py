@@ -132,7 +132,7 @@ def test_stale_entries_are_reported_and_pruned_by_rewriting(legacy):
     (legacy / "app.py").write_text(LEGACY.replace("get(url)", "get(url, timeout=5)"), encoding="utf-8")
     result = run(["--baseline", "base.json", "."], legacy)
     assert result.exit_code == 0
-    assert result.stderr == ("reslint: warning: base.json: 1 baseline entry no longer match a finding (fixed, or "
+    assert result.stderr == ("reslint: warning: base.json: 1 baseline entry no longer matches a finding (fixed, or "
                              "the line changed): app.py RES101 (1); prune with `reslint check --write-baseline "
                              "base.json`\n")
     rewrite = run(["--write-baseline", "base.json", "."], legacy)
