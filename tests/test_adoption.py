@@ -540,3 +540,23 @@ def test_max_retry_time_and_layers_work_as_the_readme_says(tmp_path, options, ex
     (tmp_path / "svc.py").write_text(LAYERS, encoding="utf-8")
     result = run(["-f", "json", "."], tmp_path)
     assert [(f["code"], f["location"]["row"]) for f in json.loads(result.stdout)] == expected
+
+
+# --- the first run ---------------------------------------------------------------------------------
+
+def test_the_readmes_try_it_is_true():
+    """README's "Try it": nine findings on examples/, three of them found across functions, and
+    the finding quoted at the top of the README among them."""
+    repo = Path(__file__).resolve().parent.parent
+    readme = repo.joinpath("README.md").read_text(encoding="utf-8")
+    result = run(["--isolated", "-f", "concise", "examples/"], repo)
+    assert result.exit_code == 1
+    lines = [line for line in result.stdout.splitlines() if ": RES" in line]
+    assert "It reports nine findings and exits with status 1" in readme and len(lines) == 9
+    assert [line.split(" ")[1] for line in lines if line.startswith("examples/orders.py")] == [
+        "RES401", "RES402", "RES301"]
+    quoted = readme.split("```text\n", 1)[1].split("\n```", 1)[0].replace("\n", " ")
+    assert quoted in lines
+    assert "up to 12 calls per place_order call" in result.stdout
+    graph = run(["graph", "--isolated", "examples/"], repo)
+    assert "place_order" in graph.stdout and "-->|x12|" in graph.stdout
