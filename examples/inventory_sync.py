@@ -40,7 +40,7 @@ def notify(report):
 
 
 def archive(path):
-    subprocess.run(["gzip", "-k", path], check=True)
+    subprocess.run(["rsync", "-a", path, "backup.example.invalid:/srv/archive/"], check=True)
 
 
 def main(skus, token):

@@ -60,7 +60,7 @@ def _selectors(option: str, values: Optional[Union[str, Iterable[str]]]) -> Opti
         try:
             registry.expand(selector)
         except ValueError:
-            raise ConfigError(f"{option}: unknown rule {selector!r} (see `reslint rule --all`)") from None
+            raise ConfigError(f"{option}: {registry.unknown(selector)}") from None
     return values
 
 

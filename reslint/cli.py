@@ -57,7 +57,7 @@ def _validate_selectors(option: str, selectors: Tuple[str, ...]) -> None:
         try:
             registry.expand(selector)
         except ValueError:
-            raise click.UsageError(f"{option}: unknown rule {selector!r} (see `reslint rule --all`)")
+            raise click.UsageError(f"{option}: {registry.unknown(selector)}")
 
 
 def _use_color(choice: str) -> bool:
@@ -80,11 +80,18 @@ def _use_color(choice: str) -> bool:
 @click.option("--select", multiple=True, help="Rules to enable: codes, prefixes (RES1) or names; replaces the config.")
 @click.option("--extend-select", multiple=True, help="Rules to enable in addition to the selected ones.")
 @click.option("--ignore", multiple=True, help="Rules to disable.")
+@click.option("--exclude", multiple=True, metavar="PATTERN",
+              help="Paths to leave out (gitignore-style; comma-separated or repeated); replaces `exclude`.")
+@click.option("--extend-exclude", multiple=True, metavar="PATTERN",
+              help="Paths to leave out in addition to `exclude`.")
+@click.option("--force-exclude", is_flag=True, default=None,
+              help="Apply the excludes to paths named on the command line too (as pre-commit names files).")
 @click.option("--fix/--no-fix", default=False, help="Apply safe fixes.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply (and show as fixable) unsafe fixes.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing. Exit 1 if any.")
 @click.option("--show-fixes", is_flag=True, help="List the fixes that were applied.")
-@click.option("--output-format", "-f", type=click.Choice(FORMATS), default="full", show_default=True)
+@click.option("--output-format", "-f", type=click.Choice(FORMATS), default=None,
+              help="The format of the results (default: `output-format` in the configuration, else full).")
 @click.option("--output-file", "-o", type=click.Path(path_type=Path), help="Write the results to a file.")
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of each one.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
@@ -99,13 +106,22 @@ def _use_color(choice: str) -> bool:
 @click.option("--ignore-noqa", is_flag=True, help="Report findings also where a suppression comment silences them.")
 @click.option("--add-noqa", is_flag=True,
               help="Add `# noqa: CODE` to every line with a finding (to adopt reslint on existing code).")
+@click.option("--baseline", "baseline_file", type=click.Path(path_type=Path), metavar="FILE",
+              help="Report only the findings that are not in this baseline (default: `baseline` in the "
+                   "configuration).")
+@click.option("--write-baseline", type=click.Path(path_type=Path), metavar="FILE",
+              help="Record the current findings in FILE, a baseline for --baseline, and exit 0.")
+@click.option("--no-baseline", is_flag=True, help="Report every finding, whatever `baseline` the configuration names.")
+@click.option("--diff-base", metavar="REV",
+              help="Report only the findings that are new since the git revision REV (on a changed line, or "
+                   "not found at REV).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes for large runs (default: one per CPU; 1 = no workers).")
 @click.option("--profile", is_flag=True,
               help="Print the time spent per phase and per rule to stderr (runs in one process).")
-def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fixes, output_format, output_file,
+def check(paths, select, extend_select, ignore, exclude, extend_exclude, force_exclude, fix, unsafe_fixes, diff, show_fixes, output_format, output_file,
           statistics, exit_zero, config_file, isolated, stdin_filename, color, quiet, no_cache, cache_dir,
-          ignore_noqa, add_noqa, jobs, profile):
+          ignore_noqa, add_noqa, baseline_file, write_baseline, no_baseline, diff_base, jobs, profile):
     """Check PATHS (files or directories; default `.`) for resilience anti-patterns."""
     if profile:
         jobs = 1
@@ -115,7 +131,15 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
     if add_noqa and (fix or diff or stdin_mode):
         raise click.UsageError("--add-noqa writes comments into files: it cannot be combined with --fix, --diff "
                                "or stdin (`-`)")
-    settings = _settings(config_file, isolated, select, extend_select, ignore)
+    if write_baseline is not None and (diff or add_noqa or stdin_mode or baseline_file or diff_base):
+        raise click.UsageError("--write-baseline records the findings of a run over files: it cannot be combined "
+                               "with --diff, --add-noqa, stdin (`-`), --baseline or --diff-base")
+    if diff_base is not None and stdin_mode:
+        raise click.UsageError("--diff-base compares files with a git revision: it cannot read stdin (`-`)")
+    settings = _settings(config_file, isolated, select, extend_select, ignore, exclude, extend_exclude, force_exclude)
+    output_format = output_format or settings.output_format
+    if baseline_file is None and settings.baseline and not no_baseline and write_baseline is None:
+        baseline_file = settings.root / settings.baseline
 
     from reslint.engine.runner import Runner
 
@@ -135,6 +159,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
     fixed_findings = []
     diffs: List[str] = []
     rewritten = False
+    would_fix = 0
     if fix or diff:
         from reslint.engine.fixer import fix_file, fix_text
 
@@ -152,6 +177,7 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
                 continue
             if diff:
                 diffs.append(_diff(result.source.text, outcome.text, result.display))
+                would_fix += len(outcome.applied)
                 continue
             fixed_findings.extend(outcome.applied)
             if stdin_mode:
@@ -172,15 +198,33 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
 
     internal = [message for result in results for message in result.internal_errors] + fix_errors
     findings = sorted((f for r in results for f in r.findings), key=lambda f: f.sort_key())
+    prints, known = None, 0
+    if write_baseline is not None or baseline_file is not None or diff_base is not None:
+        from reslint.output.fingerprints import fingerprints
+
+        sources = {r.display: r.source.text for r in results if r.findings and r.source is not None}
+        every = fingerprints(findings, sources)
+        prints = dict(zip(findings, every))
+        if write_baseline is not None:
+            _write_baseline(write_baseline, results, findings, every, settings)
+            for message in internal:
+                _error(message)
+            sys.exit(2 if internal else 0)
+        if baseline_file is not None:
+            findings, known = _apply_baseline(baseline_file, results, findings, every, settings)
+        if diff_base is not None:
+            findings = _new_since(diff_base, settings, paths, findings, [prints[f] for f in findings], sources,
+                                  ignore_noqa, jobs)
     if diff:
         _write("".join(diffs), output_file)
+        _diff_summary(would_fix, findings, unsafe_fixes)
     elif stdin_mode and fix and output_file is None:
         # stdout carries the code: what remains goes to stderr, concise (as Ruff does)
         _emit(findings, results, "concise", None, statistics, "never", unsafe_fixes, len(fixed_findings), quiet,
-              settings.root, err=True)
+              settings.root, err=True, prints=prints, known=known)
     else:
         _emit(findings, results, output_format, output_file, statistics, color, unsafe_fixes, len(fixed_findings),
-              quiet, settings.root)
+              quiet, settings.root, prints=prints, known=known)
     if show_fixes and fixed_findings:
         _show_fixes(fixed_findings)
     for message in internal:
@@ -189,6 +233,21 @@ def check(paths, select, extend_select, ignore, fix, unsafe_fixes, diff, show_fi
         sys.exit(2)
     remains = diffs if diff else findings
     sys.exit(1 if remains and not exit_zero else 0)
+
+
+def _diff_summary(would_fix: int, findings, unsafe_fixes: bool) -> None:
+    """``--diff``'s closing line on stderr (the diff is on stdout), as Ruff prints it: how many
+    findings the diff fixes, and how many more fixes ``--unsafe-fixes`` would add, so that a
+    diff left empty because every fix is unsafe does not read as "nothing to fix"."""
+    from reslint.diagnostics import Applicability
+
+    hidden = 0 if unsafe_fixes else sum(1 for f in findings if f.fix and f.fix.applicability is Applicability.UNSAFE)
+    more = f"{hidden} {'fix' if hidden == 1 else 'fixes'} available with `--unsafe-fixes`"
+    if would_fix:
+        click.echo(f"Would fix {would_fix} error{'s' if would_fix != 1 else ''}"
+                   + (f" ({hidden} more {more.split(' ', 1)[1]})." if hidden else "."), err=True)
+    elif hidden:
+        click.echo(f"No errors would be fixed ({more}).", err=True)
 
 
 def _error(message: str) -> None:
@@ -238,14 +297,22 @@ def _start_profile() -> None:
         lambda: click.echo(collected.report(time.perf_counter() - started), err=True))
 
 
-def _settings(config_file, isolated, select, extend_select, ignore):
+def _settings(config_file, isolated, select, extend_select, ignore, exclude=(), extend_exclude=(),
+              force_exclude=None):
     """The settings of a run: the configuration file (found from the current directory), then
-    the rule options of the command line. Exits with status 2 on a bad file or selector."""
-    from reslint.config import ConfigError, load_settings, with_overrides
+    the rule and path options of the command line. Exits with status 2 on a bad file, selector
+    or pattern."""
+    from reslint.config import ConfigError, glob_error, load_settings, with_overrides
 
     select, extend_select, ignore = _split(select), _split(extend_select), _split(ignore)
     for option, selectors in (("--select", select), ("--extend-select", extend_select), ("--ignore", ignore)):
         _validate_selectors(option, selectors)
+    exclude, extend_exclude = _split(exclude), _split(extend_exclude)
+    for option, patterns in (("--exclude", exclude), ("--extend-exclude", extend_exclude)):
+        for pattern in patterns:
+            error = glob_error(pattern)
+            if error is not None:
+                raise click.UsageError(f"{option}: a pattern that cannot be used, {pattern!r}: {error}")
     try:
         settings = load_settings(Path.cwd(), config_file, isolated)
     except ConfigError as exc:
@@ -256,6 +323,9 @@ def _settings(config_file, isolated, select, extend_select, ignore):
         select=select or None,
         extend_select=(settings.extend_select + extend_select) if extend_select else None,
         ignore=(settings.ignore + ignore) if ignore else None,
+        exclude=exclude or None,
+        extend_exclude=(settings.extend_exclude + extend_exclude) if extend_exclude else None,
+        force_exclude=force_exclude,
     )
 
 
@@ -344,31 +414,111 @@ def _lint_stdin(linter, stdin_filename: Optional[str]):
     return linter.lint_bytes(data, display, FileResult(display, display))
 
 
+def _write_baseline(path: Path, results, findings, prints, settings) -> None:
+    """``--write-baseline FILE``: record ``findings``; the entries of files this run did not
+    check are kept from the file's last version (a run over some files only), unless those
+    files are gone. Exits 2 when the file cannot be written or its last version read."""
+    from reslint.engine import baseline
+
+    checked = [r.display for r in results]
+    exists = baseline.existing_under(settings.root)
+    old = {}
+    if path.exists():
+        try:
+            old = baseline.load(path)
+        except baseline.BaselineError as exc:
+            _error(f"{exc}; not overwritten (remove it first)")
+            sys.exit(2)
+    current = baseline.entries(findings, prints)
+    new = baseline.rewritten(old, current, checked, settings.enabled, exists)
+    pruned = baseline.apply(old, findings, prints, checked, settings.enabled, exists).stale if old else {}
+    _write(baseline.dump(new), path)
+    files = len(new)
+    stale = sum(pruned.values())
+    click.echo(visible(f"Wrote {baseline.count(new)} finding{'s' if baseline.count(new) != 1 else ''} in {files} "
+                       f"file{'s' if files != 1 else ''} to {path}"
+                       + (f" ({stale} stale entr{'ies' if stale != 1 else 'y'} pruned)." if stale else ".")),
+               err=True)
+
+
+def _apply_baseline(path: Path, results, findings, prints, settings):
+    """(the findings not in the baseline at ``path``, how many were in it); warns about stale
+    entries; exits 2 when the file cannot be used."""
+    from reslint.engine import baseline
+
+    try:
+        entries = baseline.load(path)
+    except baseline.BaselineError as exc:
+        _error(str(exc))
+        sys.exit(2)
+    outcome = baseline.apply(entries, findings, prints, [r.display for r in results], settings.enabled,
+                             baseline.existing_under(settings.root))
+    if outcome.stale:
+        stale = sum(outcome.stale.values())
+        warn(f"{path}: {stale} baseline {'entries no longer match' if stale != 1 else 'entry no longer matches'} "
+             f"a finding (fixed, or the line changed): {baseline.describe(outcome.stale)}; prune with "
+             f"`reslint check --write-baseline {path}`")
+    return outcome.new, outcome.known
+
+
+def _new_since(rev, settings, paths, findings, prints, sources, ignore_noqa, jobs):
+    """``--diff-base REV``: the findings new since ``rev``; exits 2 when git cannot tell."""
+    from reslint.engine.revision import RevisionError, new_since
+
+    try:
+        return new_since(rev, settings, paths, findings, prints, sources, ignore_noqa=ignore_noqa, jobs=jobs)
+    except RevisionError as exc:
+        _error(str(exc))
+        sys.exit(2)
+
+
 def _emit(findings, results, output_format, output_file, statistics, color, unsafe_fixes, fixed, quiet,
-          root, err: bool = False) -> None:
+          root, err: bool = False, prints=None, known: int = 0) -> None:
     from reslint.output import Report, renderer
 
     use_color = False
     if statistics:
-        text = _statistics(findings, output_format)
+        text = _statistics(findings, output_format, unsafe_fixes, known)
     else:
         sources = {r.display: r.source.text for r in results if r.findings and r.source is not None}
         use_color = _use_color(color) and output_file is None and output_format in ("full", "concise")
         summary = not (quiet and output_format in ("full", "concise"))
-        text = renderer(output_format)(findings, Report(sources, use_color, unsafe_fixes, fixed, summary, root))
+        text = renderer(output_format)(findings, Report(sources, use_color, unsafe_fixes, fixed, summary, root,
+                                                        fingerprints=prints, known=known))
     _write(text, output_file, use_color, err)
 
 
-def _statistics(findings, output_format: str) -> str:
-    """``--statistics``: findings per rule, as JSON with ``-f json`` (as Ruff does), else as text."""
-    counts = sorted(Counter((f.code, f.name) for f in findings).items())
+def _statistics(findings, output_format: str, unsafe_fixes: bool = False, known: int = 0) -> str:
+    """``--statistics``: findings per rule and how many of them ``--fix`` would fix (``fixable``)
+    and how many more with ``--unsafe-fixes`` (``hidden_fixes``), as JSON with ``-f json`` (as
+    Ruff does), else as text with the closing lines of the human formats."""
+    from reslint.diagnostics import Applicability
+    from reslint.output.summary import summary
+
+    rows = []
+    for (code, name), group in sorted(_by_rule(findings).items()):
+        safe = sum(1 for f in group if f.fix and f.fix.applicability is Applicability.SAFE)
+        unsafe = sum(1 for f in group if f.fix and f.fix.applicability is Applicability.UNSAFE)
+        fixable, hidden = (safe + unsafe, 0) if unsafe_fixes else (safe, unsafe)
+        rows.append({"code": code, "name": name, "count": len(group), "fixable": fixable, "hidden_fixes": hidden})
     if output_format == "json":
         import json
 
-        rows = [{"code": code, "name": name, "count": n} for (code, name), n in counts]
         return json.dumps(rows, indent=2) + "\n"
-    text = "".join(f"{n}\t{code}\t{name}\n" for (code, name), n in counts)
-    return text + f"Found {len(findings)} error{'s' if len(findings) != 1 else ''}.\n"
+    lines = []
+    for row in rows:
+        notes = [f"{row['fixable']} fixable"] if row["fixable"] else []
+        if row["hidden_fixes"]:
+            notes.append(f"{row['hidden_fixes']} {'more' if notes else 'fixable'} with --unsafe-fixes")
+        lines.append(f"{row['count']}\t{row['code']}\t{row['name']}" + (f"\t({', '.join(notes)})" if notes else ""))
+    return "".join(line + "\n" for line in lines) + summary(list(findings), unsafe_fixes, 0, known) + "\n"
+
+
+def _by_rule(findings):
+    groups = {}
+    for f in findings:
+        groups.setdefault((f.code, f.name), []).append(f)
+    return groups
 
 
 def _write(text: str, output_file: Optional[Path], use_color: bool = False, err: bool = False) -> None:
@@ -411,7 +561,7 @@ def rule(code: Optional[str], show_all: bool) -> None:
         return
     info = registry.lookup(code)
     if info is None:
-        raise click.UsageError(f"unknown rule {code!r} (see `reslint rule --all`)")
+        raise click.UsageError(registry.unknown(code))
     text = page_text(info.code)
     if text is None:
         click.echo(f"# {info.name} ({info.code})\n\n{info.summary}.\n\n(This rule has no page yet.)")

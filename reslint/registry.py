@@ -7,6 +7,7 @@ allowed (it reports nothing yet), an unknown code is a configuration error.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
@@ -68,6 +69,19 @@ def expand(selector: str) -> List[str]:
     if not matched:
         raise ValueError(f"unknown rule selector {selector!r}")
     return matched
+
+def unknown(selector: str) -> str:
+    """The message for a selector that matches no rule, with the closest code or name when one
+    is close (``unknown rule 'missing-timout' (did you mean 'missing-timeout'? ...)``), as click
+    says of an unknown option."""
+    key = selector.strip()
+    if key.upper().startswith("RES"):
+        close = difflib.get_close_matches(key.upper(), list(BY_CODE), n=1, cutoff=0.75)
+    else:
+        close = difflib.get_close_matches(key.lower().replace("_", "-"), list(BY_NAME), n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    return f"unknown rule {selector!r} ({hint}see `reslint rule --all`)"
+
 
 #: Where rule pages are published; each page is also in the wheel (``reslint rule CODE``).
 DOCS_BASE = "https://github.com/reslint/reslint/blob/main/rules/"

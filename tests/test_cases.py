@@ -4,6 +4,12 @@
 ``# expect: none`` in the first lines makes the whole case clean. Only codes of
 rules this version implements are checked; a finding on an unmarked line fails.
 A folder is one project.
+
+The copy differs from the shared cases in one line, on purpose: ``timeouts_stdlib.py``
+expects RES101 on ``subprocess.run(["tar", ...])``, a local program, which RES101 no longer
+reports (a timeout would kill a long archive and protects from no remote fault; see the
+rule page's "Subprocesses"). Here that line runs ``rsync`` to a host instead, and the
+``tar`` call is a clean counterpart. ``timeouts_subprocess_programs.py`` is our own.
 """
 
 from __future__ import annotations

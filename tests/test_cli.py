@@ -119,14 +119,14 @@ def test_github_format_escapes(tmp_path):
 
 def test_statistics(project):
     result = run(["--statistics", "."], project)
-    assert result.output.splitlines()[0] == "1\tRES101\tmissing-timeout"
+    assert result.output.splitlines()[0] == "1\tRES101\tmissing-timeout\t(1 fixable with --unsafe-fixes)"
 
 
 def test_statistics_honours_json_and_output_file(project):
     result = run(["--statistics", "-f", "json", "-o", "st.json", "."], project)
     assert result.exit_code == 1 and result.stdout == ""
     assert json.loads((project / "st.json").read_text(encoding="utf-8")) == [
-        {"code": "RES101", "name": "missing-timeout", "count": 1}]
+        {"code": "RES101", "name": "missing-timeout", "count": 1, "fixable": 0, "hidden_fixes": 1}]
     assert json.loads(run(["--statistics", "-f", "json", "ok.py"], project).stdout) == []
 
 
@@ -222,7 +222,7 @@ def test_per_file_ignores(tmp_path):
 def test_test_code_is_not_reported_by_default_also_when_named(tmp_path):
     # pytest's discovery patterns and test directories: nothing reported there by default
     for name in ("tests/test_api.py", "tests/helpers.py", "pkg/test_util.py", "pkg/util_test.py", "conftest.py",
-                 "test/smoke.py"):
+                 "test/smoke.py", ".semgrep/security/no-requests.py"):  # the last: a Semgrep rule's test file
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(MISSING, encoding="utf-8")
     (tmp_path / "pkg" / "client.py").write_text(MISSING, encoding="utf-8")
@@ -362,7 +362,7 @@ def test_show_settings_for_a_path_and_without_a_config_file(project):
     (project / "tests" / "test_app.py").write_text(MISSING, encoding="utf-8")
     whole = run(["show-settings", "."], project).output
     assert '  1 of them test code (test-paths), where test-ignore = ["RES"] applies' in whole
-    assert 'test-paths = ["tests/", "test/", "test_*.py", "*_test.py", "conftest.py"]  # default' in whole
+    assert 'test-paths = ["tests/", "test/", "test_*.py", "*_test.py", "conftest.py", ".semgrep/"]  # default' in whole
     test_file = run(["show-settings", "tests/test_app.py"], project).output
     assert '  test code (test-paths): test-ignore = ["RES"] applies, also when the file is named on the command ' \
            'line' in test_file

@@ -118,8 +118,9 @@ def test_noqa_forms(linter):
         "x = 1  # noqa: RES101\n"
         "requests.get('f')\n"
     )
-    # lines 6 and 8 suppress nothing: RES900 (tests/test_noqa.py)
-    assert codes(linter, text) == [(6, "RES101"), (6, "RES900"), (7, "RES101"), (8, "RES900"), (9, "RES101")]
+    # lines 6 and 8 suppress nothing, and line 7's bare `# noqa` does not count: RES900 (tests/test_noqa.py)
+    assert codes(linter, text) == [(6, "RES101"), (6, "RES900"), (7, "RES101"), (7, "RES900"), (8, "RES900"),
+                                   (9, "RES101")]
 
 
 def test_blanket_noqa_needs_the_option(tmp_path):

@@ -112,10 +112,42 @@ def test_files_without_any_finding_or_import_are_judged_too():
 
 def test_blanket_noqa_is_judged_only_when_it_counts():
     text = HEAD + "requests.get('a', timeout=5)  # noqa\nrequests.get('b')  # noqa\n"
-    assert found(text) == [(4, "RES101")]
+    # a bare `# noqa` that does not count is reported where it looks like it suppresses a finding
+    assert found(text) == [(4, "RES101"), (4, "RES900")]
     assert found(text, allow_blanket_noqa=True) == [(3, "RES900")]
     (finding,) = [f for f in Linter(Settings(root=Path("."), allow_blanket_noqa=True)).lint_text(text, "m.py")[0]]
     assert finding.fix.applicability is Applicability.UNSAFE  # another tool may use a bare `# noqa`
+
+
+def test_a_bare_noqa_that_does_not_count_is_reported_only_on_a_finding_line():
+    """allow-blanket-noqa = false: a bare `# noqa` on a finding's line (or alone above it) is
+    reported, once per comment, naming the codes; elsewhere (flake8's) it stays quiet."""
+    text = HEAD + ("x = [i for i in range(3)]  # noqa\n"
+                   "requests.get('a')  # noqa\n"
+                   "# NOQA\n"
+                   "requests.post('b', json={})\n"
+                   "requests.get('c', timeout=5)  # noqa: RES101\n")
+    linter = Linter(Settings(root=Path(".")))
+    findings, _ = linter.lint_text(text, "m.py")
+    assert [(f.location.row, f.location.column, f.code) for f in findings] == [
+        (4, 1, "RES101"), (4, 20, "RES900"), (5, 1, "RES900"), (6, 1, "RES101"), (7, 31, "RES900")]
+    bare = [f for f in findings if f.code == "RES900"][:2]
+    assert bare[0].message == ("`# noqa` does not suppress `RES101` on this line: a bare `# noqa` counts for "
+                               "reslint only with `allow-blanket-noqa = true`; name the code (`# noqa: RES101`) "
+                               "or fix the finding")
+    assert bare[1].message.startswith("`# NOQA` does not suppress `RES101` on the next line")
+    assert all(f.fix is None for f in bare)  # naming the code would narrow what flake8 suppresses
+    assert found(text, ignore=("RES900",)) == [(4, "RES101"), (6, "RES101")]
+    assert found(text, allow_blanket_noqa=True) == [(3, "RES900"), (7, "RES900")]
+
+
+def test_a_bare_noqa_that_does_not_count_is_reported_from_the_command_line_and_the_cache(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.reslint]\n", encoding="utf-8")
+    (tmp_path / "m.py").write_text(HEAD + "requests.get('a')  # noqa\n", encoding="utf-8")
+    for _ in range(2):  # the second run answers from the cache
+        result = run(["-f", "concise", "--cache-dir", str(tmp_path / "cache"), "m.py"], tmp_path)
+        assert [line.split(" ")[:2] for line in result.stdout.splitlines()[:2]] == [
+            ["m.py:3:1:", "RES101"], ["m.py:3:20:", "RES900"]]
 
 
 def test_narrowest_directive_is_credited():

@@ -366,7 +366,7 @@ def test_cli_and_output_share_one_list_of_formats_without_importing_libcst():
 
     option = next(p for p in check.params if p.name == "output_format")
     assert tuple(option.type.choices) == FORMATS
-    assert {"sarif", "junit", "json-lines", "gitlab", "github", "json", "full", "concise"} == set(FORMATS)
+    assert {"sarif", "junit", "json-lines", "gitlab", "github", "json", "full", "concise", "rdjson"} == set(FORMATS)
 
 
 # -- colour -------------------------------------------------------------------------------

@@ -89,9 +89,10 @@ def test_manifest_declares_both_hooks():
     for hook in hooks.values():
         assert hook["language"] == "python" and "args" not in hook
         assert hook["types_or"] == ["python", "pyi"] and hook["require_serial"] is True
-    assert hooks["reslint"]["entry"] == "reslint"
+    # pre-commit names every staged file: --force-exclude makes `exclude` apply to them too
+    assert hooks["reslint"]["entry"] == "reslint check --force-exclude"
     # --fix lives in `entry`, so a user's `args: [--unsafe-fixes]` adds to it instead of replacing it
-    assert hooks["reslint-fix"]["entry"] == "reslint check --fix"
+    assert hooks["reslint-fix"]["entry"] == "reslint check --fix --force-exclude"
 
 
 def test_fix_hook_with_user_args_applies_unsafe_fixes(tmp_path):

@@ -123,7 +123,9 @@ def settings_fingerprint(settings) -> str:
     ``requires-python`` whether syntax this Python rejects is read with a newer grammar)."""
     from reslint.project import dependency_facts, requires_python
 
-    fields = {k: v for k, v in vars(settings).items() if k not in ("root", "config_file", "project_root")}
+    # what is reported and how, not what is found: no reason to lint again
+    fields = {k: v for k, v in vars(settings).items()
+              if k not in ("root", "config_file", "project_root", "baseline", "output_format", "force_exclude")}
     text = repr(sorted((k, repr(v)) for k, v in fields.items())) + repr(sorted(settings.enabled))
     text += repr(dependency_facts(settings.root))
     text += repr(requires_python(settings.project_root or settings.root))

@@ -6,7 +6,8 @@ Patterns use gitignore syntax through :mod:`pathspec`. Paths given explicitly
 are always checked, as in Ruff; excludes apply to what a walk discovers.
 Only regular files are listed (a symlink to a pipe or a device would block or
 never end), except a dangling symlink, which is listed so it is reported as
-unreadable; a pipe or a device named explicitly is skipped with a warning. A
+unreadable; a pipe or a device named explicitly is skipped with a warning (and, with
+``force_exclude``, a path named explicitly that ``exclude`` matches, silently). A
 file named twice (``a.py`` and ``$PWD/a.py``, or a link and its target) is
 listed once. What cannot be listed (a path given that does not exist, a
 directory that cannot be read) is warned about and handed on (:class:`Unlisted`)
@@ -92,10 +93,12 @@ class Walker:
     """Expands paths to files. Built once per run; ``exclude`` is compiled once."""
 
     def __init__(self, root: Path, exclude: Sequence[str], respect_gitignore: bool = True,
-                 warn: Callable[[str], None] = warn):
+                 warn: Callable[[str], None] = warn, force_exclude: bool = False):
         self.root = Path(os.path.abspath(root))
         self.exclude = _spec(exclude)
         self.respect_gitignore = respect_gitignore
+        #: ``exclude`` applies to the paths given too (pre-commit names every staged file)
+        self.force_exclude = force_exclude
         self.warn = warn
         self._warned: Set[Tuple[str, str]] = set()
 
@@ -140,6 +143,15 @@ class Walker:
             return top_abs
         return str(self.root)
 
+    def _given_excluded(self, path: Path) -> bool:
+        """With ``force_exclude``: whether a path given matches ``exclude``, relative to the root
+        (a pattern naming a directory excludes the files under it). A path outside the root is
+        matched by no pattern."""
+        rel = relative(os.path.abspath(path), str(self.root))
+        if rel is None or rel == ".":
+            return False
+        return self.exclude.match_file(rel + ("/" if path.is_dir() else ""))
+
     def _excluded(self, path: str, is_dir: bool, base: str) -> bool:
         """``path`` and ``base``: absolute."""
         rel = relative(path, base)
@@ -158,6 +170,8 @@ class Walker:
         for path in paths:
             if not os.path.lexists(path):
                 self._unlisted(unlisted, Unlisted(Path(path), "no such file or directory", missing=True))
+            elif self.force_exclude and self._given_excluded(path):
+                continue
             elif path.is_dir():
                 for file, identity in self._walk(path, unlisted):
                     found.setdefault(identity, file)

@@ -245,7 +245,7 @@ class Linter(Judge):
         ``ast`` prefilter keeps are parsed with LibCST.
         """
         result = self._lint(text, display)
-        self.complete(result, project_pass=False)
+        self.complete(result, project_pass=False, text=text)
         return result.findings, result.internal_errors
 
     def _lint(self, text: str, display: str, force: bool = False) -> FileResult:

@@ -24,7 +24,8 @@ from reslint.diagnostics import Finding, Location
 from reslint.engine.discovery import relative
 from reslint.semantics.prefilter import Trigger
 from reslint.registry import BY_CODE
-from reslint.engine.suppression import Comment, could_hold_directives, read_comments, unused_noqa
+from reslint.engine.suppression import (Comment, blanket_not_counted, could_hold_directives, read_comments,
+                                       unused_noqa)
 
 SYNTAX = BY_CODE["RES000"]
 UNUSED_NOQA = BY_CODE["RES900"]
@@ -169,21 +170,31 @@ class Judge:
         rel = os.path.relpath(absolute, self.settings.root)
         return Path(path).as_posix() if rel.startswith("..") else Path(rel).as_posix()
 
-    def complete(self, result: FileResult, project_pass: bool) -> None:
+    def complete(self, result: FileResult, project_pass: bool, text: Optional[str] = None) -> None:
         """The last step for a file, once every pass has run: with ``--ignore-noqa`` report
         the suppressed findings too, else judge the file's directives (RES900).
 
         ``project_pass`` says whether the project rules ran (their codes are judged only
-        then). Call it once per result; the runner calls it after its project pass.
+        then). ``text``: the file's text when ``result.source`` does not hold it (a bare
+        ``# noqa`` on a finding's line is looked for in it). Call it once per result; the
+        runner calls it after its project pass.
         """
         if self.ignore_noqa:
             if result.suppressed:
                 result.findings = sorted(result.findings + result.suppressed, key=Finding.sort_key)
             return
-        if UNUSED_NOQA.code not in self.enabled or not result.comments or result.internal_errors:
+        if UNUSED_NOQA.code not in self.enabled or result.internal_errors:
             return
         ignored = self.ignored_codes(result.display)
         if UNUSED_NOQA.code in ignored:
+            return
+        if text is None and result.source is not None:
+            text = result.source.text
+        if not self.settings.allow_blanket_noqa and result.findings and text is not None:
+            bare = blanket_not_counted(text, result.findings, result.display)
+            if bare:
+                result.findings = sorted(result.findings + bare, key=Finding.sort_key)
+        if not result.comments:
             return
         judged = self.enabled - ignored - {UNUSED_NOQA.code} - (frozenset() if project_pass else PROJECT_RULES)
         unused = unused_noqa(result.comments, result.suppressed, judged, self.settings.allow_blanket_noqa,

@@ -65,7 +65,8 @@ class Runner:
         #: what needs no parsing; the linter (and LibCST) is built only when a file needs linting
         self.judge = Judge(settings, ignore_noqa=ignore_noqa)
         self._linter = None
-        self.walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore)
+        self.walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore,
+                             force_exclude=settings.force_exclude)
         directory = cache_dir if cache_dir is not None else settings.root / CACHE_DIR_NAME
         # --ignore-noqa gives suppressed findings their fixes, which cached entries do not hold
         self.cache = Cache(directory, settings) if use_cache and not ignore_noqa else None
@@ -136,8 +137,10 @@ class Runner:
                 with profile.phase("project pass") if profile is not None else nullcontext():
                     self.project_pass(results, others=others)
         for result in results:
-            self.judge.complete(result, project_pass=self.judge.needs_summary)
             if result.findings and result.source is None:  # a project finding in a file without others
+                self._with_source(result)
+            self.judge.complete(result, project_pass=self.judge.needs_summary)
+            if result.findings and result.source is None:  # RES900 in a file without others
                 self._with_source(result)
         self.save_index()
         errors = [m for r in results for m in r.internal_errors]

@@ -246,6 +246,40 @@ def unused_noqa(comments: Sequence[Comment], suppressed: Iterable[Finding], judg
     return findings
 
 
+def blanket_not_counted(text: str, findings: Sequence[Finding], display: str) -> List[Finding]:
+    """RES900 for each bare ``# noqa`` on the line of a finding that is still reported because a
+    bare ``# noqa`` does not count (``allow-blanket-noqa = false``): the author meant to silence
+    it and would otherwise never learn that it is not. A bare ``# noqa`` on a line with no
+    finding is left alone (it may be there for flake8 or Ruff); no fix, since naming reslint's
+    codes in it would also narrow what those tools suppress."""
+    if "noqa" not in text.lower():
+        return []
+    codes: Dict[int, Set[str]] = {}
+    for finding in findings:
+        if finding.code not in (UNUSED.code, "RES000"):
+            codes.setdefault(finding.noqa_row or finding.location.row, set()).add(finding.code)
+    if not codes:
+        return []
+    out = []
+    for comment in read_comments(text):
+        directive = parse_directive(comment.text, comment.own_line)
+        if directive is None or directive.kind != "noqa" or directive.codes is not None:
+            continue
+        reported = sorted(codes.get(comment.row + 1 if comment.own_line else comment.row, ()))
+        if not reported:
+            continue
+        where = "the next line" if comment.own_line else "this line"
+        written = comment.text[directive.start:directive.end].rstrip()
+        message = (f"`{written}` does not suppress {_names(reported)} on {where}: a bare `# noqa` counts for "
+                   f"reslint only with `allow-blanket-noqa = true`; name the code (`# noqa: "
+                   f"{', '.join(reported)}`) or fix the finding")
+        start = Location(comment.row, comment.column + directive.start + 1)
+        end = Location(comment.row, comment.column + directive.end + 1)
+        out.append(Finding(UNUSED.code, UNUSED.name, UNUSED.severity, message, display, start, end,
+                           noqa_row=comment.row))
+    return out
+
+
 @dataclass
 class _Verdict:
     unused: List[str] = field(default_factory=list)

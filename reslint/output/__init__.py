@@ -36,6 +36,10 @@ class Report:
     fixed: int = 0
     summary: bool = True  # the closing count and fix hints (human formats); off with -q
     root: Optional[Path] = None  # the project root display paths are relative to (default: the cwd)
+    #: each finding's fingerprint, when the run computed them before leaving some findings out
+    #: (a baseline, ``--diff-base``): the counter of a fingerprint counts the findings left out too
+    fingerprints: Optional[Mapping[Finding, str]] = None
+    known: int = 0  # findings a baseline left out (the human formats' summary says so)
 
 
 Renderer = Callable[[List[Finding], Report], str]
@@ -50,6 +54,7 @@ _MODULES = {
     "gitlab": "gitlab",
     "junit": "junit",
     "sarif": "sarif",
+    "rdjson": "rdjson",
 }
 
 #: Every output format name, in the order ``--help`` lists them.

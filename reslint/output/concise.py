@@ -30,5 +30,5 @@ def render(findings: List[Finding], report: Report) -> str:
         for f in findings
     ]
     if report.summary:
-        lines.append(summary(findings, report.unsafe_fixes, report.fixed))
+        lines.append(summary(findings, report.unsafe_fixes, report.fixed, report.known))
     return "\n".join(lines) + "\n" if lines else ""

@@ -20,7 +20,7 @@ text is not available (an unreadable file) the line text is empty.
 from __future__ import annotations
 
 import hashlib
-from typing import Dict, List, Mapping, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from reslint.diagnostics import Finding
 
@@ -35,8 +35,15 @@ def line_text(lines: Sequence[str], row: int) -> str:
     return ""
 
 
-def fingerprints(findings: Sequence[Finding], sources: Mapping[str, str]) -> List[str]:
-    """One fingerprint per finding, in the order given (the sorted output order)."""
+def fingerprints(findings: Sequence[Finding], sources: Mapping[str, str],
+                 known: Optional[Mapping[Finding, str]] = None) -> List[str]:
+    """One fingerprint per finding, in the order given (the sorted output order).
+
+    ``known``: the fingerprints computed over all of a run's findings, before a baseline or
+    ``--diff-base`` left some out; they are used as they are, since the occurrence counter
+    counts the findings left out too."""
+    if known is not None:
+        return [known[f] for f in findings]
     split: Dict[str, List[str]] = {}
     #: (path, row) -> the normalised line: once per line, not per finding (a one-line file
     #: with thousands of findings normalised its megabyte line thousands of times)

@@ -113,5 +113,5 @@ def render(findings: List[Finding], report: Report) -> str:
             out.append(f"{' ' * (len(str(f.location.row)) + 1)}= help: {visible(f.fix.message)} ({kind})")
         out.append("")
     if report.summary:
-        out.append(summary(findings, report.unsafe_fixes, report.fixed))
+        out.append(summary(findings, report.unsafe_fixes, report.fixed, report.known))
     return "\n".join(out) + "\n" if out else ""

@@ -32,5 +32,5 @@ def issue(f: Finding, fingerprint: str) -> Dict[str, Any]:
 
 
 def render(findings: List[Finding], report: Report) -> str:
-    issues = [issue(f, fp) for f, fp in zip(findings, fingerprints(findings, report.sources))]
+    issues = [issue(f, fp) for f, fp in zip(findings, fingerprints(findings, report.sources, report.fingerprints))]
     return json.dumps(issues, indent=2, ensure_ascii=False) + "\n"

@@ -151,7 +151,7 @@ def sarif_log(findings: List[Finding], report: Report) -> Dict[str, Any]:
     """The SARIF log as a JSON-ready dict."""
     rules = [info for info in registry.RULES if info.implemented]
     index = {info.code: i for i, info in enumerate(rules)}
-    prints = fingerprints(findings, report.sources)
+    prints = fingerprints(findings, report.sources, report.fingerprints)
     return {
         "$schema": SCHEMA,
         "version": "2.1.0",

@@ -7,7 +7,8 @@ from typing import List
 from reslint.diagnostics import Applicability, Finding
 
 
-def summary(findings: List[Finding], unsafe_fixes: bool, fixed: int) -> str:
+def summary(findings: List[Finding], unsafe_fixes: bool, fixed: int, known: int = 0) -> str:
+    """``known``: the findings a baseline left out."""
     lines = []
     count = len(findings)
     if count:
@@ -27,4 +28,6 @@ def summary(findings: List[Finding], unsafe_fixes: bool, fixed: int) -> str:
     if unsafe:
         lines.append(f"{unsafe} hidden fix{'es' if unsafe != 1 else ''} can be enabled with the `--unsafe-fixes` "
                      f"option.")
+    if known:
+        lines.append(f"{known} finding{'s' if known != 1 else ''} in the baseline not shown.")
     return "\n".join(lines)

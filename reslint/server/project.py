@@ -261,7 +261,7 @@ class Project:
         outcome = {path: Checked(path, self.display(path), text, root=root) for path, text in buffers.items()
                    if path not in linted}  # excluded: no findings
         for path, result in own.items():
-            judge.complete(result, project_pass=judge.needs_summary)
+            judge.complete(result, project_pass=judge.needs_summary, text=linted[path])
             findings = list(self.runner.linted[path][2].findings) if self._stale(path, result) else result.findings
             outcome[path] = Checked(path, result.display, linted[path], findings, list(result.internal_errors), root)
         self._last = (dict(buffers), outcome)
