@@ -14,7 +14,9 @@ it. This script keeps that work reusable:
 
 A finding is identified by (file, code, the stripped text of its first line, the how-manyth
 such finding it is in the file): that survives edits elsewhere in the file. A reviewer fills
-``verdict`` (``"true"`` or ``"false"``) and ``reason`` in each line of the JSONL file. A
+``verdict`` (``"true"`` or ``"false"``) and ``reason`` in each line of the JSONL file. A judged
+finding that a later version no longer reports stays in the file with ``"reported": false``:
+the table leaves it out and lists it (a fixed false positive, or a true finding lost). A
 finding counts as true when a senior SRE would fix it, or consciously suppress it, there.
 
 Only the standard library is needed; reslint is ``python -m reslint`` of the interpreter that
@@ -93,15 +95,19 @@ def collect(args: argparse.Namespace) -> None:
     path = sample_path(args.name)
     judged = {r["id"]: r for r in load(path) if r.get("verdict")}
     new = records(repo_dir, args.name, args.commit, run_reslint(repo_dir))
+    for record in new:
+        record["reported"] = True
     kept = 0
     for record in new:
         old = judged.get(record["id"])
         if old is not None:
             record["verdict"], record["reason"] = old["verdict"], old["reason"]
             kept += 1
+    ids = {r["id"] for r in new}
+    gone = [dict(r, reported=False) for i, r in judged.items() if i not in ids]  # kept: what a change fixed
     HERE.mkdir(exist_ok=True)
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in new), encoding="utf-8")
-    gone = len(set(judged) - {r["id"] for r in new})
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in new + gone), encoding="utf-8")
+    gone = len(gone)
     print(f"{path.name}: {len(new)} findings, {kept} with earlier verdicts, {len(new) - kept} to judge, "
           f"{gone} judged findings no longer reported")
 
@@ -128,11 +134,16 @@ def table(samples: List[dict]) -> Tuple[str, List[dict]]:
 
 
 def score(args: argparse.Namespace) -> None:
-    samples = [r for path in sorted(HERE.glob("*.jsonl")) for r in load(path)]
+    everything = [r for path in sorted(HERE.glob("*.jsonl")) for r in load(path)]
+    samples = [r for r in everything if r.get("reported", True)]
     text, false = table(samples)
+    fixed = [r for r in everything if not r.get("reported", True)]
     print(text)
     lines = [MARK_BEGIN, "", text, "", f"### False positives ({len(false)})", ""]
     lines += [f"- `{r['repo']}` `{r['file']}:{r['row']}` {r['code']}: {r['reason']}" for r in false]
+    lines += ["", f"### Judged findings no longer reported ({len(fixed)}: "
+              f"{sum(r['verdict'] == 'false' for r in fixed)} false, {sum(r['verdict'] == 'true' for r in fixed)} true)", ""]
+    lines += [f"- `{r['repo']}` `{r['file']}:{r['row']}` {r['code']} ({r['verdict']}): {r['reason']}" for r in fixed]
     lines += ["", MARK_END]
     readme = HERE / "README.md"
     current = readme.read_text(encoding="utf-8") if readme.exists() else "# Judged sample\n\n"

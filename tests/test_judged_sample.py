@@ -40,11 +40,13 @@ def test_verdicts_survive_a_moved_line_and_the_table_counts_them(tool, tmp_path,
     _repo(tmp_path, "import requests\n\n\n\nrequests.get('https://a')\nrequests.get('https://c')\n")
     tool.main(["collect", str(repo), "--name", "o/r", "--commit", "d" * 40])
     rows = [json.loads(line) for line in path.read_text().splitlines()]
-    assert [(r["row"], r["verdict"]) for r in rows] == [(5, "true"), (6, None)]  # moved: kept; new: open
+    assert [(r["row"], r["verdict"], r["reported"]) for r in rows] == [
+        (5, "true", True), (6, None, True), (4, "false", False)]  # moved: kept; new: open; gone: kept, marked
     assert "1 with earlier verdicts, 1 to judge, 1 judged findings no longer reported" in capsys.readouterr().out
 
     tool.main(["score"])
     readme = (tmp_path / "judged" / "README.md").read_text()
     assert "| RES101 | 2 | 1 | 0 | 1 | 1.00 |" in readme
+    assert "no longer reported (1: 1 false, 0 true)" in readme and "app.py:4` RES101 (false): for the test" in readme
     tool.main(["score"])  # the generated section is replaced, not appended
     assert (tmp_path / "judged" / "README.md").read_text().count("judged-table: begin") == 1
