@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, FrozenSet, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, FrozenSet, Mapping, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -148,6 +148,9 @@ class LoopFacts:
     raise_for_status: bool = False
     aimed_at_rate_limit: bool = False
     time_capped: bool = False
+    #: the parameter values the loop was read under (a retry helper's defaults, see
+    #: ``Context.bound_params``): what a rule re-reading its sleeps must bind too
+    bound: Optional[Mapping] = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -41,6 +41,9 @@ class PolicyRule(Rule):
         policy = self.ctx.retries.for_call(node, self.ctx.scope)
         if policy is not None and not policy.connect_only:
             self.check(policy)
+        recursive = self.ctx.retried.loop_policies.get(id(node))  # a function that retries by calling itself
+        if recursive is not None:
+            self.check(recursive)
 
     def visit_For(self, node: cst.For) -> None:
         policy = self.ctx.retried.loop_policies.get(id(node))
