@@ -16,6 +16,7 @@ from typing import Any, Dict, FrozenSet, Optional, Sequence, Tuple
 import pathspec
 
 from reslint import registry
+from reslint.catalog.user import EMPTY as EMPTY_CATALOG, CatalogError, UserCatalog, parse as parse_catalog
 from reslint.engine.files import read_regular_text
 
 if sys.version_info >= (3, 11):
@@ -61,7 +62,9 @@ class Settings:
     max_retry_time: float = 60.0
     max_retry_layers: int = 1
     rule_options: Dict[str, Dict[str, Any]] = field(default_factory=dict)
-    catalog: Dict[str, Any] = field(default_factory=dict)
+    #: ``[tool.reslint.catalog]``: the project's own retry helpers, timeout calls, writes, key
+    #: parameters and retrying clients (:mod:`reslint.catalog.user`)
+    catalog: UserCatalog = EMPTY_CATALOG
     #: the project the project pass (RES301, RES402) reads whole, also when only some files are
     #: given: the config file's directory, else the nearest directory with pyproject.toml,
     #: setup.py, setup.cfg or .git; None when there is none (then only the given files count)
@@ -171,6 +174,13 @@ def _rule_options(value: Any, key: str, where: str) -> Dict[str, Dict[str, Any]]
     return table
 
 
+def _catalog(value: Any, key: str, where: str) -> UserCatalog:
+    try:
+        return replace(parse_catalog(value, key), source=where)
+    except CatalogError as exc:
+        raise ConfigError(f"{where}: {exc}")
+
+
 _KEYS = {
     "select": ("select", _codes),
     "extend-select": ("extend_select", _codes),
@@ -187,7 +197,7 @@ _KEYS = {
     "max-retry-time": ("max_retry_time", _seconds),
     "max-retry-layers": ("max_retry_layers", _positive_int),
     "rules": ("rule_options", _rule_options),
-    "catalog": ("catalog", _table),
+    "catalog": ("catalog", _catalog),
 }
 
 

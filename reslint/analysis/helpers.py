@@ -29,9 +29,10 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from reslint.analysis.loops import LoopAnalyzer, own_nodes
-from reslint.catalog import retries as cat
+from reslint.catalog import canonical, retries as cat
+from reslint.catalog.user import HelperEntry
 from reslint.libraries import RECURSIVE, helper_adapter
-from reslint.model.policy import LoopFacts, RetryPolicy, Role
+from reslint.model.policy import Jitter, LoopFacts, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.semantics.context import Context, Scope
 from reslint.semantics.walk import children
 from reslint.values import UNKNOWN, is_number
@@ -423,3 +424,49 @@ def _attempts(op, step: int, start: int, bound) -> object:
             return UNKNOWN
         count = start - int(first) + 1
     return max(0, count) + 1
+
+
+# -- helpers named in the catalog (declared by the user, or inferred in another module) -----------
+def catalog_policy(ctx: Context, entry: HelperEntry, call: Optional[cst.Call], anchor: cst.CSTNode, scope,
+                   role: Role) -> RetryPolicy:
+    """The policy a use of the catalog helper ``entry`` retries with: its attempts (bound by the
+    use's ``attempts_param`` argument when it passes one), time cap, jitter and what it retries."""
+    attempts: object = UNKNOWN if entry.attempts is None else (None if entry.attempts == 0 else entry.attempts)
+    if entry.attempts_param and call is not None:
+        passed = _passed(call, entry.attempts_param, entry.attempts_position)
+        if passed is UNKNOWN:
+            attempts = UNKNOWN
+        elif passed is not None:
+            value = ctx.value_of(passed, scope)
+            attempts = int(entry.attempts_scale * value + entry.attempts_offset) if is_number(value) else UNKNOWN
+    delay: object = entry.max_delay_s
+    if delay is not None and delay < 0:
+        delay = UNKNOWN
+    jitter = {True: Jitter.YES, False: Jitter.NO}.get(entry.jitter, Jitter.UNKNOWN)
+    wait = Wait(WaitShape.SCHEDULE, jitter, lambda k: UNKNOWN, reads_retry_after=None)
+    types = tuple(canonical(t) for t in entry.retry_on)
+    if set(types) & cat.CATCH_ALL:
+        retried = Retried(RetriedKind.ANY, types)
+    elif types:
+        retried = Retried(RetriedKind.TYPES, types)
+    else:
+        retried = Retried(RetriedKind.UNKNOWN)
+    adapter = helper_adapter(entry.name.rsplit(".", 1)[-1], declared=not entry.inferred)
+    return RetryPolicy(adapter, role, anchor, attempts=attempts, max_delay_s=delay, wait=wait, retried=retried)
+
+
+def _passed(call: cst.Call, name: str, position: int):
+    """The argument ``call`` passes as ``name`` (keyword, or positional at ``position``); ``None``
+    when it passes none, :data:`UNKNOWN` when a ``*args``/``**kwargs`` may hold it."""
+    index = 0
+    for arg in call.args:
+        if arg.star:
+            return UNKNOWN
+        if arg.keyword is not None:
+            if arg.keyword.value == name:
+                return arg.value
+            continue
+        if index == position:
+            return arg.value
+        index += 1
+    return None

@@ -69,7 +69,9 @@ class RetriedScopes:
         self._functions: Dict[int, str] = {}  # id(policy) -> the function its loop or iterator is in
         #: only modules that import a library whose retry takes a function (``Retrying()(fn)``,
         #: ``retry_call(fn)``) can hold such a call: the others skip the expression scan
-        self._callers = bool(ctx.model.import_roots & libraries.CALLER_ROOTS)
+        catalog = ctx.catalog
+        self._callers = bool(ctx.model.import_roots & libraries.CALLER_ROOTS) or \
+            any(h.kind == "caller" for h in catalog.retry_helpers)
         self.helpers = Helpers(ctx, self.loops)
         #: the project's retry helpers defined in this module, by qualified name
         self.found_helpers: Dict[str, Helper] = {}
@@ -297,11 +299,13 @@ class RetriedScopes:
             policy = self._caller_policy(node, scope)
             if policy is None:
                 continue
-            target = node.args[0].value
-            found = self.ctx.lookup(target.value, scope) if isinstance(target, cst.Name) else None
-            if found and len(found) == 1 and found[0].kind == "def":
-                func = found[0].node
-                self._open(func.body, RetryScope(policy, func.body, func))
+            entry = self.ctx.catalog.helper(self.ctx.qualname(node.func, scope)) if self.ctx.catalog else None
+            position = entry.callable_position if entry is not None else 0
+            target = next((a.value for i, a in enumerate(a for a in node.args if a.keyword is None and not a.star)
+                           if i == position), None)
+            body = self._retried_body(target, scope)
+            if body is not None:
+                self._open(body[0], RetryScope(policy, body[0], body[1]))
 
     def _caller_policy(self, call: cst.Call, scope) -> Optional[RetryPolicy]:
         func = call.func
@@ -309,7 +313,7 @@ class RetriedScopes:
             policy = self.extractor.for_call(func, scope)
             return policy if policy is not None and policy.adapter.callable_policies else None
         qual = self.ctx.qualname(func, scope)
-        if qual in _CALLERS:
+        if qual in _CALLERS or self.ctx.catalog.helper(qual) is not None:
             policy = self.extractor.for_call(call, scope)
             if policy is not None:
                 self.policies.append(policy)

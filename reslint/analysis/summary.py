@@ -169,7 +169,7 @@ class SummaryCollector:
         session = libraries.session_adapter(qual, self.ctx.type_of(base))
         if session is not None:
             return self._mounted_layer(session, base) if session.sends_request(func.attr.value) else None
-        client = RETRYING_CLIENTS.get(qual or "")
+        client = RETRYING_CLIENTS.get(qual or "") or self.ctx.catalog.client(qual)
         if client is None or func.attr.value in ("mount", "close", "with_options", "copy"):
             return None
         attempts = override or libraries.client_attempts(client, constructor, self.ctx)

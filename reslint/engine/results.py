@@ -112,6 +112,11 @@ class Judge:
         self.needs_summary = bool(self.enabled & PROJECT_RULES)
         self._root = os.path.abspath(settings.root)
         entries = trigger_entries(self.enabled, self.needs_summary)
+        if entries is not None and settings.catalog:
+            # the project's own catalog names: a file importing any module on their path (``from
+            # .net import retrying`` imports ``net``, ``from myapp import net`` imports ``myapp``)
+            entries = tuple(sorted(set(entries) | {part for name in settings.catalog.names
+                                                   for part in name.split(".")[:-1]}))
         #: the text prefilter (``None``: every file is parsed)
         self.trigger = Trigger(entries) if entries is not None else None
 

@@ -8,7 +8,7 @@ rewrite that adds jitter.
 
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
@@ -80,6 +80,7 @@ class ProjectHelper(RetryAdapter):
     are retried scopes; its loop's own faults are the loop's findings, in the helper."""
 
     name = "helper"
+    reports_faults = False
 
     def __init__(self, helper: str):
         self.helper = helper
@@ -104,14 +105,24 @@ class ProjectHelper(RetryAdapter):
         return None
 
 
-_HELPERS: Dict[str, ProjectHelper] = {}
+class DeclaredHelper(ProjectHelper):
+    """A retry helper the project declares in ``[tool.reslint.catalog]``: its code is not read, so
+    the retry rules judge what the declaration says at each use."""
+
+    name = "catalog"
+    reports_faults = True
 
 
-def helper_adapter(name: str) -> ProjectHelper:
-    """The adapter of the project's retry helper ``name`` (one per name)."""
-    if name not in _HELPERS:
-        _HELPERS[name] = ProjectHelper(name)
-    return _HELPERS[name]
+_HELPERS: Dict[Tuple[str, bool], ProjectHelper] = {}
+
+
+def helper_adapter(name: str, declared: bool = False) -> ProjectHelper:
+    """The adapter of the project's retry helper ``name`` (one per name), inferred from its body or
+    ``declared`` in the catalog."""
+    key = (name, declared)
+    if key not in _HELPERS:
+        _HELPERS[key] = DeclaredHelper(name) if declared else ProjectHelper(name)
+    return _HELPERS[key]
 
 
 ADAPTER = HandRolled()

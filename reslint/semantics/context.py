@@ -26,6 +26,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 import libcst as cst
 
 from reslint.catalog import TIMEOUT_INJECTION_HOOKS, canonical, instance_type
+from reslint.catalog.user import EMPTY as EMPTY_CATALOG, UserCatalog
 from reslint.semantics.prefilter import absolute_module
 from reslint.values import UNKNOWN, arithmetic, bounded  # noqa: F401 (UNKNOWN is re-exported)
 
@@ -310,6 +311,13 @@ class Context:
         #: (id(function scope), parameter name) -> the value a use site passes: set while a retry
         #: helper's policy is read for one use (:meth:`bound_params`), empty otherwise
         self.param_values: Dict[Tuple[int, str], object] = {}
+
+    @property
+    def catalog(self) -> UserCatalog:
+        """The project's own catalog entries (``[tool.reslint.catalog]`` and what the project pass
+        inferred), empty without settings."""
+        found = getattr(self.settings, "catalog", None)
+        return found if isinstance(found, UserCatalog) else EMPTY_CATALOG
 
     # -- scope tracking (called by the engine) ---------------------------------------
     @property
