@@ -30,7 +30,7 @@ import libcst as cst
 
 from reslint.analysis.loops import LoopAnalyzer, own_nodes
 from reslint.catalog import canonical, retries as cat
-from reslint.catalog.user import HelperEntry
+from reslint.catalog.user import CALLER as CALLER_ENTRY, DECORATOR as DECORATOR_ENTRY, HelperEntry
 from reslint.libraries import RECURSIVE, helper_adapter
 from reslint.model.policy import Jitter, LoopFacts, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.semantics.context import Context, Scope
@@ -236,6 +236,47 @@ class Helpers:
             return None
         return dataclasses.replace(policy, adapter=helper_adapter(helper.name), role=role, node=anchor, loop=None,
                                    call=None)
+
+    def entry(self, helper: Helper) -> HelperEntry:
+        """``helper`` as a catalog entry for the project pass (``inferred``): its attempts with its
+        defaults, the parameter that sets them (found by reading the loop under three values of each
+        parameter, kept when the count is ``scale * value + offset``), its time cap and what it retries."""
+        base = self.defaults(helper)
+        policy = self.loop_policy(helper.loop, helper.loop_scope, base)
+        attempts = policy.attempts if policy is not None else UNKNOWN
+        param, position, scale, offset = "", -1, 1.0, 0.0
+        if helper.binder is not None:
+            positional = _params(helper.binder)[1:] if helper.method else _params(helper.binder)
+            names = [(p.name.value, i) for i, p in enumerate(positional)] + \
+                [(p.name.value, -1) for p in helper.binder.params.kwonly_params]
+            for name, index in names:
+                if helper.kind == CALLER and index == helper.callable_index:
+                    continue
+                counts = []
+                for probe in (10, 20, 37):
+                    values = dict(base)
+                    values[(id(helper.binder_scope), name)] = probe
+                    found = self.loop_policy(helper.loop, helper.loop_scope, values)
+                    counts.append(found.attempts if found is not None else UNKNOWN)
+                if not all(isinstance(c, int) for c in counts) or counts[0] == counts[1]:
+                    continue
+                slope = (counts[1] - counts[0]) / 10
+                if slope * 37 + counts[0] - 10 * slope == counts[2]:
+                    param, position, scale, offset = name, index, slope, counts[0] - 10 * slope
+                    break
+        delay = policy.max_delay_s if policy is not None else UNKNOWN
+        retried = policy.retried if policy is not None else Retried(RetriedKind.UNKNOWN)
+        retry_on: Tuple[str, ...] = ()
+        if retried.kind is RetriedKind.ANY:
+            retry_on = ("BaseException",)
+        elif retried.kind in (RetriedKind.TYPES, RetriedKind.FUNCTION):
+            retry_on = tuple(retried.types)
+        count = 0 if attempts is None else int(attempts) if is_number(attempts) else None
+        return HelperEntry(helper.qualname, CALLER_ENTRY if helper.kind == CALLER else DECORATOR_ENTRY, attempts=count,
+                           attempts_param=param, attempts_position=position, attempts_scale=scale,
+                           attempts_offset=offset,
+                           max_delay_s=float(delay) if is_number(delay) else (None if delay is None else -1.0),
+                           retry_on=retry_on, callable_position=helper.callable_index, inferred=True)
 
     # -- recursion -------------------------------------------------------------------------
     def recursion(self, func: cst.FunctionDef, scope: Scope) -> Optional[RetryPolicy]:

@@ -373,6 +373,7 @@ class Runner:
                         summaries.append(other.summary)
                     elif other.skipped:
                         skipped.append(path)
+        self._inferred_helpers(given, summaries, skipped)
         graph = CallGraph(summaries, self._loader(skipped))
         enabled = self.judge.enabled
         if WRITE.code in enabled:
@@ -385,6 +386,69 @@ class Runner:
         for nesting in graph.nestings():
             if len(nesting.chain) > self.settings.max_retry_layers:
                 self._add(given, seen, nesting.summary, _nested_finding(nesting))
+
+    def _inferred_helpers(self, given: Dict[str, FileResult], summaries: list, skipped: List[Path]) -> None:
+        """Retry helpers one module defines and others use (``from .util import retrying``): the
+        modules that import one are linted again with the helpers as catalog entries (inferred:
+        their faults stay the helper's), so that a function they decorate, or a callable passed to
+        them, is a retried scope for every rule, and their summaries replace the first ones.
+        ``summaries`` and ``skipped`` are updated in place; so are the results in ``given``."""
+        import re
+        from dataclasses import replace
+
+        from reslint.analysis.callgraph import CallGraph
+
+        helpers = {h.name: h for summary in summaries for h in summary.helpers}
+        if not helpers:
+            return
+        # a module the prefilter skipped may use one (it needs nothing else): those naming one are read
+        words = re.compile(r"\b(?:" + "|".join(sorted({re.escape(n.rsplit(".", 1)[-1]) for n in helpers})) + r")\b")
+        for path in list(skipped):
+            try:
+                text = Path(path).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if words.search(text):
+                found = self.lint(path, force=True).summary
+                if found is not None:
+                    summaries.append(found)
+                    skipped.remove(path)
+        graph = CallGraph(summaries, self._loader(list(skipped)))  # for names only
+        entries = {name: helper for name, helper in helpers.items()}
+        users = []
+        for summary in summaries:
+            uses = False
+            for _, qual in summary.imports:
+                target = graph.resolve(qual)
+                helper = helpers.get(target) if target is not None else None
+                if helper is not None and not helper.name.startswith(summary.module + "."):
+                    entries.setdefault(qual, replace(helper, name=qual))
+                    uses = True
+                elif any(name.startswith(qual + ".") for name in helpers):  # ``from myapp import net``
+                    uses = True
+            if uses:
+                users.append(summary)
+        if not users:
+            return
+        from reslint.engine.filepass import Linter
+
+        settings = replace(self.settings, catalog=self.settings.catalog.with_helpers(tuple(entries.values())))
+        linter = Linter(settings, ignore_noqa=self.ignore_noqa)
+        by_path = {id(summary): index for index, summary in enumerate(summaries)}
+        for summary in users:
+            result = given.get(summary.path)
+            path = Path(result.path) if result is not None else \
+                (Path(summary.path) if os.path.isabs(summary.path) else Path(self.settings.root) / summary.path)
+            fresh = linter.lint_path(path, complete=False, force=True)
+            if fresh.summary is None:
+                continue
+            summaries[by_path[id(summary)]] = fresh.summary
+            if result is not None:
+                result.findings, result.suppressed, result.summary = fresh.findings, fresh.suppressed, fresh.summary
+                result.internal_errors = fresh.internal_errors
+                result.comments, result.skipped = fresh.comments, False
+                if fresh.source is not None:
+                    result.source = fresh.source
 
     def _loader(self, paths: List[Path]) -> Callable[[str], Optional[object]]:
         """``load(module name) -> ModuleSummary or None`` over the files the prefilter skipped:
