@@ -303,7 +303,7 @@ class Helpers:
         in_handler = {id(n) for n in own_nodes(handler.body)}
         facts = LoopFacts(sleeps=tuple(sleeps), handlers=(handler,), aimed_at_rate_limit=aimed,
                           sleeps_in_handlers=frozenset(id(s) for s in sleeps if id(s) in in_handler),
-                          time_capped=capped)
+                          time_capped=capped, counter=counter)
         return RetryPolicy(RECURSIVE, Role.LOOP, call, attempts=attempts, max_delay_s=cap if capped else None,
                            wait=wait, retried=retried, loop=facts)
 

@@ -148,6 +148,9 @@ class LoopFacts:
     raise_for_status: bool = False
     aimed_at_rate_limit: bool = False
     time_capped: bool = False
+    #: the name that counts attempts when it is not a ``for`` loop's target (a recursion's counter
+    #: parameter): a sleep computed from it grows with the attempts
+    counter: Optional[str] = None
     #: the parameter values the loop was read under (a retry helper's defaults, see
     #: ``Context.bound_params``): what a rule re-reading its sleeps must bind too
     bound: Optional[Mapping] = None

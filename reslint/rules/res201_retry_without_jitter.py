@@ -51,6 +51,7 @@ class RetryWithoutJitter(PolicyRule):
 
     def _depends_on_loop(self, arg, policy: RetryPolicy) -> bool:
         loop = policy.node
-        var = loop.target.value if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) else None
+        var = loop.target.value if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) else \
+            policy.loop.counter if policy.loop is not None else None
         loops = self.ctx.retried.loops
         return var is not None and isinstance(loops.max_value(arg, self.ctx.scope, var, 1), (int, float))
