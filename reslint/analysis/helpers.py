@@ -85,12 +85,18 @@ def _loops(body) -> List[cst.CSTNode]:
 
 
 def _returned_defs(func: cst.FunctionDef, scope: Scope) -> List[cst.FunctionDef]:
-    """The functions defined in ``func`` that it returns by name (``return wrapper``)."""
+    """The functions defined in ``func`` that it returns (``return wrapper``, also wrapped in a call:
+    ``return cast(F, wrapper)``, ``return functools.wraps(fn)(wrapper)``)."""
     out = []
     for node in own_nodes(func.body):
-        if isinstance(node, cst.Return) and isinstance(node.value, cst.Name):
-            found = scope.bindings.get(node.value.value)
-            if found and len(found) == 1 and found[0].kind == "def":
+        if not isinstance(node, cst.Return) or node.value is None:
+            continue
+        value = node.value
+        names = [value] if isinstance(value, cst.Name) else \
+            [a.value for a in value.args if isinstance(a.value, cst.Name)] if isinstance(value, cst.Call) else []
+        for name in names:
+            found = scope.bindings.get(name.value)
+            if found and len(found) == 1 and found[0].kind == "def" and found[0].node not in out:
                 out.append(found[0].node)
     return out
 
@@ -288,7 +294,7 @@ class Helpers:
         found = self._recursive_call(func, inner)
         if found is None:
             return None
-        call, handler, counter, step = found
+        call, handlers, counter, step = found
         nodes = own_nodes(func.body)
         param = next((p for p in _params(func) + list(func.params.kwonly_params) if p.name.value == counter), None)
         start = self.ctx.value_of(param.default, scope) if param is not None and param.default is not None \
@@ -298,33 +304,44 @@ class Helpers:
         var = counter if step > 0 and is_number(start) else None
         first = int(start) if var is not None else 0
         wait = self.loops.wait(sleeps, var, first, inner)
-        retried, aimed = self.loops.retried([handler], nodes, inner)
+        retried, aimed = self.loops.retried(handlers, nodes, inner)
         capped, cap = self.loops.time_cap(func, nodes, inner)
-        in_handler = {id(n) for n in own_nodes(handler.body)}
-        facts = LoopFacts(sleeps=tuple(sleeps), handlers=(handler,), aimed_at_rate_limit=aimed,
+        in_handler = {id(n) for handler in handlers for n in own_nodes(handler.body)}
+        facts = LoopFacts(sleeps=tuple(sleeps), handlers=tuple(handlers), aimed_at_rate_limit=aimed,
                           sleeps_in_handlers=frozenset(id(s) for s in sleeps if id(s) in in_handler),
                           time_capped=capped, counter=counter)
         return RetryPolicy(RECURSIVE, Role.LOOP, call, attempts=attempts, max_delay_s=cap if capped else None,
                            wait=wait, retried=retried, loop=facts)
 
     def _recursive_call(self, func: cst.FunctionDef, inner: Scope):
-        """(the call, its ``except`` handler, the counter parameter, +1 or -1) of a call of ``func``
-        to itself, from a handler of its own body, that passes a parameter plus or minus a number."""
-        params = {p.name.value for p in _params(func) + list(func.params.kwonly_params)}
+        """(the first call, the ``except`` handlers that call again, the counter parameter, +1 or -1)
+        of calls of ``func`` to itself, from handlers of its own body, passing a parameter plus or
+        minus a number."""
+        found = None
+        handlers = []
         for handler in (n for n in own_nodes(func.body) if isinstance(n, cst.ExceptHandler)):
-            for node in own_nodes(handler.body):
-                if not (isinstance(node, cst.Call) and self._is_self_call(node.func, func, inner)):
-                    continue
-                for arg in node.args:
-                    value = arg.value
-                    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)) \
-                            and isinstance(value.left, cst.Name) and value.left.value in params and \
-                            is_number(self.ctx.value_of(value.right, inner)) and \
-                            (arg.keyword is None or arg.keyword.value == value.left.value):
-                        step = 1 if isinstance(value.operator, cst.Add) else -1
-                        if self.ctx.value_of(value.right, inner) < 0:
-                            step = -step
-                        return node, handler, value.left.value, step
+            again = self._call_again(handler, func, inner)
+            if again is not None:
+                handlers.append(handler)
+                found = found or again
+        return (found[0], handlers, found[1], found[2]) if found is not None else None
+
+    def _call_again(self, handler: cst.ExceptHandler, func: cst.FunctionDef, inner: Scope):
+        """(call, counter, step) of the first call of ``func`` to itself with a counter in ``handler``."""
+        params = {p.name.value for p in _params(func) + list(func.params.kwonly_params)}
+        for node in own_nodes(handler.body):
+            if not (isinstance(node, cst.Call) and self._is_self_call(node.func, func, inner)):
+                continue
+            for arg in node.args:
+                value = arg.value
+                if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)) \
+                        and isinstance(value.left, cst.Name) and value.left.value in params and \
+                        is_number(self.ctx.value_of(value.right, inner)) and \
+                        (arg.keyword is None or arg.keyword.value == value.left.value):
+                    step = 1 if isinstance(value.operator, cst.Add) else -1
+                    if self.ctx.value_of(value.right, inner) < 0:
+                        step = -step
+                    return node, value.left.value, step
         return None
 
     def _is_self_call(self, expr, func: cst.FunctionDef, inner: Scope) -> bool:

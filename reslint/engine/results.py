@@ -22,7 +22,8 @@ from reslint.catalog.triggers import trigger_entries
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location
 from reslint.engine.discovery import relative
-from reslint.semantics.prefilter import Trigger
+from reslint.catalog.triggers import RETRY_TRIGGERS
+from reslint.semantics.prefilter import Trigger, may_retry_by_recursion
 from reslint.registry import BY_CODE
 from reslint.engine.suppression import Comment, could_hold_directives, read_comments, unused_noqa
 
@@ -119,6 +120,8 @@ class Judge:
                                                    for part in name.split(".")[:-1]}))
         #: the text prefilter (``None``: every file is parsed)
         self.trigger = Trigger(entries) if entries is not None else None
+        #: retries by recursion need no import: with the retry rules on, their shape passes too
+        self.recursion = entries is not None and bool(set(entries) & set(RETRY_TRIGGERS))
 
     def decode(self, data: bytes, display: str) -> Tuple[Optional[Source], List[Finding]]:
         """(the decoded file, no findings), or (``None``, RES000) when it cannot be decoded."""
@@ -134,7 +137,8 @@ class Judge:
         """(the comments holding directives, the final result when the text prefilter skips the
         file, else ``None``); ``force``: never skip (the project pass wants a summary)."""
         comments = read_comments(text) if could_hold_directives(text, self.settings.allow_blanket_noqa) else ()
-        if force or self.trigger is None or profiling.timed("prefilter (text)", self.trigger.search, text):
+        if force or self.trigger is None or profiling.timed("prefilter (text)", self.trigger.search, text) or \
+                (self.recursion and may_retry_by_recursion(text)):
             return comments, None
         return comments, FileResult(display, display, comments=comments, skipped=self.needs_summary,
                                     text_skipped=True)

@@ -181,7 +181,7 @@ class Relevance:
         """Whether the per-file rules must see this module (``module``: its dotted name)."""
         scan = _Scan(module, is_package, self.loops)
         scan.run(tree)
-        if scan.retry_loop:
+        if scan.retry_loop or scan.recalled & scan.defined:
             return True
         if any(self._matches(qual) for qual in scan.definitions):
             return True
@@ -228,6 +228,10 @@ class _Scan:
         #: ``b.c``); only those reach a finding (:meth:`Relevance.wanted`)
         self.references: Set[Tuple[str, str]] = set()
         self.retry_loop = False
+        #: names of functions defined, and names called from an ``except`` handler with an argument
+        #: ``name ± number`` (a retry by recursion calls itself so)
+        self.defined: Set[str] = set()
+        self.recalled: Set[str] = set()
 
     def run(self, tree: ast.Module) -> None:
         stack: List[Tuple[ast.AST, Optional[str]]] = [(tree, self.module)]
@@ -260,7 +264,11 @@ class _Scan:
                     for target in node.targets if kind is ast.Assign else [node.target]:
                         if type(target) is ast.Name:
                             self.aliases.setdefault(target.id, set()).add(chain)
+            elif kind is ast.ExceptHandler and self.loops:
+                self.recalled.update(_counted_calls(node))
             elif kind is ast.ClassDef or kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                if kind is not ast.ClassDef:
+                    self.defined.add(node.name)
                 inner = f"{path}.{node.name}" if path is not None else None
                 if inner is not None:
                     self.definitions.append(inner)
@@ -321,6 +329,36 @@ def _chain(node) -> Optional[Tuple[str, str]]:
         rest.append(node.attr)
         node = node.value
     return (node.id, ".".join(reversed(rest))) if type(node) is ast.Name else None
+
+
+def _counted_calls(handler) -> Set[str]:
+    """The last names of the functions an ``except`` handler calls with an argument ``name ± number``
+    (``push(batch, attempt + 1)``, ``self.send(retries=retries - 1)``)."""
+    out = set()
+    for node in _own_nodes(handler.body):
+        if type(node) is ast.Call:
+            func = node.func
+            name = func.id if type(func) is ast.Name else func.attr if type(func) is ast.Attribute else None
+            if name is not None and any(
+                    type(arg) is ast.BinOp and type(arg.op) in (ast.Add, ast.Sub) and type(arg.left) is ast.Name
+                    and type(arg.right) is ast.Constant
+                    for arg in node.args + [k.value for k in node.keywords]):
+                out.add(name)
+    return out
+
+
+#: a call with an argument ``name ± number`` (text): the first sign of a retry by recursion
+_COUNTED_CALL = re.compile(r"(\w+)\([^()\n]*?\b\w+\s*[-+]\s*\d+\s*[,)]")
+
+
+def may_retry_by_recursion(text: str) -> bool:
+    """Whether ``text`` may hold a function that retries by calling itself with a counter from an
+    ``except`` handler: it has ``except``, and calls a function it defines with ``name ± number``
+    (the text stage's counterpart of :func:`_counted_calls`; a superset)."""
+    if "except" not in text:
+        return False
+    names = {match.group(1) for match in _COUNTED_CALL.finditer(text)}
+    return any(f"def {name}(" in text for name in names)
 
 
 def _retry_shaped(loop) -> bool:
