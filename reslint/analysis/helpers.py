@@ -28,7 +28,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from reslint.analysis.loops import LoopAnalyzer, own_nodes
+from reslint.analysis.loops import LoopAnalyzer, exits_on_success, own_nodes
 from reslint.catalog import canonical, retries as cat
 from reslint.catalog.user import CALLER as CALLER_ENTRY, DECORATOR as DECORATOR_ENTRY, HelperEntry
 from reslint.libraries import RECURSIVE, helper_adapter
@@ -142,18 +142,23 @@ class Helpers:
         method = inner.self_name is not None
         params = _params(func)[1:] if method else _params(func)
         names = [p.name.value for p in params]
-        # a caller: its own loop retries a parameter
-        for loop in _loops(func.body):
-            called = self._retried_param(loop, inner, names)
+        # a caller: its own loop (or its recursion) retries a parameter
+        for loop in _loops(func.body) + [func]:
+            called = self._retried_param(loop, inner if loop is not func else scope, names)
             if called is not None:
-                return Helper(CALLER, func, qualname, loop, inner, func, inner, names.index(called), method)
-        # a decorator: the function it returns retries the first parameter
+                loop_scope = inner if loop is not func else scope
+                return Helper(CALLER, func, qualname, loop, loop_scope, func, inner, names.index(called), method)
+        # a decorator: the function it returns retries the first parameter (in a loop, or by recursion)
         if names and not method:
             for wrapper in _returned_defs(func, inner):
                 wrapper_scope = self.ctx.model.scopes.get(id(wrapper.body))
+                if wrapper_scope is None:
+                    continue
                 for loop in _loops(wrapper.body):
-                    if wrapper_scope is not None and self._retried_param(loop, wrapper_scope, names[:1]) is not None:
+                    if self._retried_param(loop, wrapper_scope, names[:1]) is not None:
                         return Helper(DECORATOR, func, qualname, loop, wrapper_scope, None, None)
+                if self._retried_param(wrapper, inner, names[:1]) is not None:
+                    return Helper(DECORATOR, func, qualname, wrapper, inner, None, None)
         # a factory: it returns a decorator
         for decorator in _returned_defs(func, inner):
             found = self.helper(decorator, inner)
@@ -166,8 +171,15 @@ class Helpers:
         loop on success, or ``None`` (also when the loop does not retry)."""
         if not names:
             return None
+        if isinstance(loop, cst.FunctionDef):  # a retry by recursion: names resolve in its own scope
+            own = self.ctx.model.scopes.get(id(loop.body))
+            if own is None or self.loop_policy(loop, scope) is None:
+                return None
+            scope = own
         called = None
         for attempt in self.loops.tries(loop.body):
+            if not isinstance(loop, cst.FunctionDef) and not exits_on_success(attempt):
+                continue  # success goes round again: a service loop running its workload, not a retry
             for node in own_nodes(attempt.body):
                 if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in names:
                     found = self.ctx.lookup(node.func.value, scope)
@@ -176,19 +188,29 @@ class Helpers:
                         break
             if called is not None:
                 break
-        if called is None or self.loop_policy(loop, scope) is None:
+        if called is None or (not isinstance(loop, cst.FunctionDef) and self.loop_policy(loop, scope) is None):
             return None
         return called
 
     def loop_policy(self, loop, scope: Scope, values=None) -> Optional[RetryPolicy]:
-        """The loop's policy with no parameter bound (memoised), or under ``values``."""
+        """The loop's policy with no parameter bound (memoised), or under ``values``; ``loop`` may be
+        a function that retries by recursion (``scope``: where it is defined)."""
+        read = self.recursion if isinstance(loop, cst.FunctionDef) else self.loops.policy
         if values is not None:
             with self.ctx.bound_params(values):
-                return self.loops.policy(loop, scope)
+                return read(loop, scope)
         key = id(loop)
         if key not in self._loop_policy:
-            self._loop_policy[key] = self.loops.policy(loop, scope)
+            self._loop_policy[key] = read(loop, scope)
         return self._loop_policy[key]
+
+    @staticmethod
+    def optional_function(helper: Helper) -> bool:
+        """A factory that is also the decorator: its first parameter defaults to ``None``
+        (``def retrier(_func=None, *, retries=3)``: ``@retrier`` and ``@retrier(retries=2)``)."""
+        params = _params(helper.node)
+        first = params[0] if params else None
+        return first is not None and isinstance(first.default, cst.Name) and first.default.value == "None"
 
     # -- parameters at a use site ---------------------------------------------------------
     def defaults(self, helper: Helper) -> Dict[Tuple[int, str], object]:
@@ -342,6 +364,29 @@ class Helpers:
                     if self.ctx.value_of(value.right, inner) < 0:
                         step = -step
                     return node, value.left.value, step
+        return self._guarded_call(handler, func, inner)
+
+    def _guarded_call(self, handler: cst.ExceptHandler, func: cst.FunctionDef, inner: Scope):
+        """(call, counter, step) of a call of ``func`` to itself under ``if count > 0:`` in ``handler``,
+        where the handler also counts (``count -= 1``): the counter reaches the next call another way
+        (``kwargs["count"] = count``)."""
+        nodes = own_nodes(handler.body)
+        counted = {}
+        for node in nodes:
+            if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and \
+                    isinstance(node.operator, (cst.AddAssign, cst.SubtractAssign)) and \
+                    is_number(self.ctx.value_of(node.value, inner)):
+                counted[node.target.value] = 1 if isinstance(node.operator, cst.AddAssign) else -1
+        if not counted:
+            return None
+        for node in nodes:
+            if not (isinstance(node, cst.If) and isinstance(node.test, cst.Comparison) and
+                    len(node.test.comparisons) == 1 and isinstance(node.test.left, cst.Name) and
+                    node.test.left.value in counted):
+                continue
+            for call in own_nodes(node.body):
+                if isinstance(call, cst.Call) and self._is_self_call(call.func, func, inner):
+                    return call, node.test.left.value, counted[node.test.left.value]
         return None
 
     def _is_self_call(self, expr, func: cst.FunctionDef, inner: Scope) -> bool:

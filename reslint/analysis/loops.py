@@ -83,7 +83,7 @@ def _statement_leaves(last) -> bool:
     return False
 
 
-def _exits(node: cst.Try) -> bool:
+def exits_on_success(node: cst.Try) -> bool:
     """Whether a return or break in the try body or its ``else`` leaves the loop on success."""
     blocks = [node.body] + ([node.orelse.body] if node.orelse is not None else [])
     return any(isinstance(n, _EXITS) for block in blocks for n in own_nodes(block))
@@ -138,7 +138,7 @@ class LoopAnalyzer:
                          and self._sleeps_inside(n, scope)]
         # a try drives the retry when success leaves the loop from it (``try: return op()``, or an
         # ``else: break``); a try around logging or bookkeeping inside a poll does not
-        tries = [t for t in self.tries(loop.body) if _exits(t)]
+        tries = [t for t in self.tries(loop.body) if exits_on_success(t)]
         handlers = [h for t in tries for h in t.handlers if not _always_leaves(h.body)]
         handler_ids = {id(h) for h in handlers}  # not `h in handlers`, once per handler of every try
         if handlers and all(_changes_the_request(h, t) for t in tries for h in t.handlers if id(h) in handler_ids):

@@ -125,6 +125,7 @@ class RetriedScopes:
                     self._open(stmt.body, RetryScope(policy, stmt.body, stmt))
             recursive = self.helpers.recursion(stmt, scope)
             if recursive is not None:
+                self._helper_of(stmt, (stmt, scope))  # a helper retrying its callable by recursion
                 self.policies.append(recursive)
                 self.loop_policies[id(recursive.node)] = recursive
                 self._functions[id(recursive)] = stmt.name.value
@@ -190,11 +191,12 @@ class RetriedScopes:
         with self.ctx.bound_params(self.helpers.defaults(helper)):
             return self.loops.policy(loop, scope, deadline)
 
-    def _helper_of(self, loop) -> Optional[Helper]:
+    def _helper_of(self, loop, own=None) -> Optional[Helper]:
         """The outermost function around ``loop`` (up to a decorator factory) that is a retry helper
-        built on it; each found is remembered."""
+        built on it; each found is remembered. ``own``: (the function, its scope) when ``loop`` is a
+        function that retries by recursion."""
         found = None
-        for func, defined in self._defs[-3:]:
+        for func, defined in self._defs[-3:] + ([own] if own is not None else []):
             helper = self.helpers.helper(func, defined)
             if helper is not None and helper.loop is loop:
                 if defined.kind in ("module", "class"):
@@ -209,8 +211,11 @@ class RetriedScopes:
         if named is None:
             return None
         helper = self.helpers.helper(*named)
-        if helper is None or helper.kind != (FACTORY if call is not None else DECORATOR):
+        if helper is None:
             return None
+        if helper.kind != (FACTORY if call is not None else DECORATOR) and not (
+                call is None and helper.kind == FACTORY and self.helpers.optional_function(helper)):
+            return None  # ``@factory`` with no call, unless ``def retrier(_func=None, *, retries=3)``
         return self.helpers.use_policy(helper, call, scope, expr, Role.DECORATOR)
 
     def _local_function(self, expr, scope) -> Optional[Tuple[cst.FunctionDef, Scope]]:

@@ -335,11 +335,15 @@ def _counted_calls(handler) -> Set[str]:
     """The last names of the functions an ``except`` handler calls with an argument ``name ± number``
     (``push(batch, attempt + 1)``, ``self.send(retries=retries - 1)``)."""
     out = set()
-    for node in _own_nodes(handler.body):
+    nodes = _own_nodes(handler.body)
+    counts = any(type(n) is ast.AugAssign for n in nodes)  # ``count -= 1``, then a call under ``if count > 0``
+    for node in nodes:
         if type(node) is ast.Call:
             func = node.func
             name = func.id if type(func) is ast.Name else func.attr if type(func) is ast.Attribute else None
-            if name is not None and any(
+            if name is not None and counts:
+                out.add(name)
+            elif name is not None and any(
                     type(arg) is ast.BinOp and type(arg.op) in (ast.Add, ast.Sub) and type(arg.left) is ast.Name
                     and type(arg.right) is ast.Constant
                     for arg in node.args + [k.value for k in node.keywords]):
