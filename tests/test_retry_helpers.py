@@ -232,3 +232,19 @@ def test_a_file_using_only_a_catalog_name_passes_the_prefilter(tmp_path):
                                  "def book(entry):\n    ledger.append_entry(entry)\n")
     findings = _run(tmp_path)
     assert [(f.filename, f.location.row, f.code) for f in findings] == [("shop/jobs.py", 7, "RES402")]
+
+
+def test_cached_rerun_gives_the_same_findings(tmp_path):
+    import shutil
+
+    project = tmp_path / "p"
+    shutil.copytree(CASES / "cross_module", project)
+    (project / "pyproject.toml").write_text("[tool.reslint]\n")
+    settings = load_settings(project)
+    first = Runner(settings, use_cache=True).run([project])
+    second = Runner(settings, use_cache=True).run([project])
+    key = lambda run: sorted((f.filename, f.location.row, f.code, f.message) for r in run.results for f in r.findings)
+    assert key(first) == key(second)
+    assert ("shop/orders.py", 12, "RES301") in {(f, r, c) for f, r, c, _ in key(second)}
+    # the modules linted again under the helpers found have entries of their own in the cache
+    assert len([d for d in (project / ".reslint_cache").iterdir() if d.is_dir()]) == 2

@@ -69,6 +69,7 @@ class Runner:
         self._linter = None
         self.walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore)
         directory = cache_dir if cache_dir is not None else settings.root / CACHE_DIR_NAME
+        self._cache_dir = directory
         # --ignore-noqa gives suppressed findings their fixes, which cached entries do not hold
         self.cache = Cache(directory, settings) if use_cache and not ignore_noqa else None
         self.parsed: List[str] = []
@@ -430,16 +431,16 @@ class Runner:
                 users.append(summary)
         if not users:
             return
-        from reslint.engine.filepass import Linter
-
         settings = replace(self.settings, catalog=self.settings.catalog.with_helpers(tuple(entries.values())))
-        linter = Linter(settings, ignore_noqa=self.ignore_noqa)
+        # a run of its own: its cache entries are those of the settings with these entries
+        again = Runner(settings, use_cache=self.cache is not None, cache_dir=self._cache_dir,
+                       ignore_noqa=self.ignore_noqa, jobs=1)
         by_path = {id(summary): index for index, summary in enumerate(summaries)}
         for summary in users:
             result = given.get(summary.path)
             path = Path(result.path) if result is not None else \
                 (Path(summary.path) if os.path.isabs(summary.path) else Path(self.settings.root) / summary.path)
-            fresh = linter.lint_path(path, complete=False, force=True)
+            fresh = again.lint(path, force=True)
             if fresh.summary is None:
                 continue
             summaries[by_path[id(summary)]] = fresh.summary
@@ -449,6 +450,7 @@ class Runner:
                 result.comments, result.skipped = fresh.comments, False
                 if fresh.source is not None:
                     result.source = fresh.source
+        again.save_index()
 
     def _loader(self, paths: List[Path]) -> Callable[[str], Optional[object]]:
         """``load(module name) -> ModuleSummary or None`` over the files the prefilter skipped:
