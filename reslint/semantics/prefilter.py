@@ -351,18 +351,27 @@ def _counted_calls(handler) -> Set[str]:
     return out
 
 
-#: a call with an argument ``name ± number`` (text): the first sign of a retry by recursion
-_COUNTED_CALL = re.compile(r"(\w+)\([^()\n]*?\b\w+\s*[-+]\s*\d+\s*[,)]")
+#: an argument ``± number`` (text): a retry by recursion passes ``attempt + 1``; a pattern that starts
+#: with a sign is scanned fast (one starting with a word character tried every position of a file)
+_COUNTED_ARGUMENT = re.compile(r"[-+] *\d+ *[,)]")
+_CALLEE = re.compile(r"(\w+) *\(")
 
 
 def may_retry_by_recursion(text: str) -> bool:
     """Whether ``text`` may hold a function that retries by calling itself with a counter from an
-    ``except`` handler: it has ``except``, and calls a function it defines with ``name ± number``
-    (the text stage's counterpart of :func:`_counted_calls`; a superset)."""
+    ``except`` handler: it has ``except``, and a function it defines is called within 300
+    characters before a ``± number`` argument (the text stage's counterpart of
+    :func:`_counted_calls`; a superset: the call may span lines and hold nested calls)."""
     if "except" not in text:
         return False
-    names = {match.group(1) for match in _COUNTED_CALL.finditer(text)}
-    return any(f"def {name}(" in text for name in names)
+    seen: Set[str] = set()
+    for match in _COUNTED_ARGUMENT.finditer(text):
+        for name in _CALLEE.findall(text, max(0, match.start() - 300), match.start()):
+            if name not in seen:
+                seen.add(name)
+                if f"def {name}(" in text:
+                    return True
+    return False
 
 
 def _retry_shaped(loop) -> bool:
