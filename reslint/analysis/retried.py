@@ -5,7 +5,11 @@ Built once per file, before the rules' walk, by a walk over statements:
 - a function decorated with a retry decorator: its body;
 - ``for attempt in Retrying(...)`` / ``stamina.retry_context(...)``: the loop body;
 - a hand-rolled retry loop (:mod:`reslint.analysis.loops`): the loop body;
-- a local function passed to ``Retrying(...)(fn)``, ``retry_call(fn)``: its body.
+- a local function (or lambda) passed to ``Retrying(...)(fn)``, ``retry_call(fn)``: its body;
+- a function decorated with one of the project's own retry decorators, or passed to one of its
+  retry helpers (:mod:`reslint.analysis.helpers`; in this module, or declared in the catalog,
+  where the project pass also puts the helpers of other modules): its body;
+- a function that retries by calling itself from an ``except`` handler: its body.
 
 It also records deadline scopes (``asyncio.timeout(T)``, ``anyio.fail_after(T)``)
 for RES104. The context pushes and pops these scopes during the walk, so rules
@@ -232,7 +236,7 @@ class RetriedScopes:
 
     def _scan(self, body, scope: Scope) -> None:
         """The calls of this module's caller helpers (``call_with_retries(fn, ...)``), in every
-        statement, for :meth:`_helper_call`."""
+        statement, for :meth:`_helper_calls`."""
         model = self.ctx.model
         for stmt in body:
             if isinstance(stmt, cst.SimpleStatementLine):
