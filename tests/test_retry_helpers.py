@@ -248,3 +248,32 @@ def test_cached_rerun_gives_the_same_findings(tmp_path):
     assert ("shop/orders.py", 12, "RES301") in {(f, r, c) for f, r, c, _ in key(second)}
     # the modules linted again under the helpers found have entries of their own in the cache
     assert len([d for d in (project / ".reslint_cache").iterdir() if d.is_dir()]) == 2
+
+
+def test_recursion_in_a_file_without_triggers_passes_the_prefilter(tmp_path):
+    """It imports nothing a rule looks for: the recursion's shape alone brings it to the rules."""
+    (tmp_path / "convert.py").write_text(
+        "import json\n\n\n"
+        "class Converter:\n"
+        "    def to_json(self, current_attempt=1):\n"
+        "        try:\n"
+        "            return json.dumps(self.llm.call(self.messages))\n"
+        "        except Exception as e:\n"
+        "            if current_attempt < self.max_attempts:\n"
+        "                return self.to_json(\n"
+        "                    current_attempt + 1,\n"
+        "                )\n"
+        "            raise\n")
+    got = sorted((f.location.row, f.code) for f in _run(tmp_path))
+    assert got == [(8, "RES204"), (10, "RES205")]
+
+
+def test_text_prefilter_for_recursion():
+    from reslint.semantics.prefilter import may_retry_by_recursion
+
+    assert may_retry_by_recursion("def push(b, attempt=0):\n    try:\n        pass\n    except E:\n"
+                                  "        return push(b, attempt + 1)\n")
+    assert may_retry_by_recursion("def push(b, n):\n    try:\n        pass\n    except E:\n"
+                                  "        return push(\n            b,\n            n - 2,\n        )\n")
+    assert not may_retry_by_recursion("def push(b, attempt=0):\n    return push(b, attempt + 1)\n")  # no except
+    assert not may_retry_by_recursion("import x\ntry:\n    pass\nexcept E:\n    other(n + 1)\n")  # no def called
