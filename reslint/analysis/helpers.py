@@ -34,7 +34,7 @@ from reslint.catalog.user import CALLER as CALLER_ENTRY, DECORATOR as DECORATOR_
 from reslint.libraries import RECURSIVE, helper_adapter
 from reslint.model.policy import Jitter, LoopFacts, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.semantics.context import Context, Scope
-from reslint.semantics.walk import children
+from reslint.semantics.walk import children, expressions
 from reslint.values import UNKNOWN, is_number
 
 CALLER, DECORATOR, FACTORY = "caller", "decorator", "factory"
@@ -351,8 +351,8 @@ class Helpers:
     def _call_again(self, handler: cst.ExceptHandler, func: cst.FunctionDef, inner: Scope):
         """(call, counter, step) of the first call of ``func`` to itself with a counter in ``handler``."""
         params = {p.name.value for p in _params(func) + list(func.params.kwonly_params)}
-        for node in own_nodes(handler.body):
-            if not (isinstance(node, cst.Call) and self._is_self_call(node.func, func, inner)):
+        for node in _handler_calls(handler):
+            if not (self._is_self_call(node.func, func, inner) and self._same_request(node, inner)):
                 continue
             for arg in node.args:
                 value = arg.value
@@ -385,9 +385,24 @@ class Helpers:
                     node.test.left.value in counted):
                 continue
             for call in own_nodes(node.body):
-                if isinstance(call, cst.Call) and self._is_self_call(call.func, func, inner):
+                if isinstance(call, cst.Call) and self._is_self_call(call.func, func, inner) and \
+                        self._same_request(call, inner):
                     return call, node.test.left.value, counted[node.test.left.value]
         return None
+
+    def _same_request(self, call: cst.Call, inner: Scope) -> bool:
+        """Whether a call of a function to itself sends what it was given again: its arguments name
+        only the function's parameters (and names from outside it: ``self.x``, constants), so only
+        the counter changes. A call with a local of the function (``to_serializable(value, depth +
+        1)`` on a part of the input, ``fetch(next_url, attempt + 1)``) is recursion over data or a
+        fallback, not a retry."""
+        for arg in call.args:
+            for node in expressions(arg.value):
+                if isinstance(node, cst.Name):
+                    found = inner.bindings.get(node.value)
+                    if found and any(b.kind != "param" for b in found):
+                        return False
+        return True
 
     def _is_self_call(self, expr, func: cst.FunctionDef, inner: Scope) -> bool:
         name = func.name.value
@@ -441,6 +456,23 @@ class Helpers:
             if param.name.value == expr.value and param.default is not None:
                 return self.ctx.value_of(param.default, found[0].scope.parent)
         return UNKNOWN
+
+
+_PER_ITEM = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.FunctionDef, cst.ClassDef, cst.Lambda,
+             cst.For, cst.While)
+
+
+def _handler_calls(handler: cst.ExceptHandler) -> List[cst.Call]:
+    """The calls an ``except`` handler makes once (not per item of a comprehension or loop, not in a
+    function it defines)."""
+    out, stack = [], list(children(handler.body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Call):
+            out.append(node)
+        if not isinstance(node, _PER_ITEM):
+            stack.extend(children(node))
+    return out
 
 
 def argument(call: cst.Call, index: int, func: cst.FunctionDef, method: bool) -> Optional[cst.BaseExpression]:
