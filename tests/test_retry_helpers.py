@@ -203,7 +203,7 @@ def test_show_settings_lists_the_catalog(monkeypatch):
     assert line.rstrip().endswith("# pyproject.toml")
     for text in ('"name" = "platform.net.retrying"', '"attempts-param" = "tries"', '"kind" = "caller"',
                  '"callable-position" = 1', '"max-delay" = 20', '"writes" = ["platform.billing.charge"]',
-                 '"key-params" = ["dedupe_token"]', '"name" = "platform.clients.Api"', '"name" = "platform.net.fetch"'):
+                 '"key-params" = ["dedupe_token"]', '"name" = "platform.clients.Api"', '"name" = "platform.net.download"'):
         assert text in line, text
 
 

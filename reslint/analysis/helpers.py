@@ -394,7 +394,7 @@ class Helpers:
         """Whether a call of a function to itself sends what it was given again: its arguments name
         only the function's parameters (and names from outside it: ``self.x``, constants), so only
         the counter changes. A call with a local of the function (``to_serializable(value, depth +
-        1)`` on a part of the input, ``fetch(next_url, attempt + 1)``) is recursion over data or a
+        1)`` on a part of the input, ``follow(next_url, attempt + 1)``) is recursion over data or a
         fallback, not a retry."""
         for arg in call.args:
             for node in expressions(arg.value):

@@ -21,7 +21,7 @@ entry naming a canonical qualified name as the project's code spells it in an im
     callable-position = 0
 
     [[tool.reslint.catalog.timeout-calls]]
-    name = "myapp.net.fetch"          # blocks on the network; `timeout=` bounds it
+    name = "myapp.net.download"       # blocks on the network; `timeout=` bounds it
     param = "timeout"
     position = 1
 
