@@ -657,6 +657,8 @@ def show_settings(path, select, extend_select, ignore, config_file, isolated, ca
         value = getattr(settings, attr)
         if key == "per-file-ignores":
             value = dict(value)
+        elif key == "catalog":
+            value = value.to_table()
         origin = " and ".join(o for o, hit in ((source, key in from_file), ("command line", key in from_cli)) if hit)
         rows.append((f"{key} = {_toml(value)}", origin or "default"))
     width = max(len(text) for text, _ in rows if len(text) <= 48)  # a long list does not push the others right

@@ -16,6 +16,7 @@ from typing import Any, Dict, FrozenSet, Optional, Sequence, Tuple
 import pathspec
 
 from reslint import registry
+from reslint.catalog.user import EMPTY as EMPTY_CATALOG, CatalogError, UserCatalog, parse as parse_catalog
 from reslint.engine.files import read_regular_text
 from reslint.output import FORMATS
 
@@ -85,7 +86,9 @@ class Settings:
     #: the output format when ``--output-format`` is not given
     output_format: str = "full"
     rule_options: Dict[str, Dict[str, Any]] = field(default_factory=dict)
-    catalog: Dict[str, Any] = field(default_factory=dict)
+    #: ``[tool.reslint.catalog]``: the project's own retry helpers, timeout calls, writes, key
+    #: parameters and retrying clients (:mod:`reslint.catalog.user`)
+    catalog: UserCatalog = EMPTY_CATALOG
     #: the project the project pass (RES301, RES402) reads whole, also when only some files are
     #: given: the config file's directory, else the nearest directory with pyproject.toml,
     #: setup.py, setup.cfg or .git; None when there is none (then only the given files count)
@@ -207,6 +210,13 @@ def _rule_options(value: Any, key: str, where: str) -> Dict[str, Dict[str, Any]]
     return table
 
 
+def _catalog(value: Any, key: str, where: str) -> UserCatalog:
+    try:
+        return replace(parse_catalog(value, key), source=where)
+    except CatalogError as exc:
+        raise ConfigError(f"{where}: {exc}")
+
+
 _KEYS = {
     "select": ("select", _codes),
     "extend-select": ("extend_select", _codes),
@@ -228,7 +238,7 @@ _KEYS = {
     "baseline": ("baseline", _file_name),
     "output-format": ("output_format", _output_format),
     "rules": ("rule_options", _rule_options),
-    "catalog": ("catalog", _table),
+    "catalog": ("catalog", _catalog),
 }
 
 

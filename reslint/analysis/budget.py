@@ -83,6 +83,11 @@ def function_time(call: cst.Call, ctx: Context, scope=None, depth: int = 0):
     if not found or len(found) != 1 or found[0].kind != "def":
         return None
     node: cst.FunctionDef = found[0].node
+    outer = scope or ctx.scope
+    while outer is not None:
+        if outer.node is node:
+            return None  # a function calling itself (a retry by recursion): its next run, not part of this one
+        outer = outer.parent
     # once per function and depth, not per call: the answer depends on nothing else, and a body
     # calling a long helper thousands of times (or helpers nested six deep) summed it each time
     key = ("function-time", id(node), depth)

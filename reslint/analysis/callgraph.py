@@ -275,6 +275,8 @@ class CallGraph:
             for site in summary.calls:
                 if not site.retried_by:
                     continue
+                if site.function and self.resolve(site.callee) == site.function:
+                    continue  # a function calling itself: the same layer's next attempt, not a nested one
                 outer = tuple(Hop(summary.path, summary.layers[i]) for i in site.retried_by)
                 best: Tuple[Hop, ...] = ()
                 for inner in self._site_chains(summary, site, 0):

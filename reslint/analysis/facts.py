@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
+from reslint.catalog.user import HelperEntry
+
 #: why a replayed write is a fault, and what to do (RES402): one wording for the per-file
 #: finding and the project pass's
 WRITE_WHY = ("a timeout, a dropped connection or a 5xx answer leaves the outcome unknown, and when the first "
@@ -133,3 +135,6 @@ class ModuleSummary:
     key_calls: Tuple[KeyCall, ...] = ()
     key_returns: Tuple[KeyReturn, ...] = ()
     pending_writes: Tuple[PendingWrite, ...] = ()
+    #: the retry helpers this module defines (decorators, factories, callers), inferred from their
+    #: bodies: the project pass lints the modules that use them again with these as catalog entries
+    helpers: Tuple[HelperEntry, ...] = ()

@@ -57,7 +57,7 @@ class Idempotency:
             if isinstance(method, str) and method.upper() in cat.NON_IDEMPOTENT_METHODS:
                 return f"HTTP {method.upper()}"
             return None
-        if qual in cat.WRITES:
+        if qual in cat.WRITES or (qual is not None and qual in ctx.catalog.write_names):
             return f"`{qual}`"
         if qual in cat.PAYPAL_CREATES:
             return self._paypal(call, qual)
@@ -166,7 +166,7 @@ class Idempotency:
         ``headers["Idempotency-Key"] = ...``, ``.update({...})``, ``.setdefault(...)``).
         With ``retry_scope``, a key computed once outside the retried code is marked ``outside``."""
         out: List[KeyUse] = []
-        names = cat.KEY_NAMES | self._host_names(call)
+        names = cat.KEY_NAMES | self._host_names(call) | self.ctx.catalog.key_names
         for arg in call.args:
             if arg.keyword is None:
                 continue

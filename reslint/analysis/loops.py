@@ -83,7 +83,7 @@ def _statement_leaves(last) -> bool:
     return False
 
 
-def _exits(node: cst.Try) -> bool:
+def exits_on_success(node: cst.Try) -> bool:
     """Whether a return or break in the try body or its ``else`` leaves the loop on success."""
     blocks = [node.body] + ([node.orelse.body] if node.orelse is not None else [])
     return any(isinstance(n, _EXITS) for block in blocks for n in own_nodes(block))
@@ -138,7 +138,7 @@ class LoopAnalyzer:
                          and self._sleeps_inside(n, scope)]
         # a try drives the retry when success leaves the loop from it (``try: return op()``, or an
         # ``else: break``); a try around logging or bookkeeping inside a poll does not
-        tries = [t for t in self._tries(loop.body) if _exits(t)]
+        tries = [t for t in self.tries(loop.body) if exits_on_success(t)]
         handlers = [h for t in tries for h in t.handlers if not _always_leaves(h.body)]
         handler_ids = {id(h) for h in handlers}  # not `h in handlers`, once per handler of every try
         if handlers and all(_changes_the_request(h, t) for t in tries for h in t.handlers if id(h) in handler_ids):
@@ -152,7 +152,7 @@ class LoopAnalyzer:
             return None  # a poll or a scheduler loop, not a retry after a failure
         if isinstance(loop, cst.While) and not (sleeps or helper_sleeps):
             return None  # readiness and generator loops: a `while` retry waits between attempts
-        capped, cap = self._time_cap(loop, nodes, scope)
+        capped, cap = self.time_cap(loop, nodes, scope)
         if sleeps and not helper_sleeps and self._constant(sleeps, scope) and (
                 capped or (is_number(attempts) and attempts > 10)):
             return None  # sleeping a constant interval until a deadline, or many times: a wait for readiness
@@ -162,10 +162,10 @@ class LoopAnalyzer:
                 attempts = guarded
         if deadline_s is not None:
             capped, cap = True, deadline_s
-        wait = self._wait(sleeps, var, start, scope, while_loop=isinstance(loop, cst.While))
+        wait = self.wait(sleeps, var, start, scope, while_loop=isinstance(loop, cst.While))
         if helper_sleeps:
             wait = Wait.unknown(helper_sleeps[0])  # a helper sleeps: how long is unknown here
-        retried, aimed = self._retried(handlers, nodes, scope)
+        retried, aimed = self.retried(handlers, nodes, scope)
         in_handlers = {id(n) for h in handlers for n in own_nodes(h.body)}
         # no handler and only success statuses compared (``if r.status_code == 200: return``):
         # it waits for a condition, it does not retry a fault
@@ -173,11 +173,11 @@ class LoopAnalyzer:
         facts = LoopFacts(sleeps=tuple(sleeps), handlers=tuple(handlers), aimed_at_rate_limit=aimed,
                           sleeps_in_handlers=frozenset(id(s) for s in sleeps if id(s) in in_handlers),
                           raise_for_status=unguarded_raise_for_status(loop.body, self.ctx, scope, in_try=True),
-                          time_capped=capped, poll=poll)
+                          time_capped=capped, poll=poll, bound=dict(self.ctx.param_values) or None)
         return RetryPolicy(HAND_ROLLED, Role.LOOP, loop, attempts=attempts, max_delay_s=cap if capped else None,
                            wait=wait, retried=retried, loop=facts)
 
-    def _tries(self, body) -> List[cst.Try]:
+    def tries(self, body) -> List[cst.Try]:
         """``try`` statements of the loop body, not those nested in a handler (cleanup)."""
         out, stack = [], list(children(body))
         while stack:
@@ -312,7 +312,7 @@ class LoopAnalyzer:
                 return UNKNOWN
         return None
 
-    def _time_cap(self, loop, nodes, scope) -> Tuple[bool, object]:
+    def time_cap(self, loop, nodes, scope) -> Tuple[bool, object]:
         """Whether the loop compares a clock with a bound, and the bound in seconds if known."""
         tests = [loop.test] if isinstance(loop, cst.While) else []
         tests += [n.test for n in nodes if isinstance(n, (cst.If, cst.While))]
@@ -346,7 +346,7 @@ class LoopAnalyzer:
         return UNKNOWN
 
     # -- waits -----------------------------------------------------------------------
-    def _wait(self, sleeps: List[cst.Call], var, start: int, scope, while_loop: bool) -> Wait:
+    def wait(self, sleeps: List[cst.Call], var, start: int, scope, while_loop: bool = False) -> Wait:
         if not sleeps:
             return Wait.none()
         args = [s.args[0].value if s.args and not s.args[0].star else None for s in sleeps]
@@ -489,7 +489,7 @@ class LoopAnalyzer:
         return False
 
     # -- what is retried ----------------------------------------------------------------
-    def _retried(self, handlers, nodes, scope) -> Tuple[Retried, bool]:
+    def retried(self, handlers, nodes, scope) -> Tuple[Retried, bool]:
         types: List[str] = []
         any_error = False
         for handler in handlers:

@@ -5,7 +5,11 @@ Built once per file, before the rules' walk, by a walk over statements:
 - a function decorated with a retry decorator: its body;
 - ``for attempt in Retrying(...)`` / ``stamina.retry_context(...)``: the loop body;
 - a hand-rolled retry loop (:mod:`reslint.analysis.loops`): the loop body;
-- a local function passed to ``Retrying(...)(fn)``, ``retry_call(fn)``: its body.
+- a local function (or lambda) passed to ``Retrying(...)(fn)``, ``retry_call(fn)``: its body;
+- a function decorated with one of the project's own retry decorators, or passed to one of its
+  retry helpers (:mod:`reslint.analysis.helpers`; in this module, or declared in the catalog,
+  where the project pass also puts the helpers of other modules): its body;
+- a function that retries by calling itself from an ``except`` handler: its body.
 
 It also records deadline scopes (``asyncio.timeout(T)``, ``anyio.fail_after(T)``)
 for RES104. The context pushes and pops these scopes during the walk, so rules
@@ -15,11 +19,13 @@ ask ``ctx.retry_scopes`` / ``ctx.deadlines`` and never re-derive them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from reslint import libraries
+from reslint.analysis.helpers import CALLER, DECORATOR, FACTORY, Helper, Helpers, argument as _argument, \
+    statement_blocks
 from reslint.analysis.loops import LoopAnalyzer, own_nodes
 from reslint.analysis.retry import Extractor
 from reslint.catalog import retries as cat
@@ -71,8 +77,18 @@ class RetriedScopes:
         self._functions: Dict[int, str] = {}  # id(policy) -> the function its loop or iterator is in
         #: only modules that import a library whose retry takes a function (``Retrying()(fn)``,
         #: ``retry_call(fn)``) can hold such a call: the others skip the expression scan
-        self._callers = bool(ctx.model.import_roots & libraries.CALLER_ROOTS)
+        catalog = ctx.catalog
+        self._callers = bool(ctx.model.import_roots & libraries.CALLER_ROOTS) or \
+            any(h.kind == "caller" for h in catalog.retry_helpers)
+        self.helpers = Helpers(ctx, self.loops)
+        #: the project's retry helpers defined in this module, by qualified name
+        self.found_helpers: Dict[str, Helper] = {}
+        self._defs: List[Tuple[cst.FunctionDef, Scope]] = []  # the functions around the statement walked
         self._walk(ctx.model.module_scope.node.body, ctx.model.module_scope, None)
+        callers = [h for h in self.found_helpers.values() if h.kind == CALLER]
+        if callers:  # their calls can come before their definitions: a second, cheap walk finds them
+            self._callers_of = {id(h.node): h for h in callers}
+            self._scan(ctx.model.module_scope.node.body, ctx.model.module_scope)
 
     def _open(self, node, entry) -> None:
         if isinstance(entry, RetryScope):
@@ -127,8 +143,21 @@ class RetriedScopes:
                 if policy is not None:
                     self.policies.append(policy)
                     self._open(stmt.body, RetryScope(policy, stmt.body, stmt))
+                    continue
+                policy = self._helper_use(decorator.decorator, scope)
+                if policy is not None:  # the project's own retry decorator: its faults are its loop's
+                    self._open(stmt.body, RetryScope(policy, stmt.body, stmt))
+            recursive = self.helpers.recursion(stmt, scope)
+            if recursive is not None:
+                self._helper_of(stmt, (stmt, scope))  # a helper retrying its callable by recursion
+                self.policies.append(recursive)
+                self.loop_policies[id(recursive.node)] = recursive
+                self._functions[id(recursive)] = stmt.name.value
+                self._open(stmt.body, RetryScope(recursive, stmt.body, stmt))
             outer, self._function = self._function, stmt.name.value
+            self._defs.append((stmt, scope))
             self._block(stmt.body, inner, None)
+            self._defs.pop()
             self._function = outer
         elif isinstance(stmt, cst.ClassDef):
             self._block(stmt.body, model.scopes.get(id(stmt.body), scope), None)
@@ -176,7 +205,102 @@ class RetriedScopes:
                     return policy
                 if policy is not None:
                     return None
-        return self.loops.policy(loop, scope, deadline)
+        policy = self.loops.policy(loop, scope, deadline)
+        if policy is None or not self._defs:
+            return policy
+        helper = self._helper_of(loop)
+        if helper is None:
+            return policy
+        # the helper's loop as a use that passes nothing sees it (its defaults bound): its own faults
+        with self.ctx.bound_params(self.helpers.defaults(helper)):
+            return self.loops.policy(loop, scope, deadline)
+
+    def _helper_of(self, loop, own=None) -> Optional[Helper]:
+        """The outermost function around ``loop`` (up to a decorator factory) that is a retry helper
+        built on it; each found is remembered. ``own``: (the function, its scope) when ``loop`` is a
+        function that retries by recursion."""
+        found = None
+        for func, defined in self._defs[-3:] + ([own] if own is not None else []):
+            helper = self.helpers.helper(func, defined)
+            if helper is not None and helper.loop is loop:
+                if defined.kind in ("module", "class"):
+                    self.found_helpers[helper.qualname] = helper
+                found = found or helper
+        return found
+
+    def _helper_use(self, expr, scope) -> Optional[RetryPolicy]:
+        """The policy of ``@helper`` / ``@factory(...)`` when it names a retry helper of this module."""
+        call = expr if isinstance(expr, cst.Call) else None
+        named = self._local_function(call.func if call is not None else expr, scope)
+        if named is None:
+            return None
+        helper = self.helpers.helper(*named)
+        if helper is None:
+            return None
+        if helper.kind != (FACTORY if call is not None else DECORATOR) and not (
+                call is None and helper.kind == FACTORY and self.helpers.optional_function(helper)):
+            return None  # ``@factory`` with no call, unless ``def retrier(_func=None, *, retries=3)``
+        return self.helpers.use_policy(helper, call, scope, expr, Role.DECORATOR)
+
+    def _local_function(self, expr, scope) -> Optional[Tuple[cst.FunctionDef, Scope]]:
+        """The function of this module ``expr`` names (a local def, a module function, ``self.method``),
+        and the scope it is defined in."""
+        if isinstance(expr, cst.Name):
+            found = self.ctx.lookup(expr.value, scope)
+            if found and len(found) == 1 and found[0].kind == "def":
+                return found[0].node, found[0].scope
+            return None
+        if isinstance(expr, cst.Attribute):
+            return self.helpers.local_def(self.ctx.qualname(expr, scope))
+        return None
+
+    def _scan(self, body, scope: Scope) -> None:
+        """The calls of this module's caller helpers (``call_with_retries(fn, ...)``), in every
+        statement, for :meth:`_helper_calls`."""
+        model = self.ctx.model
+        for stmt in body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    self._helper_calls(small, scope)
+                continue
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                self._scan_block(stmt.body, model.scopes.get(id(stmt.body), scope))
+                continue
+            for block in statement_blocks(stmt):
+                self._scan_block(block, scope)
+
+    def _scan_block(self, block, scope: Scope) -> None:
+        if isinstance(block, cst.IndentedBlock):
+            self._scan(block.body, scope)
+        elif isinstance(block, cst.SimpleStatementSuite):
+            for small in block.body:
+                self._helper_calls(small, scope)
+
+    def _helper_calls(self, small, scope: Scope) -> None:
+        for node in expressions(small):
+            if not isinstance(node, cst.Call) or not node.args:
+                continue
+            named = self._local_function(node.func, scope)
+            helper = self._callers_of.get(id(named[0])) if named is not None else None
+            if helper is None:
+                continue
+            target = _argument(node, helper.callable_index, helper.node, helper.method)
+            body = self._retried_body(target, scope)
+            if body is None:
+                continue
+            policy = self.helpers.use_policy(helper, node, scope, node, Role.CALLER)
+            if policy is not None:
+                self._open(body[0], RetryScope(policy, body[0], body[1]))
+
+    def _retried_body(self, target, scope):
+        """(the node whose subtree runs on each attempt, the function) for a callable passed to a
+        helper: a lambda's body, a local function's or this class's method's body."""
+        if isinstance(target, cst.Lambda):
+            return target.body, None
+        named = self._local_function(target, scope) if target is not None else None
+        if named is None:
+            return None
+        return named[0].body, named[0]
 
     def _deadline(self, expr, scope):
         """(seconds, text) when ``expr`` is ``asyncio.timeout(T)``-like, else None."""
@@ -204,11 +328,13 @@ class RetriedScopes:
             policy = self._caller_policy(node, scope)
             if policy is None:
                 continue
-            target = node.args[0].value
-            found = self.ctx.lookup(target.value, scope) if isinstance(target, cst.Name) else None
-            if found and len(found) == 1 and found[0].kind == "def":
-                func = found[0].node
-                self._open(func.body, RetryScope(policy, func.body, func))
+            entry = self.ctx.catalog.helper(self.ctx.qualname(node.func, scope)) if self.ctx.catalog else None
+            position = entry.callable_position if entry is not None else 0
+            target = next((a.value for i, a in enumerate(a for a in node.args if a.keyword is None and not a.star)
+                           if i == position), None)
+            body = self._retried_body(target, scope)
+            if body is not None:
+                self._open(body[0], RetryScope(policy, body[0], body[1]))
 
     def _caller_policy(self, call: cst.Call, scope) -> Optional[RetryPolicy]:
         func = call.func
@@ -216,7 +342,7 @@ class RetriedScopes:
             policy = self.extractor.for_call(func, scope)
             return policy if policy is not None and policy.adapter.callable_policies else None
         qual = self.ctx.qualname(func, scope)
-        if qual in _CALLERS:
+        if qual in _CALLERS or self.ctx.catalog.helper(qual) is not None:
             policy = self.extractor.for_call(call, scope)
             if policy is not None:
                 self.policies.append(policy)

@@ -77,6 +77,20 @@ class Extractor:
     def _read(self, qualname: Optional[str], roles, call, anchor, scope) -> Optional[RetryPolicy]:
         found = libraries.lookup(qualname, roles) if qualname is not None else None
         if found is None:
-            return None
+            return self._catalog(qualname, roles, call, anchor, scope) if self.ctx.catalog else None
         adapter, role = found
         return adapter.read(Site(role, qualname, call, anchor, scope), self.reader)
+
+    def _catalog(self, qualname: Optional[str], roles, call, anchor, scope) -> Optional[RetryPolicy]:
+        """A retry helper of the project's catalog (``[tool.reslint.catalog]``, or inferred in
+        another module by the project pass)."""
+        from reslint.analysis.helpers import catalog_policy
+        from reslint.catalog.user import CALLER
+
+        entry = self.ctx.catalog.helper(qualname)
+        if entry is None:
+            return None
+        role = Role.CALLER if entry.kind == CALLER else Role.DECORATOR
+        if role not in roles:
+            return None
+        return catalog_policy(self.ctx, entry, call, anchor, scope, role)

@@ -169,7 +169,7 @@ class SummaryCollector:
         session = libraries.session_adapter(qual, self.ctx.type_of(base))
         if session is not None:
             return self._mounted_layer(session, base) if session.sends_request(func.attr.value) else None
-        client = RETRYING_CLIENTS.get(qual or "")
+        client = RETRYING_CLIENTS.get(qual or "") or self.ctx.catalog.client(qual)
         if client is None or func.attr.value in ("mount", "close", "with_options", "copy"):
             return None
         attempts = override or libraries.client_attempts(client, constructor, self.ctx)
@@ -234,7 +234,15 @@ class SummaryCollector:
                              key_calls=_placed(KeyCall, self._key_calls, positions, end=False),
                              key_returns=_placed(KeyReturn, self._key_returns, positions,
                                                  shown=lambda fields: fields["what"] == "fresh"),
-                             pending_writes=_placed(PendingWrite, self._pending_writes, positions))
+                             pending_writes=_placed(PendingWrite, self._pending_writes, positions),
+                             helpers=self._helpers())
+
+    def _helpers(self):
+        """The retry helpers of this module, as catalog entries (see :mod:`reslint.analysis.helpers`)."""
+        retried = self.ctx.retried
+        if retried is None or not retried.found_helpers:
+            return ()
+        return tuple(retried.helpers.entry(helper) for helper in retried.found_helpers.values())
 
     def _client_objects(self):
         """Module-level clients that retry inside, so that calls on them from other modules count."""

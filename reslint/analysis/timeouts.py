@@ -133,7 +133,7 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
     qual = ctx.qualname(call.func)
     if qual is None:
         return None
-    spec = lookup_timeout_call(qual)
+    spec = lookup_timeout_call(qual) or ctx.catalog.timeout(qual)
     if spec is None:
         return None
     if _has_custom_adapter(call, spec, ctx):

@@ -189,7 +189,7 @@ class Linter(Judge):
         self._path: Optional[str] = None  # the file being linted, for its module name
         self._packages: Dict[str, Tuple[str, ...]] = {}  # directory -> its package chain
         self.needs_retries = self.needs_summary or any(rule.needs_retries for rule in self.rule_classes)
-        self.relevance = Relevance(entry_points(), canonical, loops=self.needs_retries) \
+        self.relevance = Relevance(entry_points() | settings.catalog.names, canonical, loops=self.needs_retries) \
             if self.trigger is not None else None
         self._ceiling = _UNREAD  # the newest Python the project's requires-python allows, read on first need
         self._requires_python: Optional[str] = None

@@ -22,7 +22,8 @@ from reslint.catalog.triggers import trigger_entries
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location
 from reslint.engine.discovery import relative
-from reslint.semantics.prefilter import Trigger
+from reslint.catalog.triggers import RETRY_TRIGGERS
+from reslint.semantics.prefilter import Trigger, may_retry_by_recursion
 from reslint.registry import BY_CODE
 from reslint.engine.suppression import (Comment, blanket_not_counted, could_hold_directives, read_comments,
                                        unused_noqa)
@@ -116,8 +117,15 @@ class Judge:
         self.needs_summary = bool(self.enabled & PROJECT_RULES)
         self._root = os.path.abspath(settings.root)
         entries = trigger_entries(self.enabled, self.needs_summary)
+        if entries is not None and settings.catalog:
+            # the project's own catalog names: a file importing any module on their path (``from
+            # .net import retrying`` imports ``net``, ``from myapp import net`` imports ``myapp``)
+            entries = tuple(sorted(set(entries) | {part for name in settings.catalog.names
+                                                   for part in name.split(".")[:-1]}))
         #: the text prefilter (``None``: every file is parsed)
         self.trigger = Trigger(entries) if entries is not None else None
+        #: retries by recursion need no import: with the retry rules on, their shape passes too
+        self.recursion = entries is not None and bool(set(entries) & set(RETRY_TRIGGERS))
 
     def decode(self, data: bytes, display: str) -> Tuple[Optional[Source], List[Finding]]:
         """(the decoded file, no findings), or (``None``, RES000) when it cannot be decoded."""
@@ -137,7 +145,8 @@ class Judge:
             # nothing can be reported here (test code, by default): skipped as the prefilter skips
             return comments, FileResult(display, display, comments=comments, skipped=self.needs_summary,
                                         text_skipped=True)
-        if force or self.trigger is None or profiling.timed("prefilter (text)", self.trigger.search, text):
+        if force or self.trigger is None or profiling.timed("prefilter (text)", self.trigger.search, text) or \
+                (self.recursion and may_retry_by_recursion(text)):
             return comments, None
         return comments, FileResult(display, display, comments=comments, skipped=self.needs_summary,
                                     text_skipped=True)

@@ -68,6 +68,7 @@ class Runner:
         self.walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore,
                              force_exclude=settings.force_exclude)
         directory = cache_dir if cache_dir is not None else settings.root / CACHE_DIR_NAME
+        self._cache_dir = directory
         # --ignore-noqa gives suppressed findings their fixes, which cached entries do not hold
         self.cache = Cache(directory, settings) if use_cache and not ignore_noqa else None
         self.parsed: List[str] = []
@@ -374,12 +375,77 @@ class Runner:
                         summaries.append(other.summary)
                     elif other.skipped:
                         skipped.append(path)
+        self._inferred_helpers(given, summaries, skipped)
         graph = CallGraph(summaries, self._loader(skipped))
         for rule in PROJECT_RULES:
             if rule.code in self.judge.enabled:
                 seen: set = set()
                 for summary, finding in rule().check(graph, self.settings):
                     self._add(given, seen, summary, finding)
+
+    def _inferred_helpers(self, given: Dict[str, FileResult], summaries: list, skipped: List[Path]) -> None:
+        """Retry helpers one module defines and others use (``from .util import retrying``): the
+        modules that import one are linted again with the helpers as catalog entries (inferred:
+        their faults stay the helper's), so that a function they decorate, or a callable passed to
+        them, is a retried scope for every rule, and their summaries replace the first ones.
+        ``summaries`` and ``skipped`` are updated in place; so are the results in ``given``."""
+        import re
+        from dataclasses import replace
+
+        from reslint.analysis.callgraph import CallGraph
+
+        helpers = {h.name: h for summary in summaries for h in summary.helpers}
+        if not helpers:
+            return
+        # a module the prefilter skipped may use one (it needs nothing else): those naming one are read
+        words = re.compile(r"\b(?:" + "|".join(sorted({re.escape(n.rsplit(".", 1)[-1]) for n in helpers})) + r")\b")
+        for path in list(skipped):
+            try:
+                text = Path(path).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if words.search(text):
+                found = self.lint(path, force=True).summary
+                if found is not None:
+                    summaries.append(found)
+                    skipped.remove(path)
+        graph = CallGraph(summaries, self._loader(list(skipped)))  # for names only
+        entries = {name: helper for name, helper in helpers.items()}
+        users = []
+        for summary in summaries:
+            uses = False
+            for _, qual in summary.imports:
+                target = graph.resolve(qual)
+                helper = helpers.get(target) if target is not None else None
+                if helper is not None and not helper.name.startswith(summary.module + "."):
+                    entries.setdefault(qual, replace(helper, name=qual))
+                    uses = True
+                elif any(name.startswith(qual + ".") for name in helpers):  # ``from myapp import net``
+                    uses = True
+            if uses:
+                users.append(summary)
+        if not users:
+            return
+        settings = replace(self.settings, catalog=self.settings.catalog.with_helpers(tuple(entries.values())))
+        # a run of its own: its cache entries are those of the settings with these entries
+        again = Runner(settings, use_cache=self.cache is not None, cache_dir=self._cache_dir,
+                       ignore_noqa=self.ignore_noqa, jobs=1)
+        by_path = {id(summary): index for index, summary in enumerate(summaries)}
+        for summary in users:
+            result = given.get(summary.path)
+            path = Path(result.path) if result is not None else \
+                (Path(summary.path) if os.path.isabs(summary.path) else Path(self.settings.root) / summary.path)
+            fresh = again.lint(path, force=True)
+            if fresh.summary is None:
+                continue
+            summaries[by_path[id(summary)]] = fresh.summary
+            if result is not None:
+                result.findings, result.suppressed, result.summary = fresh.findings, fresh.suppressed, fresh.summary
+                result.internal_errors = fresh.internal_errors
+                result.comments, result.skipped = fresh.comments, False
+                if fresh.source is not None:
+                    result.source = fresh.source
+        again.save_index()
 
     def _loader(self, paths: List[Path]) -> Callable[[str], Optional[object]]:
         """``load(module name) -> ModuleSummary or None`` over the files the prefilter skipped:

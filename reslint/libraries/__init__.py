@@ -26,6 +26,9 @@ ADAPTERS: Tuple[RetryAdapter, ...] = (
 )
 #: hand-rolled loops (read by the loop analysis, not from a qualified name)
 HAND_ROLLED: RetryAdapter = handrolled.ADAPTER
+#: functions that retry by calling themselves, and the project's own retry helpers (one adapter each)
+RECURSIVE: RetryAdapter = handrolled.RECURSIVE
+helper_adapter = handrolled.helper_adapter
 #: adapters of clients whose retries are judged (RES403) but not read as a policy yet
 CLIENT_ADAPTERS: Tuple[RetryAdapter, ...] = (aiohttp_retry.ADAPTER,)
 

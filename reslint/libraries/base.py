@@ -64,6 +64,9 @@ class RetryAdapter:
     retries_callables: ClassVar[bool] = False
     #: types whose instances retry a function they are called with (``Retrying()(fn)``)
     callable_policies: ClassVar[Tuple[str, ...]] = ()
+    #: whether the retry rules judge a policy where it is used (``False``: a helper of the project,
+    #: whose own loop is judged once, where it is written)
+    reports_faults: ClassVar[bool] = True
 
     # -- labels ------------------------------------------------------------------------------
     @property

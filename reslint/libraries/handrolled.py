@@ -1,12 +1,14 @@
-"""Hand-rolled retry loops: ``for attempt in range(n)`` / ``while`` loops that catch and sleep.
+"""Hand-rolled retries: ``for attempt in range(n)`` / ``while`` loops that catch and sleep, functions
+that retry by calling themselves, and the project's own retry helpers built on such a loop.
 
-The loop analysis (:mod:`reslint.analysis.loops`) reads their policies; this adapter holds
-what is said and written about them: labels, advice and the sleep rewrite that adds jitter.
+The loop analysis (:mod:`reslint.analysis.loops`) and :mod:`reslint.analysis.helpers` read their
+policies; these adapters hold what is said and written about them: labels, advice and the sleep
+rewrite that adds jitter.
 """
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
@@ -69,4 +71,74 @@ def _jittered_sleep(sleep: cst.Call, fx: FixContext) -> Optional[FixPlan]:
     return FixPlan(message, Applicability.SAFE, ((sleep, new),), imports)
 
 
+class Recursive(HandRolled):
+    """A function that retries by calling itself from an ``except`` handler (``push(batch, attempt + 1)``)."""
+
+    name = "recursion"
+
+    label = "retry by recursion"
+    cap_label = "retry by recursion"
+    write_label = "a retry by recursion"
+    layer_label = "recursive retry"
+
+    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
+        return {
+            Remedy.TIME_CAP: "pass a deadline computed before the first call and stop once `time.monotonic()` "
+                             "passes it",
+            Remedy.BOUNDS: "compare the attempt counter with a limit before calling again",
+        }.get(remedy)
+
+
+class ProjectHelper(RetryAdapter):
+    """A retry helper of the project (a decorator, a decorator factory or a function that retries the
+    callable it is given), inferred from its body; one per helper, named after it. Its use sites
+    are retried scopes; its loop's own faults are the loop's findings, in the helper."""
+
+    name = "helper"
+    reports_faults = False
+
+    def __init__(self, helper: str):
+        self.helper = helper
+
+    @property
+    def label(self) -> str:
+        return f"the `{self.helper}` retry helper"
+
+    @property
+    def cap_label(self) -> str:
+        return f"`{self.helper}` retry helper"
+
+    @property
+    def write_label(self) -> str:
+        return f"the `{self.helper}` retry helper"
+
+    @property
+    def layer_label(self) -> str:
+        return f"{self.helper} retry"
+
+    def read(self, site, reader):  # pragma: no cover - helpers are read by reslint.analysis.helpers
+        return None
+
+
+class DeclaredHelper(ProjectHelper):
+    """A retry helper the project declares in ``[tool.reslint.catalog]``: its code is not read, so
+    the retry rules judge what the declaration says at each use."""
+
+    name = "catalog"
+    reports_faults = True
+
+
+_HELPERS: Dict[Tuple[str, bool], ProjectHelper] = {}
+
+
+def helper_adapter(name: str, declared: bool = False) -> ProjectHelper:
+    """The adapter of the project's retry helper ``name`` (one per name), inferred from its body or
+    ``declared`` in the catalog."""
+    key = (name, declared)
+    if key not in _HELPERS:
+        _HELPERS[key] = DeclaredHelper(name) if declared else ProjectHelper(name)
+    return _HELPERS[key]
+
+
 ADAPTER = HandRolled()
+RECURSIVE = Recursive()

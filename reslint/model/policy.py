@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, FrozenSet, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, FrozenSet, Mapping, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -150,6 +150,12 @@ class LoopFacts:
     aimed_at_rate_limit: bool = False
     time_capped: bool = False
     poll: bool = False
+    #: the name that counts attempts when it is not a ``for`` loop's target (a recursion's counter
+    #: parameter): a sleep computed from it grows with the attempts
+    counter: Optional[str] = None
+    #: the parameter values the loop was read under (a retry helper's defaults, see
+    #: ``Context.bound_params``): what a rule re-reading its sleeps must bind too
+    bound: Optional[Mapping] = None
 
 
 @dataclass(frozen=True, eq=False)

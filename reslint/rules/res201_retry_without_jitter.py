@@ -31,6 +31,10 @@ class RetryWithoutJitter(PolicyRule):
         """Each sleep on its own: deterministic, fully known and not server-directed."""
         if not policy.retries:
             return
+        with self.ctx.bound_params(loop.bound or {}):  # a retry helper's loop: read with its defaults
+            self._check_sleeps(policy, loop)
+
+    def _check_sleeps(self, policy: RetryPolicy, loop: LoopFacts) -> None:
         loops = self.ctx.retried.loops
         for sleep in loop.sleeps:
             arg = sleep.args[0].value if sleep.args and not sleep.args[0].star else None
@@ -47,6 +51,7 @@ class RetryWithoutJitter(PolicyRule):
 
     def _depends_on_loop(self, arg, policy: RetryPolicy) -> bool:
         loop = policy.node
-        var = loop.target.value if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) else None
+        var = loop.target.value if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) else \
+            policy.loop.counter if policy.loop is not None else None
         loops = self.ctx.retried.loops
         return var is not None and isinstance(loops.max_value(arg, self.ctx.scope, var, 1), (int, float))

@@ -117,11 +117,12 @@ class RetryOnAnyError(PolicyRule):
 
     def check_loop(self, policy: RetryPolicy, loop: LoopFacts) -> None:
         checks_status = policy.retried.checks_status
+        layer = policy.adapter.layer_label  # "retry loop", "recursive retry"
         for handler in loop.handlers:
             if _filters(handler):
                 continue  # catches broadly, then re-raises what it does not retry: a filter
             if handler.type is None:
-                self.report(handler, f"retry loop catches everything with a bare `except:` (KeyboardInterrupt and "
+                self.report(handler, f"{layer} catches everything with a bare `except:` (KeyboardInterrupt and "
                                      f"SystemExit too): {WHY}; catch the transient errors only")
                 continue
             types = self.ctx.retries.exception_types(handler.type) or ()
@@ -133,16 +134,16 @@ class RetryOnAnyError(PolicyRule):
                     fix = self._say_dropped(FixPlan(f"Catch only `{transient[0]}`", Applicability.UNSAFE,
                                                     ((handler.type, cst.parse_expression(transient[0])),),
                                                     transient[1]), policy)
-                self.report(handler, f"retry loop catches `{broad[0]}`: {WHY}; catch the transient errors only",
+                self.report(handler, f"{layer} catches `{broad[0]}`: {WHY}; catch the transient errors only",
                             fix=fix)
                 continue
             fatal = [t for t in types if t in cat.NON_TRANSIENT_ERRORS]
             if fatal:
-                self.report(handler, f"retry loop retries `{fatal[0]}`, which no retry can fix: {WHY}")
+                self.report(handler, f"{layer} retries `{fatal[0]}`, which no retry can fix: {WHY}")
                 continue
             status = [t for t in types if t in cat.BROAD_HTTP_ERRORS]
             if status and not checks_status and loop.raise_for_status:
-                self.report(handler, f"retry loop retries `{status[0]}` while `raise_for_status()` turns every 4xx "
+                self.report(handler, f"{layer} retries `{status[0]}` while `raise_for_status()` turns every 4xx "
                                      f"into one: {WHY}; check the status code before retrying")
 
 

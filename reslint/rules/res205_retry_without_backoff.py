@@ -40,7 +40,7 @@ class RetryWithoutBackoff(PolicyRule):
     def check_loop(self, policy: RetryPolicy, loop: LoopFacts) -> None:
         if _races_only(loop):
             return  # a lost race (duplicate key, conflict) is retried at once on purpose
-        self.report(policy.node, f"hand-rolled retry loop retries with no sleep between attempts: {WHY}; sleep a "
+        self.report(policy.node, f"{policy.adapter.label} retries with no sleep between attempts: {WHY}; sleep a "
                                  f"jittered, growing delay before the next attempt")
 
 

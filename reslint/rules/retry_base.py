@@ -32,6 +32,8 @@ class PolicyRule(Rule):
         return self.applies_to_polls or not self.ctx.retried.is_poll(policy)
 
     def check(self, policy: RetryPolicy) -> None:
+        if not policy.adapter.reports_faults:
+            return  # a helper of the project used here: its faults are its loop's, reported in it
         if policy.loop is not None:
             self.check_loop(policy, policy.loop)
         else:
@@ -52,6 +54,9 @@ class PolicyRule(Rule):
         policy = self.ctx.retries.for_call(node, self.ctx.scope)
         if policy is not None and not policy.connect_only and self._sees(policy):
             self.check(policy)
+        recursive = self.ctx.retried.loop_policies.get(id(node))  # a function that retries by calling itself
+        if recursive is not None:
+            self.check(recursive)
 
     def visit_For(self, node: cst.For) -> None:
         policy = self.ctx.retried.loop_policies.get(id(node))

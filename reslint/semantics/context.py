@@ -26,6 +26,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 import libcst as cst
 
 from reslint.catalog import TIMEOUT_INJECTION_HOOKS, canonical, instance_type
+from reslint.catalog.user import EMPTY as EMPTY_CATALOG, UserCatalog
 from reslint.semantics.prefilter import absolute_module
 from reslint.values import UNKNOWN, arithmetic, bounded  # noqa: F401 (UNKNOWN is re-exported)
 
@@ -307,6 +308,16 @@ class Context:
         self._opened: List[Tuple[object, int, int]] = []
         self.cache: Dict[Tuple[str, int], object] = {}
         self._qualnames: Dict[Tuple[int, int], Optional[str]] = {}
+        #: (id(function scope), parameter name) -> the value a use site passes: set while a retry
+        #: helper's policy is read for one use (:meth:`bound_params`), empty otherwise
+        self.param_values: Dict[Tuple[int, str], object] = {}
+
+    @property
+    def catalog(self) -> UserCatalog:
+        """The project's own catalog entries (``[tool.reslint.catalog]`` and what the project pass
+        inferred), empty without settings."""
+        found = getattr(self.settings, "catalog", None)
+        return found if isinstance(found, UserCatalog) else EMPTY_CATALOG
 
     # -- scope tracking (called by the engine) ---------------------------------------
     @property
@@ -559,7 +570,7 @@ class Context:
                 return {"None": None, "True": True, "False": False}[expr.value]
             binding = self.single(expr.value, scope)
             if binding is None or binding.value is None:
-                return UNKNOWN
+                return self._bound_param(expr.value, scope) if self.param_values else UNKNOWN
             return self.value_of(binding.value, binding.scope, depth + 1)
         if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
             try:
@@ -591,6 +602,18 @@ class Context:
             return UNKNOWN
         return UNKNOWN
 
+    def _bound_param(self, name: str, scope: Scope):
+        """The value a use site binds to the parameter ``name`` (see :attr:`param_values`)."""
+        found = self.lookup(name, scope)
+        if found and all(b.kind == "param" for b in found):
+            return self.param_values.get((id(found[0].scope), name), UNKNOWN)
+        return UNKNOWN
+
+    def bound_params(self, values: Dict[Tuple[int, str], object]):
+        """A context manager: while it is open, :meth:`value_of` reads each parameter in
+        ``values`` as the value given (a retry helper read for one use site)."""
+        return _BoundParams(self, values)
+
     def _binary(self, expr: cst.BinaryOperation, scope: Scope, depth: int):
         left = self.value_of(expr.left, scope, depth + 1)
         right = self.value_of(expr.right, scope, depth + 1)
@@ -606,3 +629,16 @@ class Context:
             return None if left is None or right is None else left + right
         value = self.value_of(expr, scope)
         return value if isinstance(value, str) else None
+
+
+class _BoundParams:
+    def __init__(self, ctx: Context, values):
+        self.ctx, self.values, self.saved = ctx, values, None
+
+    def __enter__(self):
+        self.saved, self.ctx.param_values = self.ctx.param_values, dict(self.values)
+        return self
+
+    def __exit__(self, *exc):
+        self.ctx.param_values = self.saved
+        return False

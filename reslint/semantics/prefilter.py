@@ -181,7 +181,7 @@ class Relevance:
         """Whether the per-file rules must see this module (``module``: its dotted name)."""
         scan = _Scan(module, is_package, self.loops)
         scan.run(tree)
-        if scan.retry_loop:
+        if scan.retry_loop or scan.recalled & scan.defined:
             return True
         if any(self._matches(qual) for qual in scan.definitions):
             return True
@@ -228,6 +228,10 @@ class _Scan:
         #: ``b.c``); only those reach a finding (:meth:`Relevance.wanted`)
         self.references: Set[Tuple[str, str]] = set()
         self.retry_loop = False
+        #: names of functions defined, and names called from an ``except`` handler with an argument
+        #: ``name ± number`` (a retry by recursion calls itself so)
+        self.defined: Set[str] = set()
+        self.recalled: Set[str] = set()
 
     def run(self, tree: ast.Module) -> None:
         stack: List[Tuple[ast.AST, Optional[str]]] = [(tree, self.module)]
@@ -260,7 +264,11 @@ class _Scan:
                     for target in node.targets if kind is ast.Assign else [node.target]:
                         if type(target) is ast.Name:
                             self.aliases.setdefault(target.id, set()).add(chain)
+            elif kind is ast.ExceptHandler and self.loops:
+                self.recalled.update(_counted_calls(node))
             elif kind is ast.ClassDef or kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                if kind is not ast.ClassDef:
+                    self.defined.add(node.name)
                 inner = f"{path}.{node.name}" if path is not None else None
                 if inner is not None:
                     self.definitions.append(inner)
@@ -321,6 +329,49 @@ def _chain(node) -> Optional[Tuple[str, str]]:
         rest.append(node.attr)
         node = node.value
     return (node.id, ".".join(reversed(rest))) if type(node) is ast.Name else None
+
+
+def _counted_calls(handler) -> Set[str]:
+    """The last names of the functions an ``except`` handler calls with an argument ``name ± number``
+    (``push(batch, attempt + 1)``, ``self.send(retries=retries - 1)``)."""
+    out = set()
+    nodes = _own_nodes(handler.body)
+    counts = any(type(n) is ast.AugAssign for n in nodes)  # ``count -= 1``, then a call under ``if count > 0``
+    for node in nodes:
+        if type(node) is ast.Call:
+            func = node.func
+            name = func.id if type(func) is ast.Name else func.attr if type(func) is ast.Attribute else None
+            if name is not None and counts:
+                out.add(name)
+            elif name is not None and any(
+                    type(arg) is ast.BinOp and type(arg.op) in (ast.Add, ast.Sub) and type(arg.left) is ast.Name
+                    and type(arg.right) is ast.Constant
+                    for arg in node.args + [k.value for k in node.keywords]):
+                out.add(name)
+    return out
+
+
+#: an argument ``± number`` (text): a retry by recursion passes ``attempt + 1``; a pattern that starts
+#: with a sign is scanned fast (one starting with a word character tried every position of a file)
+_COUNTED_ARGUMENT = re.compile(r"[-+] *\d+ *[,)]")
+_CALLEE = re.compile(r"(\w+) *\(")
+
+
+def may_retry_by_recursion(text: str) -> bool:
+    """Whether ``text`` may hold a function that retries by calling itself with a counter from an
+    ``except`` handler: it has ``except``, and a function it defines is called within 300
+    characters before a ``± number`` argument (the text stage's counterpart of
+    :func:`_counted_calls`; a superset: the call may span lines and hold nested calls)."""
+    if "except" not in text:
+        return False
+    seen: Set[str] = set()
+    for match in _COUNTED_ARGUMENT.finditer(text):
+        for name in _CALLEE.findall(text, max(0, match.start() - 300), match.start()):
+            if name not in seen:
+                seen.add(name)
+                if f"def {name}(" in text:
+                    return True
+    return False
 
 
 def _retry_shaped(loop) -> bool:
