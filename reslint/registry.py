@@ -27,6 +27,8 @@ RULES: Tuple[RuleInfo, ...] = (
     RuleInfo("RES102", "disabled-timeout", "error", "A timeout explicitly disabled", True),
     RuleInfo("RES103", "excessive-timeout", "warning", "A constant timeout above max-timeout", True),
     RuleInfo("RES104", "timeout-exceeds-deadline", "warning", "An inner timeout longer than its enclosing budget", True),
+    RuleInfo("RES105", "deadline-not-propagated", "warning",
+             "A function given a time budget that calls downstream with a fixed timeout of its own", True),
     RuleInfo("RES201", "retry-without-jitter", "warning", "A retry whose waits are deterministic", True),
     RuleInfo("RES202", "retry-without-time-cap", "warning", "A retry with no total-time cap", True),
     RuleInfo("RES203", "unbounded-retry", "error", "A retry with neither an attempt cap nor a time cap", True),

@@ -40,7 +40,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 import pytest
 
 from reslint import libraries
-from reslint.catalog import names, retries
+from reslint.catalog import names, retries, timeouts
 from reslint.libraries import (
     celery as celery_adapter, google_api_core as google_adapter, opnieuw as opnieuw_adapter, redo as redo_adapter,
     requests as requests_adapter, retry_package as retry_package_adapter, stamina as stamina_adapter,
@@ -1092,3 +1092,42 @@ def test_exception_names_are_exceptions(qualname: str):
 def test_sleep_random_and_clock_names_resolve(qualname: str):
     obj, _, _ = resolve(qualname)
     assert callable(obj)
+
+
+# -- gRPC: what RES105 and RES101 read of a servicer and a stub --------------------------------------------------
+@pytest.mark.parametrize("context_type", timeouts.GRPC_CONTEXT_TYPES)
+def test_grpc_servicer_context_reads_the_time_remaining(context_type: str):
+    require(context_type)
+    obj, _, _ = resolve(context_type)
+    method = getattr(obj, timeouts.GRPC_TIME_REMAINING)
+    assert list(inspect.signature(method).parameters) == ["self"]
+    if context_type == "grpc.ServicerContext":  # None when the client set no deadline: no min() on it
+        assert "None if no deadline was specified" in " ".join((inspect.getdoc(method) or "").split())
+
+
+def test_grpc_stub_calls_take_the_timeout_the_catalog_names():
+    require("grpc")
+    import grpc
+
+    param = timeouts.GRPC_STUB_SPEC.params[0]
+    for callable_type in (grpc.UnaryUnaryMultiCallable, grpc.UnaryStreamMultiCallable,
+                          grpc.StreamUnaryMultiCallable, grpc.StreamStreamMultiCallable):
+        signature = inspect.signature(callable_type.__call__)
+        names = [n for n in signature.parameters if n != "self"]
+        assert names[param.position] == param.name and signature.parameters[param.name].default is None
+
+
+def test_grpc_generated_servicers_are_named_as_the_catalog_says():
+    """grpc_tools' generator (grpc_tools/_protoc_compiler) writes ``class <Service>Servicer(object)`` with
+    ``def <Rpc>(self, request, context)`` into ``<file>_pb2_grpc.py``; grpcio's own generated health
+    service is such a module."""
+    require("grpc")
+    try:
+        from grpc_health.v1 import health_pb2_grpc  # grpcio-health-checking, when installed
+    except ImportError:
+        pytest.skip("grpcio-health-checking is not installed: no generated module to read")
+    assert health_pb2_grpc.__name__.endswith(timeouts.GRPC_STUBS_MODULE_SUFFIX)
+    servicer = health_pb2_grpc.HealthServicer
+    assert servicer.__name__.endswith(timeouts.GRPC_SERVICER_SUFFIX)
+    params = list(inspect.signature(servicer.Check).parameters)
+    assert params[timeouts.GRPC_CONTEXT_POSITION] in timeouts.GRPC_CONTEXT_NAMES

@@ -97,6 +97,7 @@ class TimeoutSpec:
     url: Optional[Tuple[str, int]] = None
     whole_units: bool = False
     numeric_strings: bool = False
+    blocks: bool = True
 
 
 @dataclass(frozen=True)

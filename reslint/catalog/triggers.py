@@ -40,6 +40,8 @@ TRIGGERS: Dict[str, Tuple[str, ...]] = {
     "RES102": _TIMEOUTS,
     "RES103": _TIMEOUTS,
     "RES104": tuple(dict.fromkeys(_TIMEOUTS + RETRY_TRIGGERS + ("async_timeout",))),
+    # a budget matters only for a catalog call with a constant timeout
+    "RES105": _TIMEOUTS,
     **{code: RETRY_TRIGGERS for code in ("RES201", "RES202", "RES203", "RES204", "RES205", "RES206")},
     # a key minted per attempt needs a retry (or an SDK that retries): a key generator alone is no trigger
     "RES401": RETRY_TRIGGERS + ("stripe", "boto3"),
