@@ -29,6 +29,10 @@ ADAPTER_MODULES = ("tenacity", "backoff", "stamina", "retrying", "retry", "opnie
 RETRY_TRIGGERS: Tuple[str, ...] = ADAPTER_MODULES + tuple(
     sorted(f"{qualname.split('.')[0]}:{qualname.rsplit('.', 1)[1]}" for qualname in SLEEPS))
 
+#: the modules of the circuit-breaker adapters, in the registry's order (``reslint.libraries.BREAKERS``):
+#: a retry that catches a breaker's error needs the breaker's import in the same file
+BREAKER_MODULES = ("pybreaker", "circuitbreaker", "aiobreaker", "purgatory")
+
 _TIMEOUTS = trigger_modules()
 #: libraries whose writes RES402 knows (catalog/idempotency.py), besides the retry triggers
 _WRITERS = ("psycopg", "psycopg2", "sqlite3", "pymysql", "sqlalchemy", "stripe", "boto3", "smtplib", "django",
@@ -47,6 +51,7 @@ TRIGGERS: Dict[str, Tuple[str, ...]] = {
     "RES401": RETRY_TRIGGERS + ("stripe", "boto3"),
     "RES402": RETRY_TRIGGERS + _WRITERS,
     "RES403": ("urllib3", "requests", "aiohttp_retry"),
+    "RES501": BREAKER_MODULES,
 }
 
 
