@@ -41,6 +41,9 @@ RULES: Tuple[RuleInfo, ...] = (
     RuleInfo("RES402", "non-idempotent-retry", "error", "A non-idempotent operation retried with no stable key", True),
     RuleInfo("RES403", "unsafe-retry-methods", "error", "A retry configuration that replays non-idempotent methods",
              True),
+    RuleInfo("RES404", "non-atomic-dedup", "error",
+             "Deduplication by check-then-act: a dedup record read, the side effect performed, then the record "
+             "written", True),
     RuleInfo("RES501", "retry-on-open-circuit", "warning",
              "A retry that catches a circuit breaker's open-circuit error and keeps trying", True),
     RuleInfo("RES900", "unused-noqa", "warning", "A suppression comment that suppresses nothing", True),

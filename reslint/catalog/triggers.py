@@ -51,6 +51,8 @@ TRIGGERS: Dict[str, Tuple[str, ...]] = {
     "RES401": RETRY_TRIGGERS + ("stripe", "boto3"),
     "RES402": RETRY_TRIGGERS + _WRITERS,
     "RES403": ("urllib3", "requests", "aiohttp_retry"),
+    # the stores of dedup records (catalog/idempotency.py DEDUP_STORES and the ORM names)
+    "RES404": ("redis", "django", "sqlalchemy", "flask_sqlalchemy", "sqlmodel"),
     "RES501": BREAKER_MODULES,
 }
 

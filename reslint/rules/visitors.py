@@ -23,10 +23,11 @@ from reslint.rules.res206_retry_after_ignored import RetryAfterIgnored
 from reslint.rules.res401_idempotency_key_in_retry import IdempotencyKeyInRetry
 from reslint.rules.res402_non_idempotent_retry import NonIdempotentRetry
 from reslint.rules.res403_unsafe_retry_methods import UnsafeRetryMethods
+from reslint.rules.res404_non_atomic_dedup import NonAtomicDedup
 from reslint.rules.res501_retry_on_open_circuit import RetryOnOpenCircuit
 
 ALL_RULES: List[Type[Rule]] = [
     MissingTimeout, DisabledTimeout, ExcessiveTimeout, TimeoutExceedsDeadline, DeadlineNotPropagated, RetryWithoutJitter,
     RetryWithoutTimeCap, UnboundedRetry, RetryOnAnyError, RetryWithoutBackoff, RetryAfterIgnored,
-    IdempotencyKeyInRetry, NonIdempotentRetry, UnsafeRetryMethods, RetryOnOpenCircuit,
+    IdempotencyKeyInRetry, NonIdempotentRetry, UnsafeRetryMethods, NonAtomicDedup, RetryOnOpenCircuit,
 ]
