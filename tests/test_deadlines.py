@@ -46,8 +46,10 @@ def codes(tmp_path, body, select=("RES105",)):
     ("def f(u, timeout):\n    g = lambda: timeout\n    return session.get(u, timeout=10)\n", []),
     # keyword-only, with a default
     ("def f(u, *, request_timeout=30):\n    return session.get(u, timeout=10)\n", [(2, "RES105")]),
-    # not a budget name; `self` is never one
+    # not a budget name; `self` is never one; a count of what remains is no time budget
     ("def f(u, retries=3):\n    return session.get(u, timeout=10)\n", []),
+    ("def f(u, retries_remaining=3, remaining_attempts=2):\n    return session.get(u, timeout=10)\n", []),
+    ("def f(u, remaining_s):\n    return session.get(u, timeout=10)\n", [(2, "RES105")]),
     # a constant followed through a module constant; an unknown timeout is not a constant
     ("T = 7\ndef f(u, timeout):\n    return session.get(u, timeout=T)\n", [(3, "RES105")]),
     ("def f(u, timeout, t):\n    return session.get(u, timeout=t)\n", []),

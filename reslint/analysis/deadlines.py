@@ -32,7 +32,7 @@ from reslint.semantics.walk import expressions
 #: parameter names that hold a time budget, as shell-style patterns matched case-insensitively
 DEFAULT_BUDGET_PARAMETERS: Tuple[str, ...] = (
     "timeout", "timeout_*", "*_timeout", "deadline", "deadline_*", "*_deadline", "budget", "budget_*", "*_budget",
-    "remaining", "remaining_*", "*_remaining", "time_left",
+    "remaining", "remaining_time", "remaining_s", "time_remaining", "time_left",  # not `retries_remaining`
 )
 #: names that are not durations in seconds: ``min(constant, name)`` would mix units or kinds
 _NOT_SECONDS = ("*_ms", "*_msec", "*_millis", "*_milliseconds", "*_us", "*_ns", "*deadline*", "*_at")
