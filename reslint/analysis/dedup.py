@@ -206,11 +206,7 @@ def _row_read(call: cst.Call, chain) -> Optional[Access]:
                 model = expr.args[0].value.value
             break
         expr = expr.func.value
-    if model is None:
-        model = _manager_model(expr) if not isinstance(expr, cst.Call) else None
-        if model is None and isinstance(expr, cst.Attribute) and expr.attr.value == cat.ORM_MANAGER and \
-                isinstance(expr.value, cst.Name):
-            model = expr.value.value
+    model = model or _manager_model(expr)
     if model is None or not pairs:
         return None
     return Access(READ, call, "orm", cat.ORM_ADVICE, model=model, pairs=frozenset(pairs), locked=locked)
