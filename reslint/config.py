@@ -11,7 +11,7 @@ import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Dict, FrozenSet, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Optional, Sequence, Tuple
 
 import pathspec
 
@@ -192,22 +192,34 @@ def _table(value: Any, key: str, where: str) -> Dict[str, Any]:
     return value
 
 
-#: the options each rule accepts in ``[tool.reslint.rules.RESnnn]`` (none yet: every key is unknown)
-RULE_OPTIONS: Dict[str, Tuple[str, ...]] = {}
+def _names(value: Any, key: str, where: str) -> Tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ConfigError(f"{where}: `{key}` must be a list of non-empty strings, got {value!r}")
+    return tuple(v.strip() for v in value)
+
+
+#: the options each rule accepts in ``[tool.reslint.rules.RESnnn]``, with their checks
+RULE_OPTIONS: Dict[str, Dict[str, Callable[[Any, str, str], Any]]] = {
+    # shell-style patterns of parameter names that hold a time budget (reslint/analysis/deadlines.py)
+    "RES105": {"budget-parameters": _names},
+}
 
 
 def _rule_options(value: Any, key: str, where: str) -> Dict[str, Dict[str, Any]]:
+    """The rule options, keyed by rule code (a rule may be named by its name), values checked."""
     table = _table(value, key, where)
+    out: Dict[str, Dict[str, Any]] = {}
     for code, options in table.items():
         info = registry.lookup(code)
         if info is None:
             raise ConfigError(f"{where}: `{key}.{code}` is not a rule code")
-        known = RULE_OPTIONS.get(info.code, ())
-        for option in _table(options, f"{key}.{code}", where):
+        known = RULE_OPTIONS.get(info.code, {})
+        for option, given in _table(options, f"{key}.{code}", where).items():
             if option not in known:
                 accepted = f"known keys: {', '.join(known)}" if known else f"{info.code} has no options"
                 raise ConfigError(f"{where}: unknown key `{key}.{code}.{option}` ({accepted})")
-    return table
+            out.setdefault(info.code, {})[option] = known[option](given, f"{key}.{code}.{option}", where)
+    return out
 
 
 def _catalog(value: Any, key: str, where: str) -> UserCatalog:

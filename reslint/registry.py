@@ -28,6 +28,8 @@ RULES: Tuple[RuleInfo, ...] = (
     RuleInfo("RES102", "disabled-timeout", "error", "A timeout explicitly disabled", True),
     RuleInfo("RES103", "excessive-timeout", "warning", "A constant timeout above max-timeout", True),
     RuleInfo("RES104", "timeout-exceeds-deadline", "warning", "An inner timeout longer than its enclosing budget", True),
+    RuleInfo("RES105", "deadline-not-propagated", "warning",
+             "A function given a time budget that calls downstream with a fixed timeout of its own", True),
     RuleInfo("RES201", "retry-without-jitter", "warning", "A retry whose waits are deterministic", True),
     RuleInfo("RES202", "retry-without-time-cap", "warning", "A retry with no total-time cap", True),
     RuleInfo("RES203", "unbounded-retry", "error", "A retry with neither an attempt cap nor a time cap", True),
@@ -40,6 +42,11 @@ RULES: Tuple[RuleInfo, ...] = (
     RuleInfo("RES402", "non-idempotent-retry", "error", "A non-idempotent operation retried with no stable key", True),
     RuleInfo("RES403", "unsafe-retry-methods", "error", "A retry configuration that replays non-idempotent methods",
              True),
+    RuleInfo("RES404", "non-atomic-dedup", "error",
+             "Deduplication by check-then-act: a dedup record read, the side effect performed, then the record "
+             "written", True),
+    RuleInfo("RES501", "retry-on-open-circuit", "warning",
+             "A retry that catches a circuit breaker's open-circuit error and keeps trying", True),
     RuleInfo("RES900", "unused-noqa", "warning", "A suppression comment that suppresses nothing", True),
 )
 

@@ -29,6 +29,11 @@ RETRY_LIBRARIES: Dict[str, str] = {
     "celery": "reslint.libraries.celery", "urllib3": "reslint.libraries.urllib3",
     "requests": "reslint.libraries.requests", "httpx": "reslint.libraries.httpx",
 }
+#: the circuit-breaker libraries (RES501): name -> the adapter module that owns it
+BREAKER_LIBRARIES: Dict[str, str] = {
+    "pybreaker": "reslint.libraries.pybreaker", "circuitbreaker": "reslint.libraries.circuitbreaker",
+    "aiobreaker": "reslint.libraries.aiobreaker", "purgatory": "reslint.libraries.purgatory",
+}
 #: client libraries whose names no rule may spell either (their facts are catalog data for now)
 CLIENT_LIBRARIES = ("boto3", "botocore", "openai", "anthropic", "stripe", "aiohttp", "aiohttp_retry", "litellm")
 #: the adapter that may spell a client library outside the catalog (``None``: the catalog only)
@@ -130,7 +135,7 @@ def _spells(name: str, library: str) -> bool:
 
 @pytest.mark.parametrize("module", [m for m in MODULES if m.startswith("reslint.rules")])
 def test_rules_spell_no_library(module):
-    spelled = [lib for lib in (*RETRY_LIBRARIES, *CLIENT_LIBRARIES) if _spells(module, lib)]
+    spelled = [lib for lib in (*RETRY_LIBRARIES, *CLIENT_LIBRARIES, *BREAKER_LIBRARIES) if _spells(module, lib)]
     assert spelled == [], f"{module} spells {spelled}: ask the policy's adapter, or add a catalog entry"
 
 
@@ -148,6 +153,30 @@ def test_a_retry_library_is_spelled_by_its_adapter_only(library):
     owners = [m for m in MODULES if not m.startswith("reslint.catalog") and _spells(m, library)]
     others = [m for m in owners if m != RETRY_LIBRARIES[library]]
     assert others == [], f"{library} is spelled outside its adapter {RETRY_LIBRARIES[library]}: {others}"
+
+
+@pytest.mark.parametrize("library", sorted(BREAKER_LIBRARIES))
+def test_a_breaker_library_is_spelled_by_its_adapter_only(library):
+    owners = [m for m in MODULES if not m.startswith("reslint.catalog") and _spells(m, library)]
+    others = [m for m in owners if m != BREAKER_LIBRARIES[library]]
+    assert others == [], f"{library} is spelled outside its adapter {BREAKER_LIBRARIES[library]}: {others}"
+
+
+def test_the_registry_holds_every_breaker_adapter():
+    from reslint import libraries
+
+    registered = {type(b).__module__ for b in libraries.BREAKERS}
+    declared = {m for m, tree in TREES.items() if m.startswith("reslint.libraries.") and any(
+        isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "BREAKER" for t in n.targets)
+        for n in tree.body)}
+    assert declared == registered == set(BREAKER_LIBRARIES.values())
+
+
+def test_the_text_prefilter_s_breaker_triggers_are_the_registry_s():
+    from reslint import libraries
+    from reslint.catalog import triggers
+
+    assert triggers.BREAKER_MODULES == libraries.BREAKER_TRIGGERS
 
 
 def test_client_libraries_cover_the_rules_list():

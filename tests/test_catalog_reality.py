@@ -40,7 +40,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 import pytest
 
 from reslint import libraries
-from reslint.catalog import names, retries
+from reslint.catalog import names, retries, timeouts
 from reslint.libraries import (
     celery as celery_adapter, google_api_core as google_adapter, opnieuw as opnieuw_adapter, redo as redo_adapter,
     requests as requests_adapter, retry_package as retry_package_adapter, stamina as stamina_adapter,
@@ -1148,3 +1148,86 @@ def test_program_timeout_options_exist(name: str):
                 assert re.search(rf"^{re.escape(key)}$", text, re.M | re.I), (name, option)
             else:
                 assert re.search(rf"(^|[\s,]){re.escape(flag)}([\s=,]|$)", text, re.M), (name, option)
+
+
+# -- gRPC: what RES105 and RES101 read of a servicer and a stub --------------------------------------------------
+@pytest.mark.parametrize("context_type", timeouts.GRPC_CONTEXT_TYPES)
+def test_grpc_servicer_context_reads_the_time_remaining(context_type: str):
+    require(context_type)
+    obj, _, _ = resolve(context_type)
+    method = getattr(obj, timeouts.GRPC_TIME_REMAINING)
+    assert list(inspect.signature(method).parameters) == ["self"]
+    if context_type == "grpc.ServicerContext":  # None when the client set no deadline: no min() on it
+        assert "None if no deadline was specified" in " ".join((inspect.getdoc(method) or "").split())
+
+
+def test_grpc_stub_calls_take_the_timeout_the_catalog_names():
+    require("grpc")
+    import grpc
+
+    param = timeouts.GRPC_STUB_SPEC.params[0]
+    for callable_type in (grpc.UnaryUnaryMultiCallable, grpc.UnaryStreamMultiCallable,
+                          grpc.StreamUnaryMultiCallable, grpc.StreamStreamMultiCallable):
+        signature = inspect.signature(callable_type.__call__)
+        names = [n for n in signature.parameters if n != "self"]
+        assert names[param.position] == param.name and signature.parameters[param.name].default is None
+
+
+def test_grpc_generated_servicers_are_named_as_the_catalog_says():
+    """grpc_tools' generator (grpc_tools/_protoc_compiler) writes ``class <Service>Servicer(object)`` with
+    ``def <Rpc>(self, request, context)`` into ``<file>_pb2_grpc.py``; grpcio's own generated health
+    service is such a module."""
+    require("grpc")
+    try:
+        from grpc_health.v1 import health_pb2_grpc  # grpcio-health-checking, when installed
+    except ImportError:
+        pytest.skip("grpcio-health-checking is not installed: no generated module to read")
+    assert health_pb2_grpc.__name__.endswith(timeouts.GRPC_STUBS_MODULE_SUFFIX)
+    servicer = health_pb2_grpc.HealthServicer
+    assert servicer.__name__.endswith(timeouts.GRPC_SERVICER_SUFFIX)
+    params = list(inspect.signature(servicer.Check).parameters)
+    assert params[timeouts.GRPC_CONTEXT_POSITION] in timeouts.GRPC_CONTEXT_NAMES
+
+
+# -- circuit breakers (RES501): each adapter's names against the installed library ---------------------------------
+BREAKER_PARAMS = [pytest.param(b, id=b.name) for b in libraries.BREAKERS]
+
+
+@pytest.mark.parametrize("breaker", BREAKER_PARAMS)
+def test_breaker_open_errors_are_exceptions_the_library_raises(breaker):
+    require(breaker.trigger_modules[0])
+    objects = {id(resolve(error)[0]) for error in breaker.open_errors}
+    assert len(objects) == 1, f"{breaker.name}: its open-circuit error spellings name different objects"
+    error, _, _ = resolve(breaker.open_error)
+    assert inspect.isclass(error) and issubclass(error, Exception)
+    module = _quiet_import(breaker.trigger_modules[0])
+    files = [module.__file__] + [m.__file__ for name, m in sorted(sys.modules.items())
+                                 if name.startswith(module.__name__ + ".") and getattr(m, "__file__", None)]
+    raised = f"raise {error.__name__}("
+    assert any(raised in open(path, encoding="utf-8").read() or f"= {error.__name__}(" in
+               open(path, encoding="utf-8").read() for path in files), f"{breaker.name} never raises {error.__name__}"
+
+
+@pytest.mark.parametrize("breaker", BREAKER_PARAMS)
+def test_breaker_types_methods_and_decorators_exist(breaker):
+    require(breaker.trigger_modules[0])
+    for qualname in breaker.breaker_types + breaker.decorator_classes + breaker.decorator_factories:
+        cls, _, _ = resolve(qualname)
+        assert inspect.isclass(cls), qualname
+        assert callable(getattr(cls, "__call__", None)), f"{qualname} instances are not decorators"
+        for method in breaker.call_methods if qualname in breaker.breaker_types else ():
+            assert list(inspect.signature(getattr(cls, method)).parameters)[1] == "func", f"{qualname}.{method}"
+    owners = breaker.breaker_types + breaker.decorator_factories
+    for method in breaker.context_methods:
+        assert any(hasattr(resolve(owner)[0], method) for owner in owners), f"{breaker.name}: no {method}()"
+    for qualname in breaker.decorator_functions:
+        assert callable(resolve(qualname)[0]), qualname
+
+
+@pytest.mark.parametrize("breaker", [b for b in BREAKER_PARAMS if b.values[0].fallback_keyword])
+def test_breaker_fallbacks_are_what_the_library_takes(breaker):
+    require(breaker.trigger_modules[0])
+    for qualname in breaker.decorator_functions + breaker.decorator_classes:
+        assert breaker.fallback_keyword in inspect.signature(resolve(qualname)[0]).parameters, qualname
+    for qualname in breaker.decorator_classes:
+        assert hasattr(resolve(qualname)[0], breaker.fallback_attribute), qualname

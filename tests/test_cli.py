@@ -310,6 +310,10 @@ def test_rule_command(tmp_path):
     assert result.output.startswith("# missing-timeout (RES101)")
     listing = run(["rule", "--all"], tmp_path)
     assert "RES102  disabled-timeout" in listing.output
+    for code, name in (("RES105", "deadline-not-propagated"), ("RES404", "non-atomic-dedup"),
+                       ("RES501", "retry-on-open-circuit")):
+        assert f"{code}  {name}" in listing.output
+        assert run(["rule", name], tmp_path).output.startswith(f"# {name} ({code})")
     assert run(["rule", "RES999"], tmp_path).exit_code == 2
 
 

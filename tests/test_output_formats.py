@@ -120,6 +120,23 @@ def test_sarif_driver_rules_carry_the_rule_book(cases_sarif):
             assert descriptor["fullDescription"]["text"].startswith("Checks for blocking network")
 
 
+def test_sarif_and_json_carry_the_new_rules(cases_sarif):
+    """RES105, RES404 and RES501 are in the driver's rules and in the results of the cases that hold them,
+    and JSON names them too."""
+    run_ = cases_sarif["runs"][0]
+    ids = [r["id"] for r in run_["tool"]["driver"]["rules"]]
+    for code, case in (("RES105", "deadline_propagation.py"), ("RES404", "dedup_check_then_act.py"),
+                       ("RES501", "breaker_retries.py")):
+        assert code in ids
+        found = [r for r in run_["results"] if r["ruleId"] == code]
+        assert found and all(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == case for r in found)
+        assert run_["tool"]["driver"]["rules"][found[0]["ruleIndex"]]["id"] == code
+        result = run(["--isolated", "--no-cache", "-f", "json", "--select", code, case], CASES)
+        records = json.loads(result.output)
+        assert records and {r["code"] for r in records} == {code}
+        assert records[0]["name"] == registry.BY_CODE[code].name and records[0]["url"] == registry.docs_url(code)
+
+
 def test_sarif_results_locations_and_rule_index(cases_sarif):
     run_ = cases_sarif["runs"][0]
     assert run_["originalUriBaseIds"]["%SRCROOT%"]["uri"] == CASES.as_uri() + "/"

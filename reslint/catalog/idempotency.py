@@ -11,6 +11,7 @@ methods: GET, HEAD, OPTIONS, TRACE, PUT, DELETE), and urllib3
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Dict, FrozenSet, Tuple
 
 
@@ -149,3 +150,88 @@ AIOHTTP_RETRY_OPTIONS: FrozenSet[str] = frozenset(
 #: ``evaluate_response_callback`` says so; an exception is retried when it is an instance of one of
 #: ``exceptions`` (default: none), whatever the method. ``attempts`` counts the first call (default 3).
 AIOHTTP_RETRY_DEFAULT_ATTEMPTS = 3
+
+
+# -- deduplication records (RES404) ------------------------------------------------------------
+@dataclass(frozen=True)
+class DedupStore:
+    """Where code keeps "already processed" records, and how it reads and writes them.
+
+    - ``receivers``: canonical types (or qualified names, for module objects) of the client;
+    - ``reads``: methods whose result says whether a key is recorded (a guard);
+    - ``writes``: methods that record a key (the write after the effect);
+    - ``claims``: methods that record a key and say whether it was new, in one atomic step: used
+      as the guard they are the right way, not the fault; ``claim_keywords``: (method, keyword)
+      pairs that make a write such a claim (``set(key, 1, nx=True)``);
+    - ``member_keyed``: the key of a read or write is its first two arguments (a set and a member);
+    - ``advice``: what the rule suggests instead.
+    """
+
+    name: str
+    receivers: Tuple[str, ...]
+    reads: FrozenSet[str]
+    writes: FrozenSet[str]
+    claims: FrozenSet[str]
+    claim_keywords: Tuple[Tuple[str, str], ...]
+    advice: str
+    source: str
+    member_keyed: FrozenSet[str] = frozenset()
+
+
+DEDUP_STORES: Tuple[DedupStore, ...] = (
+    DedupStore(
+        "redis", ("redis.Redis", "redis.asyncio.Redis", "redis.asyncio.client.Redis"),
+        reads=frozenset({"exists", "get", "sismember", "hexists", "hget"}),
+        writes=frozenset({"set", "setex", "psetex", "sadd", "hset", "mset"}),
+        claims=frozenset({"setnx", "hsetnx"}),
+        claim_keywords=(("set", "nx"),),
+        member_keyed=frozenset({"sismember", "sadd", "hexists", "hget", "hset", "hsetnx"}),
+        advice="claim the key first with `set(key, ..., nx=True, ex=ttl)` (or `sadd`), act only when it returns "
+               "true, and delete the claim if the effect fails",
+        source="https://redis.io/docs/latest/commands/set/ (NX: only set the key if it does not exist; returns "
+               "nil when not set); redis/commands/core.py set(name, value, ex, px, nx, ...), setnx, sadd (redis-py 5)",
+    ),
+    DedupStore(
+        "Django cache", ("django.core.cache.cache",),
+        reads=frozenset({"get", "has_key"}),
+        writes=frozenset({"set", "set_many"}),
+        claims=frozenset({"add"}),
+        claim_keywords=(),
+        advice="claim the key first with `cache.add(key, ...)`, which sets it only when absent and says so",
+        source="https://docs.djangoproject.com/en/stable/topics/cache/#cache-add (add: \"only adds the key if it "
+               "doesn't already exist\"; returns True if it was stored)",
+    ),
+)
+
+#: ORM guards and writes of a model's rows (RES404): ``Model.objects.filter(k=v).exists()`` then
+#: ``Model.objects.create(k=v)`` (Django, https://docs.djangoproject.com/en/stable/ref/models/querysets/),
+#: ``session.query(Model).filter_by(k=v).first()`` then ``session.add(Model(k=v))`` (SQLAlchemy,
+#: https://docs.sqlalchemy.org/en/20/orm/queryguide/query.html).
+ORM_MANAGER = "objects"
+ORM_FILTERS: FrozenSet[str] = frozenset({"filter", "filter_by"})
+ORM_READS: FrozenSet[str] = frozenset({"exists", "first", "count", "one_or_none", "scalar"})
+ORM_QUERY = "query"
+ORM_CREATES: FrozenSet[str] = frozenset({"create"})
+ORM_SAVES: FrozenSet[str] = frozenset({"save"})
+ORM_ADDS: FrozenSet[str] = frozenset({"add"})
+#: attribute names whose call makes a file worth parsing for RES404 (a model's manager, a session's query):
+#: the model is the project's own class, so no import names it
+DEDUP_ATTRIBUTES: FrozenSet[str] = frozenset({ORM_MANAGER, ORM_QUERY})
+#: a create that claims the row when a unique constraint holds the key: the guard done right
+ORM_CLAIMS: FrozenSet[str] = frozenset({"get_or_create", "update_or_create"})
+#: what locks rows read under ``transaction.atomic()`` (Django ``select_for_update``, SQLAlchemy ``with_for_update``)
+ORM_ROW_LOCKS: FrozenSet[str] = frozenset({"select_for_update", "with_for_update"})
+ORM_ADVICE = "claim the row first: `create()` it on a unique field (or `get_or_create`) inside a transaction and " \
+             "act only when it was created, or lock the row with `select_for_update()` in `transaction.atomic()`"
+
+#: names that say a record is a deduplication record (RES404's context, from a survey of public code)
+DEDUP_WORDS: Tuple[str, ...] = ("processed", "seen", "dedup", "idempot", "event_id", "delivery", "message_id",
+                                "handled", "already")
+#: function names and decorators that say the code handles deliveries (a webhook view, a consumer, a task),
+#: which a sender may repeat: celery ``@shared_task``/``@app.task``, dramatiq ``@actor``, Django ``@csrf_exempt``
+#: on a webhook endpoint (the last name of the decorator is compared)
+DELIVERY_FUNCTION_WORDS: Tuple[str, ...] = ("webhook", "consume", "on_message", "handle_event", "handle_message",
+                                            "callback", "subscriber", "listener")
+DELIVERY_DECORATORS: FrozenSet[str] = frozenset({"task", "shared_task", "actor", "csrf_exempt"})
+#: calls that are not a side effect between the guard and the write (logging and printing)
+INERT_CALLS: Tuple[str, ...] = ("logging.", "print", "log.", "logger.", "_log.", "_logger.", "LOG.", "LOGGER.")

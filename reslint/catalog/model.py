@@ -125,6 +125,7 @@ class TimeoutSpec:
     whole_units: bool = False
     numeric_strings: bool = False
     command: Optional[CommandArgs] = None
+    blocks: bool = True
 
 
 @dataclass(frozen=True)

@@ -116,7 +116,8 @@ def _stdlib() -> List[TimeoutSpec]:
                     SOCKET_SRC + "https://docs.python.org/3/library/socket.html#socket.create_connection", SOCKET_DEFAULT,
                     socket_default=True),
         TimeoutSpec("socket.socket.settimeout", (TimeoutParam("value", 0),), INHERITED,
-                    "https://docs.python.org/3/library/socket.html#socket.socket.settimeout", fix="{seconds}"),
+                    "https://docs.python.org/3/library/socket.html#socket.socket.settimeout", fix="{seconds}",
+                    blocks=False),
         # telnetlib and nntplib: deprecated in 3.11, removed in 3.13 (PEP 594); still in older code bases
         TimeoutSpec("telnetlib.Telnet", (TimeoutParam("timeout", 2),), None,
                     SOCKET_SRC + "https://docs.python.org/3.12/library/telnetlib.html#telnetlib.Telnet", SOCKET_DEFAULT,
@@ -147,7 +148,8 @@ def _stdlib() -> List[TimeoutSpec]:
         TimeoutSpec("poplib.POP3_SSL", (TimeoutParam("timeout", 4),), None,
                     SOCKET_SRC + "https://docs.python.org/3/library/poplib.html#poplib.POP3_SSL", SOCKET_DEFAULT, carrier=True, socket_default=True),
         TimeoutSpec("socket.setdefaulttimeout", (TimeoutParam("timeout", 0),), INHERITED,
-                    "https://docs.python.org/3/library/socket.html#socket.setdefaulttimeout", fix="{seconds}"),
+                    "https://docs.python.org/3/library/socket.html#socket.setdefaulttimeout", fix="{seconds}",
+                    blocks=False),
     ]
 
 
@@ -278,6 +280,24 @@ GRPC_STUB_SPEC = TimeoutSpec(
     "https://grpc.github.io/grpc/python/grpc.html#grpc.UnaryUnaryMultiCallable (timeout default None: no deadline)",
     "a gRPC call without timeout has no deadline",
 )
+
+#: A gRPC servicer (the class a service implements) is generated as ``<Service>Servicer`` in the
+#: ``*_pb2_grpc`` module; each RPC method takes ``(self, request, context)``, and the
+#: ``context`` (``grpc.ServicerContext``, ``grpc.aio.ServicerContext``) knows the caller's
+#: deadline: ``context.time_remaining()`` returns the seconds left, or ``None`` when the client
+#: set no deadline. Sources: grpc/__init__.py ``ServicerContext.time_remaining`` (grpcio 1.85),
+#: https://grpc.github.io/grpc/python/grpc.html#grpc.RpcContext.time_remaining
+GRPC_STUBS_MODULE_SUFFIX = "_pb2_grpc"
+GRPC_SERVICER_SUFFIX = "Servicer"
+#: the position of ``context`` among an RPC method's parameters (``self`` is 0)
+GRPC_CONTEXT_POSITION = 2
+#: what generated servicers and the gRPC examples name it (grpc/_utilities and the generated
+#: ``*_pb2_grpc.py``: ``def SayHello(self, request, context)``)
+GRPC_CONTEXT_NAMES = ("context", "ctx")
+#: the ``ServicerContext`` method that reads the time left before the caller's deadline
+GRPC_TIME_REMAINING = "time_remaining"
+#: the ``ServicerContext`` types whose ``time_remaining`` the catalog-reality test checks
+GRPC_CONTEXT_TYPES = ("grpc.ServicerContext", "grpc.aio.ServicerContext")
 
 
 def _index(specs: List[TimeoutSpec]) -> Dict[str, TimeoutSpec]:

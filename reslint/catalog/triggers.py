@@ -29,6 +29,10 @@ ADAPTER_MODULES = ("tenacity", "backoff", "stamina", "retrying", "retry", "opnie
 RETRY_TRIGGERS: Tuple[str, ...] = ADAPTER_MODULES + tuple(
     sorted(f"{qualname.split('.')[0]}:{qualname.rsplit('.', 1)[1]}" for qualname in SLEEPS))
 
+#: the modules of the circuit-breaker adapters, in the registry's order (``reslint.libraries.BREAKERS``):
+#: a retry that catches a breaker's error needs the breaker's import in the same file
+BREAKER_MODULES = ("pybreaker", "circuitbreaker", "aiobreaker", "purgatory")
+
 _TIMEOUTS = trigger_modules()
 #: libraries whose writes RES402 knows (catalog/idempotency.py), besides the retry triggers
 _WRITERS = ("psycopg", "psycopg2", "sqlite3", "pymysql", "sqlalchemy", "stripe", "boto3", "smtplib", "django",
@@ -40,11 +44,16 @@ TRIGGERS: Dict[str, Tuple[str, ...]] = {
     "RES102": _TIMEOUTS,
     "RES103": _TIMEOUTS,
     "RES104": tuple(dict.fromkeys(_TIMEOUTS + RETRY_TRIGGERS + ("async_timeout",))),
+    # a budget matters only for a catalog call with a constant timeout
+    "RES105": _TIMEOUTS,
     **{code: RETRY_TRIGGERS for code in ("RES201", "RES202", "RES203", "RES204", "RES205", "RES206")},
     # a key minted per attempt needs a retry (or an SDK that retries): a key generator alone is no trigger
     "RES401": RETRY_TRIGGERS + ("stripe", "boto3"),
     "RES402": RETRY_TRIGGERS + _WRITERS,
     "RES403": ("urllib3", "requests", "aiohttp_retry"),
+    # the stores of dedup records (catalog/idempotency.py DEDUP_STORES and the ORM names)
+    "RES404": ("redis", "django", "sqlalchemy", "flask_sqlalchemy", "sqlmodel"),
+    "RES501": BREAKER_MODULES,
 }
 
 

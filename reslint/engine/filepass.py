@@ -39,6 +39,7 @@ from libcst._nodes.internal import CodegenState  # stable since LibCST 0.3; rend
 from reslint import profiling
 from reslint.catalog import canonical
 from reslint.catalog.entries import entry_points
+from reslint.catalog.idempotency import DEDUP_ATTRIBUTES
 from reslint.config import Settings
 from reslint.semantics.context import Context, SemanticModel, dotted_name
 from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
@@ -189,7 +190,8 @@ class Linter(Judge):
         self._path: Optional[str] = None  # the file being linted, for its module name
         self._packages: Dict[str, Tuple[str, ...]] = {}  # directory -> its package chain
         self.needs_retries = self.needs_summary or any(rule.needs_retries for rule in self.rule_classes)
-        self.relevance = Relevance(entry_points() | settings.catalog.names, canonical, loops=self.needs_retries) \
+        self.relevance = Relevance(entry_points() | settings.catalog.names, canonical, loops=self.needs_retries,
+                                   attributes=DEDUP_ATTRIBUTES if "RES404" in self.enabled else ()) \
             if self.trigger is not None else None
         self._ceiling = _UNREAD  # the newest Python the project's requires-python allows, read on first need
         self._requires_python: Optional[str] = None

@@ -12,10 +12,11 @@ from typing import Dict, FrozenSet, Optional, Tuple
 from reslint.catalog.clients import COUNTS_CONFIG, COUNTS_OWN_POLICY, COUNTS_RETRY_OBJECT, RetryingClient
 from reslint.catalog.retries import SLEEPS
 from reslint.libraries import (
-    aiohttp_retry, backoff, botocore, celery, google_api_core, handrolled, httpx, opnieuw, redo, requests,
-    retry_package, retrying, stamina, tenacity, urllib3,
+    aiobreaker, aiohttp_retry, backoff, botocore, celery, circuitbreaker, google_api_core, handrolled, httpx, opnieuw,
+    purgatory, pybreaker, redo, requests, retry_package, retrying, stamina, tenacity, urllib3,
 )
 from reslint.libraries.base import RetryAdapter
+from reslint.libraries.breaker_base import BreakerAdapter
 from reslint.model.policy import Role
 from reslint.values import UNKNOWN, Number, is_number
 
@@ -31,6 +32,13 @@ RECURSIVE: RetryAdapter = handrolled.RECURSIVE
 helper_adapter = handrolled.helper_adapter
 #: adapters of clients whose retries are judged (RES403) but not read as a policy yet
 CLIENT_ADAPTERS: Tuple[RetryAdapter, ...] = (aiohttp_retry.ADAPTER,)
+
+#: the adapters of circuit-breaker libraries (RES501), one module each
+BREAKERS: Tuple[BreakerAdapter, ...] = (pybreaker.BREAKER, circuitbreaker.BREAKER, aiobreaker.BREAKER, purgatory.BREAKER)
+#: the modules a file imports to use a breaker (``reslint.catalog.triggers`` spells them as data too)
+BREAKER_TRIGGERS: Tuple[str, ...] = tuple(dict.fromkeys(m for b in BREAKERS for m in b.trigger_modules))
+#: every open-circuit error -> the breaker adapter that raises it
+OPEN_ERRORS: Dict[str, BreakerAdapter] = {error: b for b in BREAKERS for error in b.open_errors}
 
 #: qualified name -> the adapter that judges what it replays (RES403)
 REPLAYS: Dict[str, RetryAdapter] = {q: a for a in (*ADAPTERS, *CLIENT_ADAPTERS) for q in a.replay_spellings}

@@ -13,7 +13,8 @@ from typing import Optional
 
 import libcst as cst
 
-from reslint.semantics.cstutil import format_seconds
+from reslint.semantics.cstutil import add_keyword_arg, format_seconds
+from reslint.diagnostics import Applicability
 from reslint.semantics.edits import FixPlan
 from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, add_keyword_fix, remove_keyword_fix, roles
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
@@ -79,7 +80,8 @@ class Backoff(RetryAdapter):
             return Retried(RetriedKind.RESULT)
         exc = args.expr("exception")
         types = reader.exception_types(exc, scope) if "exception" in args else None
-        return Retried(RetriedKind.TYPES, types, node=exc) if types is not None else \
+        filtered = "giveup" in args  # giveup(exc) -> True raises it at once: any type may be excluded
+        return Retried(RetriedKind.TYPES, types, node=exc, filtered=filtered) if types is not None else \
             Retried(RetriedKind.UNKNOWN, node=exc)
 
     # -- fixes -------------------------------------------------------------------------------
@@ -90,9 +92,16 @@ class Backoff(RetryAdapter):
         if remedy in (Remedy.TIME_CAP, Remedy.BOUNDS) and call is not None:
             seconds = format_seconds(params["limit_s"])
             return add_keyword_fix(call, "max_time", seconds, f"Add `max_time={seconds}`")
+        if remedy is Remedy.EXCLUDE and call is not None and not any(a.star for a in call.args) and \
+                not any(a.keyword is not None and a.keyword.value == "giveup" for a in call.args):
+            error = params["error"]
+            return FixPlan(f"Give up at once on `{error}`", Applicability.SAFE,
+                           ((call, add_keyword_arg(call, "giveup", cst.parse_expression(
+                               f"lambda exc: isinstance(exc, {error})"))),), params["imports"])
         return super().fix(remedy, policy, fx, **params)
 
     advice_text = {
+        Remedy.EXCLUDE: "add `giveup=` for that error",
         Remedy.JITTER: "drop `jitter=None` (backoff uses full jitter by default)",
         Remedy.TIME_CAP: "add `max_time={limit_s:g}`",
         Remedy.BOUNDS: "add `max_tries=` and `max_time=`",

@@ -203,7 +203,12 @@ class Tenacity(RetryAdapter):
         call = expr if isinstance(expr, cst.Call) else None
         if kind is None:
             return Retried(RetriedKind.UNKNOWN, node=node)
-        if kind in ("any", "not_types"):
+        if kind == "not_types":  # every exception but these
+            excluded = reader.exception_types(call.args[0].value, scope) if call is not None and call.args else None
+            if excluded is None:
+                return Retried(RetriedKind.ANY, ("Exception",), node=node, filtered=True)
+            return Retried(RetriedKind.ANY, ("Exception",), node=node, excluded=excluded)
+        if kind == "any":
             return Retried(RetriedKind.ANY, ("Exception",), node=node)
         if kind in ("result", "never"):
             return Retried(RetriedKind.RESULT, node=node)
@@ -237,6 +242,8 @@ class Tenacity(RetryAdapter):
             return self._narrow(policy, fx, params["transient"], params["imports"])
         if remedy is Remedy.BACKOFF:
             return self._backoff(policy, fx)
+        if remedy is Remedy.EXCLUDE:
+            return self._exclude(policy, fx, params["error"], params["imports"])
         return None
 
     def _jitter(self, policy: RetryPolicy, fx: FixContext) -> Optional[FixPlan]:
@@ -307,6 +314,25 @@ class Tenacity(RetryAdapter):
             node = node.args[0].value
         return narrow_catch_all(node, policy, transient, imports)
 
+    def _exclude(self, policy: RetryPolicy, fx: FixContext, error: str, imports: Tuple[str, ...]):
+        """``retry=P`` becomes ``retry=P & retry_if_not_exception_type(error)`` (both must hold to
+        retry); with no ``retry=``, ``retry=retry_if_not_exception_type(error)``."""
+        call = policy.call
+        if call is None or any(a.star for a in call.args):
+            return None
+        predicate, more = spell(fx.ctx, "tenacity.retry_if_not_exception_type", fx.scope)
+        if predicate is None:
+            return None
+        exclusion = f"{predicate}({error})"
+        given = next((a for a in call.args if a.keyword is not None and a.keyword.value == "retry"), None)
+        if given is None:
+            edit = (call, add_keyword_arg(call, "retry", cst.parse_expression(exclusion)))
+        else:
+            value = cst.BinaryOperation(left=given.value, operator=cst.BitAnd(),
+                                        right=cst.parse_expression(exclusion))
+            edit = (given.value, value)
+        return FixPlan(f"Do not retry `{error}`", Applicability.SAFE, (edit,), imports + more)
+
     def _backoff(self, policy: RetryPolicy, fx: FixContext) -> Optional[FixPlan]:
         """No ``wait=``: add ``wait=wait_random_exponential(multiplier=0.5, max=10)``."""
         call = policy.call
@@ -320,6 +346,7 @@ class Tenacity(RetryAdapter):
                        ((call, add_keyword_arg(call, "wait", value)),), imports)
 
     advice_text = {
+        Remedy.EXCLUDE: "add `retry_if_not_exception_type(...)` of that error to `retry=`",
         Remedy.JITTER: "use `wait_random_exponential` or add `+ wait_random(0, n)`",
         Remedy.TIME_CAP: "add `| stop_after_delay({limit_s:g})` to `stop=`",
         Remedy.BOUNDS: "pass `stop=stop_after_attempt(N) | stop_after_delay(T)`",

@@ -114,7 +114,9 @@ class Retried:
     ``types`` are canonical qualified names of exception classes; ``statuses`` the HTTP
     codes it retries; ``checks_status`` whether its predicate inspects a status code;
     ``node`` the expression that says it (for fixes); ``default`` whether it is the
-    library's default (nothing was passed).
+    library's default (nothing was passed). ``excluded`` are exception types it never
+    retries (tenacity ``retry_if_not_exception_type``); ``filtered`` says a predicate
+    decides per error to give up (backoff ``giveup=``), so any type may be excluded.
     """
 
     kind: RetriedKind
@@ -123,6 +125,8 @@ class Retried:
     checks_status: bool = False
     node: Optional[cst.CSTNode] = None
     default: bool = False
+    excluded: Tuple[str, ...] = ()
+    filtered: bool = False
 
     @property
     def retries_statuses(self) -> bool:
@@ -247,11 +251,15 @@ def retried_union(parts: Sequence[Retried], node) -> Retried:
     """What ``a | b`` (or ``a & b``, read generously) of predicates retries."""
     if any(p.kind is RetriedKind.UNKNOWN for p in parts):
         return Retried(RetriedKind.UNKNOWN, node=node)
+    # read generously for exclusions too: a type one part excludes counts as excluded
+    excluded = tuple(dict.fromkeys(t for p in parts for t in p.excluded))
+    filtered = any(p.filtered for p in parts)
     if any(p.kind is RetriedKind.ANY for p in parts):
-        return Retried(RetriedKind.ANY, ("Exception",), node=node)
+        return Retried(RetriedKind.ANY, ("Exception",), node=node, excluded=excluded, filtered=filtered)
     types = tuple(t for p in parts for t in p.types)
     statuses = frozenset(s for p in parts for s in p.statuses)
-    return Retried(RetriedKind.FUNCTION, types, statuses, any(p.checks_status for p in parts), node=node)
+    return Retried(RetriedKind.FUNCTION, types, statuses, any(p.checks_status for p in parts), node=node,
+                   excluded=excluded, filtered=filtered)
 
 
 def types_or_unknown(types: Optional[Tuple[str, ...]], node, default: bool = False) -> Retried:

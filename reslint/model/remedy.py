@@ -23,6 +23,7 @@ class Remedy(enum.Enum):
     NARROW = "narrow to transient errors"  # RES204 (transient, imports)
     BACKOFF = "add backoff"  # RES205
     RETRY_AFTER = "honour Retry-After"  # RES206
+    EXCLUDE = "stop retrying an error"  # RES501 (error: the error as the file spells it, imports)
 
 
 @dataclass(frozen=True)

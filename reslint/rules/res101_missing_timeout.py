@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from reslint.analysis.deadlines import grpc_deadline_value
 from reslint.analysis.timeouts import MISSING, read_call_timeout
 from reslint.catalog import ONCE_DONE_METHODS
 from reslint.diagnostics import Applicability
 from reslint.rules.base import Rule
-from reslint.rules.timeout_fixes import add_timeout_fix
+from reslint.rules.timeout_fixes import add_timeout_fix, add_value_fix
+from reslint.semantics.cstutil import source
 
 
 class MissingTimeout(Rule):
@@ -47,6 +49,11 @@ class MissingTimeout(Rule):
         else:
             why = f"{reading.reason}, above max-timeout ({self.settings.max_timeout:g} s)"
         param = spec.params[0].name
+        deadline = grpc_deadline_value(node, spec, self.ctx)
+        if deadline is not None:  # in a gRPC servicer: the caller's deadline is the timeout to pass on
+            self.report(node, f"`{source(node.func)}` {what} has no timeout: {why}; pass the caller's deadline on, "
+                              f"`{param}={deadline}`", fix=add_value_fix(node, param, deadline))
+            return
         advice = f"`{param}=`" + (f", or {reading.advice}" if reading.advice else "")
         self.report(
             node,

@@ -7,6 +7,7 @@ from typing import Optional
 
 import libcst as cst
 
+from reslint.analysis.breakers import open_circuit_retry
 from reslint.analysis.loops import unguarded_raise_for_status
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog import retries as cat
@@ -29,7 +30,7 @@ class RetryOnAnyError(PolicyRule):
     fix_applicability = Applicability.UNSAFE
 
     def check(self, policy: RetryPolicy) -> None:
-        if policy.retries:
+        if policy.retries and open_circuit_retry(policy, self.ctx) is None:  # else it is RES501's
             super().check(policy)
 
     def check_library(self, policy: RetryPolicy) -> None:

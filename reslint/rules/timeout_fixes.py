@@ -69,6 +69,14 @@ def add_timeout_fix(call: cst.Call, reading: TimeoutReading, ctx) -> Optional[Fi
     return FixPlan(f"Add `{text}`", Applicability.UNSAFE, ((call, add_keyword_arg(call, keyword, value)),), imports)
 
 
+def add_value_fix(call: cst.Call, keyword: str, code: str) -> Optional[FixPlan]:
+    """RES101: pass ``keyword=code`` (the caller's deadline) where no timeout is given."""
+    value = parse_expression(code)
+    if value is None or any(a.keyword is not None and a.keyword.value == keyword for a in call.args):
+        return None
+    return FixPlan(f"Add `{keyword}={code}`", Applicability.UNSAFE, ((call, add_keyword_arg(call, keyword, value)),))
+
+
 def replace_disabled_fix(reading: TimeoutReading, ctx) -> Optional[FixPlan]:
     """RES102: replace the value that disables the timeout with ``default-timeout``."""
     node = reading.replace

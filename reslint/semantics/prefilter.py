@@ -167,11 +167,15 @@ class Relevance:
     ``names``: canonical qualified names of entry points (a name covers everything
     under it: ``stripe`` covers ``stripe.Charge.create``); ``canonical``: the catalog's
     alias mapping (:func:`reslint.catalog.canonical`); ``loops``: whether hand-rolled
-    retry loops matter (a retry, idempotency or project rule is enabled).
+    retry loops matter (a retry, idempotency or project rule is enabled); ``attributes``:
+    attribute names a called chain may hold to keep the file (RES404's ORM managers).
     """
 
-    def __init__(self, names: Iterable[str], canonical, loops: bool):
+    def __init__(self, names: Iterable[str], canonical, loops: bool, attributes: Iterable[str] = ()):
         self.names = frozenset(names)
+        #: attribute names whose call keeps a file whatever its root resolves to (``Model.objects.filter``:
+        #: a model of the project, whose manager no import names)
+        self.attributes = frozenset(attributes)
         self.prefixes = frozenset(".".join(n.split(".")[:cut]) for n in self.names
                                   for cut in range(1, n.count(".") + 1))
         self.canonical = canonical
@@ -188,6 +192,8 @@ class Relevance:
         for base in scan.star_imports:  # ``from requests import *``: anything in the module
             if self._matches(base, prefix_only=True):
                 return True
+        if self.attributes and any(self.attributes.intersection(rest.split(".")) for _, rest in scan.references):
+            return True
         bindings = scan.resolve_aliases()
         for root, rest in scan.references:
             for qual in bindings.get(root, ()):

@@ -1,0 +1,153 @@
+"""RES404 non-atomic-dedup on small programs: the stores, the order, the claims, the context, helpers."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from reslint.catalog import canonical
+from reslint.config import Settings
+from reslint.engine.runner import Runner
+from reslint.semantics.prefilter import Relevance
+
+HEAD = """\
+import redis
+from django.core.cache import cache
+
+from app.models import Delivery
+from app.work import act
+
+r = redis.Redis(socket_timeout=5)
+"""
+
+
+def codes(tmp_path: Path, body: str, head: str = HEAD):
+    (tmp_path / "app.py").write_text(head + textwrap.dedent(body), encoding="utf-8")
+    run = Runner(Settings(root=tmp_path, select=("RES404",)), use_cache=False).run([tmp_path / "app.py"])
+    assert run.errors == []
+    offset = head.count("\n")
+    return sorted((f.location.row - offset, f.code) for r in run.results for f in r.findings)
+
+
+@pytest.mark.parametrize("body, expected", [
+    # redis: exists / get / sismember guards, then the effect, then the write of the same key
+    ("def on_event(eid):\n    if r.exists(f'seen:{eid}'):\n        return\n    act(eid)\n    r.set(f'seen:{eid}', 1)\n",
+     [(2, "RES404")]),
+    ("def on_event(eid):\n    if r.get(f'seen:{eid}') is not None:\n        return\n    act(eid)\n"
+     "    r.setex(f'seen:{eid}', 60, 1)\n", [(2, "RES404")]),
+    ("def on_event(eid):\n    if r.sismember('seen', eid):\n        return\n    act(eid)\n    r.sadd('seen', eid)\n",
+     [(2, "RES404")]),
+    # the effect awaited, in a nested block, or assigned when awaited
+    ("async def on_event(eid):\n    if r.exists(f'seen:{eid}'):\n        return\n    for x in eid:\n"
+     "        await act(x)\n    r.set(f'seen:{eid}', 1)\n", [(2, "RES404")]),
+    # negated: act only when absent
+    ("def on_event(eid):\n    if not r.exists(f'seen:{eid}'):\n        act(eid)\n        r.set(f'seen:{eid}', 1)\n",
+     [(2, "RES404")]),
+    # a name bound to the read and tested once
+    ("def on_event(eid):\n    seen = r.exists(f'seen:{eid}')\n    if seen:\n        return\n    act(eid)\n"
+     "    r.set(f'seen:{eid}', 1)\n", [(2, "RES404")]),
+    # the order matters: a write before the effect is a (non-atomic, but early) claim; no write at all
+    ("def on_event(eid):\n    if r.exists(f'seen:{eid}'):\n        return\n    r.set(f'seen:{eid}', 1)\n    act(eid)\n",
+     []),
+    ("def on_event(eid):\n    if r.exists(f'seen:{eid}'):\n        return\n    act(eid)\n", []),
+    # another key, or the guard does not return
+    ("def on_event(eid):\n    if r.exists(f'seen:{eid}'):\n        return\n    act(eid)\n    r.set(f'done:{eid}', 1)\n",
+     []),
+    ("def on_event(eid):\n    if r.exists(f'seen:{eid}'):\n        print(eid)\n    act(eid)\n    r.set(f'seen:{eid}', 1)\n",
+     []),
+    # only logging, or only values built, between the read and the write: no effect
+    ("def on_event(eid):\n    if r.exists(f'seen:{eid}'):\n        return\n    logger.info('new %s', eid)\n"
+     "    n = len(eid)\n    r.set(f'seen:{eid}', n)\n", []),
+    # atomic claims as the guard
+    ("def on_event(eid):\n    if not r.set(f'seen:{eid}', 1, nx=True):\n        return\n    act(eid)\n", []),
+    ("def on_event(eid):\n    if not r.setnx(f'seen:{eid}', 1):\n        return\n    act(eid)\n", []),
+    ("def on_event(eid):\n    if not cache.add(f'seen:{eid}', 1):\n        return\n    act(eid)\n", []),
+    # a cache: the value read is used
+    ("def on_event(eid):\n    seen = r.get(f'seen:{eid}')\n    if seen:\n        return seen\n    act(eid)\n"
+     "    r.set(f'seen:{eid}', 1)\n", []),
+    # a lock around it
+    ("def on_event(eid):\n    with r.lock(eid):\n        if r.exists(f'seen:{eid}'):\n            return\n"
+     "        act(eid)\n        r.set(f'seen:{eid}', 1)\n", []),
+    # no dedup context: the same shape in a function that names no record, delivery or task
+    ("def refresh(uid):\n    if r.exists(f'profile:{uid}'):\n        return\n    act(uid)\n    r.set(f'profile:{uid}', 1)\n",
+     []),
+    # a delivery context without dedup words: a task decorator
+    ("@app.task\ndef refresh(uid):\n    if r.exists(f'profile:{uid}'):\n        return\n    act(uid)\n"
+     "    r.set(f'profile:{uid}', 1)\n", [(3, "RES404")]),
+    # a redis client this file does not build is not known
+    ("def on_event(client, eid):\n    if client.exists(f'seen:{eid}'):\n        return\n    act(eid)\n"
+     "    client.set(f'seen:{eid}', 1)\n", []),
+])
+def test_key_value_stores(tmp_path, body, expected):
+    assert codes(tmp_path, body) == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    # Django rows: the write selects what the read filtered on (and more)
+    ("def on_event(e):\n    if Delivery.objects.filter(event_id=e.id).exists():\n        return\n    act(e)\n"
+     "    Delivery.objects.create(event_id=e.id, payload=e.body)\n", [(2, "RES404")]),
+    ("def on_event(e):\n    if Delivery.objects.filter(event_id=e.id).exists():\n        return\n    act(e)\n"
+     "    d = Delivery(event_id=e.id)\n    d.save()\n", [(2, "RES404")]),
+    ("def on_event(e):\n    if Delivery.objects.filter(event_id=e.id).exists():\n        return\n    act(e)\n"
+     "    Delivery.objects.create(other=e.id)\n", []),
+    # claims and locks
+    ("def on_event(e):\n    _, created = Delivery.objects.get_or_create(event_id=e.id)\n    if not created:\n"
+     "        return\n    act(e)\n", []),
+    ("def on_event(e):\n    if Delivery.objects.select_for_update().filter(event_id=e.id).exists():\n"
+     "        return\n    act(e)\n    Delivery.objects.create(event_id=e.id)\n", []),
+    # SQLAlchemy: query(...).filter_by / filter(Model.k == v), then session.add(Model(...))
+    ("def on_message(s, m):\n    if s.query(Delivery).filter_by(message_id=m.id).first():\n        return\n"
+     "    act(m)\n    s.add(Delivery(message_id=m.id))\n", [(2, "RES404")]),
+    ("def on_message(s, m):\n    if s.query(Delivery).filter(Delivery.message_id == m.id).one_or_none():\n"
+     "        return\n    act(m)\n    s.add(Delivery(message_id=m.id))\n", [(2, "RES404")]),
+])
+def test_rows(tmp_path, body, expected):
+    assert codes(tmp_path, body) == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    # helpers of the module, bound to the arguments of each call
+    ("def already_processed(event_id):\n    return r.exists(f'done:{event_id}')\n\n\n"
+     "def mark_processed(event_id):\n    r.set(f'done:{event_id}', 1)\n\n\n"
+     "def consume(msg):\n    if already_processed(msg.id):\n        return\n    act(msg)\n    mark_processed(msg.id)\n",
+     [(10, "RES404")]),
+    # marked with another argument: another key
+    ("def already_processed(event_id):\n    return r.exists(f'done:{event_id}')\n\n\n"
+     "def mark_processed(event_id):\n    r.set(f'done:{event_id}', 1)\n\n\n"
+     "def consume(msg):\n    if already_processed(msg.id):\n        return\n    act(msg)\n    mark_processed(msg.key)\n",
+     []),
+    # a helper that does more than read is not a check helper
+    ("def already_processed(event_id):\n    act(event_id)\n    return r.exists(f'done:{event_id}')\n\n\n"
+     "def consume(msg):\n    if already_processed(msg.id):\n        return\n    act(msg)\n"
+     "    r.set(f'done:{msg.id}', 1)\n", []),
+])
+def test_helpers(tmp_path, body, expected):
+    assert codes(tmp_path, body) == expected
+
+
+def test_the_message_says_what_how_and_what_to_do(tmp_path):
+    body = "def on_event(eid):\n    if r.exists(f'seen:{eid}'):\n        return\n    act(eid)\n    r.set(f'seen:{eid}', 1)\n"
+    (tmp_path / "app.py").write_text(HEAD + body, encoding="utf-8")
+    run = Runner(Settings(root=tmp_path, select=("RES404",)), use_cache=False).run([tmp_path / "app.py"])
+    (finding,) = [f for res in run.results for f in res.findings]
+    assert finding.message == (
+        "`on_event` deduplicates by check-then-act: it checks `f'seen:{eid}'` (`exists()`), calls `act()`, then "
+        "records the key (`set()`): two deliveries of the same message both pass the check before either writes "
+        "the record, and a crash between the effect and the write loses the record, so the effect runs again on "
+        "the redelivery; claim the key first with `set(key, ..., nx=True, ex=ttl)` (or `sadd`), act only when it "
+        "returns true, and delete the claim if the effect fails")
+
+
+def test_a_model_of_the_project_keeps_the_file_past_the_ast_prefilter(tmp_path):
+    """The model is the project's class: no import names its manager, so the prefilter keeps a file
+    whose calls go through ``.objects`` when RES404 runs (and only then)."""
+    text = ("from django.http import HttpResponse\nfrom app.models import Delivery\n\n\n"
+            "def webhook(request):\n    if Delivery.objects.filter(event_id=request.id).exists():\n"
+            "        return HttpResponse()\n    act(request)\n    Delivery.objects.create(event_id=request.id)\n")
+    tree = ast.parse(text)
+    assert Relevance(frozenset(), canonical, loops=False, attributes={"objects"}).wanted(tree, "app.views", False)
+    assert not Relevance(frozenset(), canonical, loops=False).wanted(tree, "app.views", False)
+    assert codes(tmp_path, text[text.index("\n\n\n") + 3:], head=text[:text.index("\n\n\n") + 3]) == [(2, "RES404")]
