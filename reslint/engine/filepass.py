@@ -38,12 +38,14 @@ from libcst._nodes.internal import CodegenState  # stable since LibCST 0.3; rend
 from reslint import profiling
 from reslint.catalog import canonical
 from reslint.catalog.entries import entry_points
-from reslint.catalog.idempotency import DEDUP_ATTRIBUTES
+from reslint.catalog.idempotency import (
+    DEDUP_ATTRIBUTES, DEDUP_WORDS, DELIVERY_DECORATORS, DELIVERY_FUNCTION_WORDS, ORM_READS, ORM_WRITES,
+)
 from reslint.config import Settings
 from reslint.semantics.context import Context, SemanticModel
 from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
 from reslint.engine.positions import Positions, UnitLines, unit_lines
-from reslint.semantics.prefilter import Relevance, module_name
+from reslint.semantics.prefilter import CheckThenAct, Relevance, module_name
 from reslint.engine.results import FileResult, Judge, internal_error
 from reslint.rules.visitors import ALL_RULES
 from reslint.rules.base import Report
@@ -146,8 +148,9 @@ class Linter(Judge):
         self._path: Optional[str] = None  # the file being linted, for its module name
         self._packages: Dict[str, Tuple[str, ...]] = {}  # directory -> its package chain
         self.needs_retries = self.needs_summary or any(rule.needs_retries for rule in self.rule_classes)
-        self.relevance = Relevance(entry_points(), canonical, loops=self.needs_retries,
-                                   attributes=DEDUP_ATTRIBUTES if "RES404" in self.enabled else ()) \
+        rows = CheckThenAct(DEDUP_ATTRIBUTES, ORM_READS, ORM_WRITES, DEDUP_WORDS, DELIVERY_DECORATORS,
+                            DELIVERY_FUNCTION_WORDS) if "RES404" in self.enabled else None
+        self.relevance = Relevance(entry_points(), canonical, loops=self.needs_retries, check_then_act=rows) \
             if self.trigger is not None else None
         self.safe_codes = settings.codes(settings.extend_safe_fixes)
         self.unsafe_codes = settings.codes(settings.extend_unsafe_fixes)
