@@ -11,7 +11,10 @@ import pytest
 from reslint.catalog import canonical
 from reslint.config import Settings
 from reslint.engine.runner import Runner
-from reslint.semantics.prefilter import Relevance
+from reslint.catalog.idempotency import (
+    DEDUP_ATTRIBUTES, DEDUP_WORDS, DELIVERY_DECORATORS, DELIVERY_FUNCTION_WORDS, ORM_READS, ORM_WRITES,
+)
+from reslint.semantics.prefilter import CheckThenAct, Relevance
 
 HEAD = """\
 import redis
@@ -148,6 +151,15 @@ def test_a_model_of_the_project_keeps_the_file_past_the_ast_prefilter(tmp_path):
             "def webhook(request):\n    if Delivery.objects.filter(event_id=request.id).exists():\n"
             "        return HttpResponse()\n    act(request)\n    Delivery.objects.create(event_id=request.id)\n")
     tree = ast.parse(text)
-    assert Relevance(frozenset(), canonical, loops=False, attributes={"objects"}).wanted(tree, "app.views", False)
+    rows = CheckThenAct(DEDUP_ATTRIBUTES, ORM_READS, ORM_WRITES, DEDUP_WORDS, DELIVERY_DECORATORS,
+                        DELIVERY_FUNCTION_WORDS)
+    assert Relevance(frozenset(), canonical, loops=False, check_then_act=rows).wanted(tree, "app.views", False)
     assert not Relevance(frozenset(), canonical, loops=False).wanted(tree, "app.views", False)
+    # the shape, not the manager alone: a read with no write, a write with no guard, no dedup context
+    for other in (text.replace("Delivery.objects.create(event_id=request.id)", "act(request)"),
+                  text.replace("if Delivery.objects.filter(event_id=request.id).exists():",
+                               "if Delivery.objects.filter(event_id=request.id):"),
+                  text.replace("webhook", "view").replace("event_id", "ident").replace("Delivery", "Order")):
+        assert not Relevance(frozenset(), canonical, loops=False, check_then_act=rows).wanted(
+            ast.parse(other), "app.views", False)
     assert codes(tmp_path, text[text.index("\n\n\n") + 3:], head=text[:text.index("\n\n\n") + 3]) == [(2, "RES404")]

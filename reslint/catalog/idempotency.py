@@ -217,6 +217,8 @@ ORM_ADDS: FrozenSet[str] = frozenset({"add"})
 #: attribute names whose call makes a file worth parsing for RES404 (a model's manager, a session's query):
 #: the model is the project's own class, so no import names it
 DEDUP_ATTRIBUTES: FrozenSet[str] = frozenset({ORM_MANAGER, ORM_QUERY})
+#: every call that writes a row (RES404's prefilter: a file with a row guard and none of these cannot hold one)
+ORM_WRITES: FrozenSet[str] = ORM_CREATES | ORM_SAVES | ORM_ADDS
 #: a create that claims the row when a unique constraint holds the key: the guard done right
 ORM_CLAIMS: FrozenSet[str] = frozenset({"get_or_create", "update_or_create"})
 #: what locks rows read under ``transaction.atomic()`` (Django ``select_for_update``, SQLAlchemy ``with_for_update``)
@@ -225,10 +227,10 @@ ORM_ADVICE = "claim the row first: `create()` it on a unique field (or `get_or_c
              "act only when it was created, or lock the row with `select_for_update()` in `transaction.atomic()`"
 
 #: names that say a record is a deduplication record (RES404's context, from a survey of public code)
-DEDUP_WORDS: Tuple[str, ...] = ("processed", "seen", "dedup", "idempot", "event_id", "delivery", "message_id",
-                                "handled", "already")
-#: function names and decorators that say the code handles deliveries (a webhook view, a consumer, a task),
-#: which a sender may repeat: celery ``@shared_task``/``@app.task``, dramatiq ``@actor``, Django ``@csrf_exempt``
+DEDUP_WORDS: Tuple[str, ...] = ("processed", "seen", "dedup", "duplicate", "idempot", "event_id", "delivery_id",
+                                "message_id", "already")
+#: function names (the function's own name only) and decorators that say the code handles deliveries (a
+#: webhook view, a consumer, a task), which a sender may repeat: celery ``@shared_task``/``@app.task``, dramatiq ``@actor``, Django ``@csrf_exempt``
 #: on a webhook endpoint (the last name of the decorator is compared)
 DELIVERY_FUNCTION_WORDS: Tuple[str, ...] = ("webhook", "consume", "on_message", "handle_event", "handle_message",
                                             "callback", "subscriber", "listener")

@@ -39,7 +39,9 @@ from libcst._nodes.internal import CodegenState  # stable since LibCST 0.3; rend
 from reslint import profiling
 from reslint.catalog import canonical
 from reslint.catalog.entries import entry_points
-from reslint.catalog.idempotency import DEDUP_ATTRIBUTES
+from reslint.catalog.idempotency import (
+    DEDUP_ATTRIBUTES, DEDUP_WORDS, DELIVERY_DECORATORS, DELIVERY_FUNCTION_WORDS, ORM_READS, ORM_WRITES,
+)
 from reslint.config import Settings
 from reslint.semantics.context import Context, SemanticModel, dotted_name
 from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
@@ -49,7 +51,7 @@ from reslint.semantics.edits import (
 )
 from reslint.engine.positions import Positions, UnitLines, unit_lines
 from reslint.project import python_ceiling, requires_python
-from reslint.semantics.prefilter import Relevance, module_name
+from reslint.semantics.prefilter import CheckThenAct, Relevance, module_name
 from reslint.engine.results import FileResult, Judge, internal_error
 from reslint.rules.visitors import ALL_RULES
 from reslint.rules.base import Report
@@ -190,8 +192,10 @@ class Linter(Judge):
         self._path: Optional[str] = None  # the file being linted, for its module name
         self._packages: Dict[str, Tuple[str, ...]] = {}  # directory -> its package chain
         self.needs_retries = self.needs_summary or any(rule.needs_retries for rule in self.rule_classes)
+        rows = CheckThenAct(DEDUP_ATTRIBUTES, ORM_READS, ORM_WRITES, DEDUP_WORDS, DELIVERY_DECORATORS,
+                            DELIVERY_FUNCTION_WORDS) if "RES404" in self.enabled else None
         self.relevance = Relevance(entry_points() | settings.catalog.names, canonical, loops=self.needs_retries,
-                                   attributes=DEDUP_ATTRIBUTES if "RES404" in self.enabled else ()) \
+                                   check_then_act=rows) \
             if self.trigger is not None else None
         self._ceiling = _UNREAD  # the newest Python the project's requires-python allows, read on first need
         self._requires_python: Optional[str] = None

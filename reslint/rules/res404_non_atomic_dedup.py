@@ -204,10 +204,13 @@ class NonAtomicDedup(Rule):
         return value if analysis(self.ctx).write_kind(value) is not None else None
 
     def _dedup_context(self, func: cst.FunctionDef, guard: _Guard, write_via: str) -> bool:
-        """A dedup word in the function's name, the key, the model or a helper's name; or code that
-        handles deliveries (a webhook view, a consumer, a task)."""
-        text = " ".join((func.name.value, guard.access.shown, guard.via, write_via)).lower()
-        if any(word in text for word in DEDUP_WORDS + DELIVERY_FUNCTION_WORDS):
+        """A dedup word in the function's name, the key (a row's model and fields), or a helper's name; or
+        a function that handles deliveries (named as a webhook view or a consumer, or decorated as a task)."""
+        access = guard.access
+        key = " ".join((access.model, *(k for k, _ in access.pairs))) if access.model else access.key
+        text = " ".join((func.name.value, key, guard.via, write_via)).lower()
+        if any(word in text for word in DEDUP_WORDS) or \
+                any(word in func.name.value.lower() for word in DELIVERY_FUNCTION_WORDS):
             return True
         return any(source(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator).rsplit(".", 1)[-1]
                    in DELIVERY_DECORATORS for d in func.decorators)

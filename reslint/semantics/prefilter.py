@@ -32,6 +32,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 #: the head of an import statement (a parenthesised name list continues on other lines,
@@ -167,15 +168,15 @@ class Relevance:
     ``names``: canonical qualified names of entry points (a name covers everything
     under it: ``stripe`` covers ``stripe.Charge.create``); ``canonical``: the catalog's
     alias mapping (:func:`reslint.catalog.canonical`); ``loops``: whether hand-rolled
-    retry loops matter (a retry, idempotency or project rule is enabled); ``attributes``:
-    attribute names a called chain may hold to keep the file (RES404's ORM managers).
+    retry loops matter (a retry, idempotency or project rule is enabled); ``check_then_act``:
+    the shape that keeps a file for RES404's row checks (:class:`CheckThenAct`).
     """
 
-    def __init__(self, names: Iterable[str], canonical, loops: bool, attributes: Iterable[str] = ()):
+    def __init__(self, names: Iterable[str], canonical, loops: bool, check_then_act: Optional["CheckThenAct"] = None):
         self.names = frozenset(names)
-        #: attribute names whose call keeps a file whatever its root resolves to (``Model.objects.filter``:
-        #: a model of the project, whose manager no import names)
-        self.attributes = frozenset(attributes)
+        #: the shape of a check-then-act on a model's rows (RES404), whose model is the project's own
+        #: class: no import names its manager, so the file is kept by its shape
+        self.check_then_act = check_then_act
         self.prefixes = frozenset(".".join(n.split(".")[:cut]) for n in self.names
                                   for cut in range(1, n.count(".") + 1))
         self.canonical = canonical
@@ -192,7 +193,7 @@ class Relevance:
         for base in scan.star_imports:  # ``from requests import *``: anything in the module
             if self._matches(base, prefix_only=True):
                 return True
-        if self.attributes and any(self.attributes.intersection(rest.split(".")) for _, rest in scan.references):
+        if self.check_then_act is not None and self.check_then_act.found(tree, scan.references):
             return True
         bindings = scan.resolve_aliases()
         for root, rest in scan.references:
@@ -216,6 +217,67 @@ class Relevance:
                 return True
             cut = qual.rfind(".")
         return False
+
+
+@dataclass(frozen=True)
+class CheckThenAct:
+    """The necessary shape of a check-then-act on a model's rows (RES404), for a model no import names:
+    a called chain through one of ``managers`` (``Model.objects.filter``, ``session.query``), a call of
+    one of ``writes`` (``.create()``, ``.save()``, ``.add()``), a call of one of ``reads`` (``.exists()``)
+    in an ``if`` test, a ``return`` or an assignment (the guard, or a helper that returns it), and the
+    rule's context in the same function: an identifier or a string holding one of ``words``, a
+    function name holding one of ``function_words``, or an identifier in ``names`` (a task decorator)."""
+
+    managers: FrozenSet[str]
+    reads: FrozenSet[str]
+    writes: FrozenSet[str]
+    words: Tuple[str, ...] = ()
+    names: FrozenSet[str] = frozenset()
+    function_words: Tuple[str, ...] = ()
+
+    def found(self, tree: ast.Module, references) -> bool:
+        if not any(self.managers.intersection(rest.split(".")) for _, rest in references):
+            return False
+        if not any(rest.rsplit(".", 1)[-1] in self.writes for _, rest in references if rest):
+            return False
+        # the guard (or a helper returning it) and the context in one function
+        return any(type(node) in (ast.FunctionDef, ast.AsyncFunctionDef) and self._guarded(node)
+                   for node in ast.walk(tree))
+
+    def _guarded(self, function) -> bool:
+        guard = False
+        context = any(w in function.name.lower() for w in self.function_words) or \
+            any(self._context(n) for d in function.decorator_list for n in ast.walk(d))
+        for node in ast.walk(function):
+            kind = type(node)
+            if not guard:
+                value = node.test if kind is ast.If else node.value if kind in (ast.Return, ast.Assign) else None
+                guard = value is not None and any(type(n) is ast.Call and type(n.func) is ast.Attribute and
+                                                  n.func.attr in self.reads for n in ast.walk(value))
+            if not context and kind is ast.Call:
+                context = any(self._context(n) for n in _call_names(node))
+            if guard and context:
+                return True
+        return False
+
+    def _context(self, node) -> bool:
+        text = node.id if type(node) is ast.Name else node.attr if type(node) is ast.Attribute else \
+            node.arg if type(node) is ast.keyword else None
+        return text is not None and (text in self.names or any(w in text.lower() for w in self.words))
+
+
+def _call_names(call: ast.Call) -> List[ast.AST]:
+    """The names a call spells where RES404 reads its context: its callee chain (a model, a helper, a
+    manager), its keywords (the fields) and its plain-name arguments (``query(Model)``)."""
+    out: List[ast.AST] = [k for k in call.keywords if k.arg]
+    out += [a for a in call.args if type(a) is ast.Name]
+    func = call.func
+    while type(func) is ast.Attribute:
+        out.append(func)
+        func = func.value
+    if type(func) is ast.Name:
+        out.append(func)
+    return out
 
 
 class _Scan:
