@@ -21,7 +21,7 @@ import dataclasses
 import enum
 import operator
 import typing
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, Tuple
 
 Decoder = Callable[[Any], Any]
 
@@ -145,10 +145,12 @@ _PRIMITIVE: Dict[Decoder, frozenset] = {_STR: frozenset({str}), _BOOL: frozenset
 
 
 def _enum(kind: type) -> Decoder:
+    members = {member.value: member for member in kind}  # as kind(data) finds them, without its overhead
+
     def decode(data: Any) -> Any:
         try:
-            return kind(data)
-        except (ValueError, TypeError):
+            return members[data]
+        except (KeyError, TypeError):  # TypeError: a list or an object, unhashable
             raise Invalid(f"not a {kind.__name__}: {data!r}") from None
     return decode
 
@@ -163,9 +165,15 @@ def _union(options: list) -> Decoder:
             return data
         _PRIMITIVE[test] = accepted
         return test
+    # only the None decoder accepts None: an Optional field that is None (most are) is
+    # answered without trying, and failing, the other alternatives first
+    optional = _NONE in options
+    others = [option for option in options if option is not _NONE]
 
     def decode(data: Any) -> Any:
-        for option in options:
+        if data is None and optional:
+            return None
+        for option in others:
             try:
                 return option(data)
             except Invalid:
@@ -180,20 +188,29 @@ def _sequence(item: Decoder, kind: type) -> Decoder:
     def decode(data: Any) -> Any:
         if type(data) is not list:
             raise Invalid(f"expected a list, got {type(data).__name__}")
+        if not data:  # most are
+            return kind()
         if primitive is not None:  # the common case, checked without a call per item
-            for element in data:
-                if type(element) not in primitive:
-                    raise Invalid(f"unexpected {type(element).__name__} in a list")
+            if not all(map(primitive.__contains__, map(type, data))):
+                raise Invalid("a list item of another type")
             return kind(data)
-        return kind([item(element) for element in data])
+        return kind(map(item, data))
     return decode
 
 
 def _fixed_tuple(items: list) -> Decoder:
+    accepted = None  # the types of each position, when all are primitive (a signature)
+    if all(item in _PRIMITIVE for item in items):
+        accepted = tuple(_PRIMITIVE[item] for item in items)
+
     def decode(data: Any) -> tuple:
         if type(data) is not list or len(data) != len(items):
             raise Invalid(f"expected a list of {len(items)}")
-        return tuple(item(element) for item, element in zip(items, data))
+        if accepted is not None:
+            if not all(map(operator.contains, accepted, map(type, data))):
+                raise Invalid("a tuple item of another type")
+            return tuple(data)
+        return tuple([item(element) for item, element in zip(items, data)])
     return decode
 
 
@@ -205,34 +222,46 @@ def _mapping(item: Decoder) -> Decoder:
     return decode
 
 
+#: every type JSON yields: what a field whose own decoder checks it may hold (see _layout)
+_JSON_TYPES = frozenset({dict, list, str, int, float, bool, type(None)})
+
+
 def _dataclass(cls: type) -> Decoder:
     hints = typing.get_type_hints(cls)
     names = _field_names(cls)
     kinds = [hints[name] for name in names]
-    parts: list = []  # filled on first use: dataclasses may refer to each other
+    layout: list = []  # (accepted types, nested decoders), on first use: dataclasses may refer to each other
     new = object.__new__
+    contains = operator.contains
 
     def decode(data: Any) -> Any:
-        if not parts:
-            parts.extend((decoder(kind), _PRIMITIVE.get(decoder(kind))) for kind in kinds)
-        if type(data) is not list or len(data) != len(parts):
-            raise Invalid(f"expected {cls.__name__} as a list of {len(parts)}")
-        values = []
-        for (part, primitive), value in zip(parts, data):
-            if primitive is not None:
-                if type(value) not in primitive:
-                    raise Invalid(f"{cls.__name__}: unexpected {type(value).__name__}")
-                values.append(value)
-            else:
-                values.append(part(value))
+        if not layout:
+            layout.extend(_layout(kinds))
+        accepted, nested = layout
+        if type(data) is not list or len(data) != len(accepted) or not all(map(contains, accepted, map(type, data))):
+            raise Invalid(f"expected {cls.__name__} as a list of {len(accepted)} of the declared types")
+        if nested:
+            data = data[:]  # the parsed JSON stays as read (the stat index writes it back)
+            for index, part in nested:
+                data[index] = part(data[index])
         # The fields are all checked, and these classes are plain frozen dataclasses with no
         # __post_init__ (see _check_plain): filling __dict__ gives what __init__ would, at a
         # third of the cost of a frozen __init__ (a warm run decodes tens of thousands).
         obj = new(cls)
-        obj.__dict__.update(zip(names, values))
+        obj.__dict__.update(zip(names, data))
         return obj
     _check_plain(cls)
     return decode
+
+
+def _layout(kinds: list) -> Tuple[tuple, tuple]:
+    """How a dataclass decoder checks its fields: (the accepted types of each field, (index,
+    decoder) of each field that is not a plain type test). The types of all fields are tested in
+    one pass; those others are then decoded, which checks them in full."""
+    decoders = [decoder(kind) for kind in kinds]
+    accepted = tuple(_PRIMITIVE.get(part, _JSON_TYPES) for part in decoders)
+    nested = tuple((index, part) for index, part in enumerate(decoders) if part not in _PRIMITIVE)
+    return accepted, nested
 
 
 def _check_plain(cls: type) -> None:
