@@ -1,17 +1,93 @@
 """The cached re-run's shortcuts answer exactly as the longer ways they replace (issue 13's speed
-item): the decoders' fast cases."""
+item): the key's directory without platformdirs, the run's digest, the decoders' fast cases."""
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import gc
+import os
+import sys
+from pathlib import Path
 from typing import Dict, FrozenSet, Optional, Tuple
 
+import platformdirs
 import pytest
 
+import reslint.cache as cache_module
+from reslint.config import load_settings
 from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
+from reslint.runner import Runner
 from reslint.serial import Invalid, decoder, encode
 
+
+# -- the key's directory ---------------------------------------------------------------------
+@pytest.mark.parametrize("xdg, home", [
+    ("/somewhere/config", "/home/someone"),
+    ("/somewhere/config/", "/home/someone"),
+    (None, "/home/someone"),
+    ("", "/home/someone/"),
+    (None, "/"),
+    ("relative/config", "/home/someone"),  # not absolute: platformdirs decides
+    ("   ", "/home/someone"),
+    (None, "relative-home"),
+])
+def test_the_key_is_where_platformdirs_puts_it(monkeypatch, xdg, home):
+    for name, value in (("XDG_CONFIG_HOME", xdg), ("HOME", home)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    expected = Path(platformdirs.user_config_dir("reslint", appauthor=False)) / cache_module.KEY_FILE_NAME
+    assert cache_module.key_path() == expected
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the XDG directory is read directly on Linux only")
+def test_on_linux_the_key_s_directory_is_read_from_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    assert cache_module.key_path() == tmp_path / "config" / "reslint" / "cache-key"
+    monkeypatch.setenv("XDG_CONFIG_HOME", "")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache_module.key_path() == tmp_path / "home" / ".config" / "reslint" / "cache-key"
+
+
+def test_a_new_key_is_256_random_bits_written_privately(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv(cache_module.KEY_VARIABLE, raising=False)
+    cache_module._KEYS.clear()
+    try:
+        key = cache_module.cache_key()
+    finally:
+        cache_module._KEYS.clear()
+    path = tmp_path / "config" / "reslint" / "cache-key"
+    text = path.read_text(encoding="ascii")
+    assert key == b"file:" + text.strip().encode() and len(text.strip()) == 64
+    int(text, 16)  # hex digits
+    assert os.stat(path).st_mode & 0o777 == 0o600
+    assert [p.name for p in path.parent.iterdir()] == ["cache-key"]  # the temporary file is gone
+
+# -- the digest of a run's files -----------------------------------------------------------------
+def test_the_run_digest_depends_on_the_values_only():
+    """marshal's format 2 has no back-references: a string shared by two signatures, or
+    interned, gives the same bytes as equal strings that are distinct objects."""
+    shared = "pkg.mod" + "ule"
+    one = (("a.py", (1, 2, 3, 4, 5, shared)), ("b.py", (1, 2, 3, 4, 5, shared)))
+    two = (("a.py", (1, 2, 3, 4, 5, sys.intern("pkg.module"))), ("b.py", (1, 2, 3, 4, 5, "pkg.mod" "ule")))
+    assert cache_module.state_digest(one) == cache_module.state_digest(two)
+
+
+@pytest.mark.parametrize("changed", [
+    (("a.py", (1, 2, 3, 4, 5, "pkg.other")),),  # another module name (a new __init__.py)
+    (("a.py", (1, 2, 3, 9, 5, "pkg.module")),),  # another ctime
+    (("b.py", (1, 2, 3, 4, 5, "pkg.module")),),  # another file
+    (("a.py", (1, 2, 3, 4, 5, "pkg.module")), ("a.py", (1, 2, 3, 4, 5, "pkg.module"))),
+    (("a.py", (1, 2, 3, 4, 2 ** 64 - 1, "pkg.module")),),  # a device number past 63 bits
+    (("a\udcff.py", (1, 2, 3, 4, 5, "pkg.module")),),  # a file name that is not UTF-8
+])
+def test_the_run_digest_changes_with_any_signature(changed):
+    base = (("a.py", (1, 2, 3, 4, 5, "pkg.module")),)
+    digest = cache_module.state_digest(changed)
+    assert len(digest) == 32 and digest != cache_module.state_digest(base)
 
 # -- the decoders' fast cases reject what the slow ones rejected -------------------------------
 class Colour(str, enum.Enum):
@@ -100,3 +176,28 @@ def test_a_finding_with_a_fix_round_trips_and_a_wrong_applicability_is_invalid()
     data[7][1] = "sometimes"
     with pytest.raises(Invalid):
         decoder(Finding)(data)
+
+# -- the collector and the stat index --------------------------------------------------------------
+@pytest.fixture
+def project(tmp_path):
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[tool.reslint]\n", encoding="utf-8")
+    for i in range(3):
+        path = root / f"m{i}.py"
+        path.write_text("import requests\n\n\ndef fetch(url):\n    return requests.get(url)\n", encoding="utf-8")
+        os.utime(path, (1_600_000_000, 1_600_000_000))  # old enough for the stat index
+    return root
+
+
+def test_the_collector_is_on_again_after_a_cache_file_that_does_not_decode(project):
+    runner = Runner(load_settings(project), jobs=1, cache_dir=project.parent / "cache")
+    runner.run([project])
+    scope = runner.cache.directory
+    key = cache_module.cache_key()
+    (scope / "index.json").write_bytes(cache_module.seal(key, scope.name, "./index.json", b'{"m0.py": [1]}'))
+    (scope / "last-run.json").write_bytes(cache_module.seal(key, scope.name, "./last-run.json", b"[" * 5000))
+    again = Runner(load_settings(project), jobs=1, cache_dir=project.parent / "cache", reuse_last_run=True)
+    assert again.cache.load_index() == {} and again.cache.load_run(()) is None
+    assert gc.isenabled()
+    assert len(again.run([project]).results) == 3
