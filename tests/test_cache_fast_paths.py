@@ -1,5 +1,6 @@
 """The cached re-run's shortcuts answer exactly as the longer ways they replace (issue 13's speed
-item): the key's directory without platformdirs, the run's digest, the decoders' fast cases."""
+item): the key's directory without platformdirs, the run's digest, the decoders' fast cases, and
+the collector kept off the stat index."""
 
 from __future__ import annotations
 
@@ -188,6 +189,39 @@ def project(tmp_path):
         path.write_text("import requests\n\n\ndef fetch(url):\n    return requests.get(url)\n", encoding="utf-8")
         os.utime(path, (1_600_000_000, 1_600_000_000))  # old enough for the stat index
     return root
+
+
+def _frozen_during_the_project_pass(project: Path, monkeypatch) -> list:
+    seen = []
+    original = Runner.project_pass
+
+    def spy(self, results, others=True):
+        seen.append(gc.get_freeze_count())
+        return original(self, results, others)
+
+    monkeypatch.setattr(Runner, "project_pass", spy)
+    run = Runner(load_settings(project), jobs=1, cache_dir=project.parent / "cache").run([project])
+    assert sorted(f.code for r in run.results for f in r.findings) == ["RES101"] * 3
+    return seen
+
+
+def test_the_stat_index_is_kept_from_the_collector_for_the_run_only(project, monkeypatch):
+    assert gc.get_freeze_count() == 0
+    assert _frozen_during_the_project_pass(project, monkeypatch) == [0]  # no index yet: nothing frozen
+    assert _frozen_during_the_project_pass(project, monkeypatch)[0] > 0  # the index was read
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+
+
+def test_a_caller_s_own_freeze_is_left_alone(project, monkeypatch):
+    _frozen_during_the_project_pass(project, monkeypatch)
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        _frozen_during_the_project_pass(project, monkeypatch)
+        assert gc.get_freeze_count() > 0  # not unfrozen by the run
+    finally:
+        gc.unfreeze()
 
 
 def test_the_collector_is_on_again_after_a_cache_file_that_does_not_decode(project):
