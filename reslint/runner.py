@@ -13,7 +13,7 @@ import os
 import time
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Callable, Dict, List, Optional, Sequence
 
 from reslint import profiling
@@ -120,7 +120,7 @@ class Runner:
         whole = project is not None and any(
             os.path.abspath(p) == os.path.abspath(project) for p in (list(paths) or [Path(".")]))
         others = self.judge.needs_summary and project is not None and not whole
-        displays = [self.judge.display_path(path) for path in files]
+        displays = self.judge.display_paths(files)
         signatures = [self._signature(path) for path in files] if self.cache is not None else [None] * len(files)
         # what a re-run must find unchanged to reuse the last run's findings (not when a file was
         # modified too recently to tell, nor when the project pass reads files not given)
@@ -320,7 +320,9 @@ class Runner:
         """The file's dotted module name, ``/`` after it for a package (``__init__.py``).
         Computed for every file of every run (the stat index compares it): the package chain
         of each directory is looked up once per run, by the directory as spelled."""
-        directory, filename = os.path.split(str(path))
+        text = os.fspath(path)
+        filename = path.name if isinstance(path, PurePath) else os.path.basename(text)
+        directory = text[:len(text) - len(filename)]  # with its separator: "a/", "/", "" (no os.path.split per file)
         chain = self._chains.get(directory)
         if chain is None:
             name, _ = module_name(os.path.join(directory, "__x__.py"), self._packages)

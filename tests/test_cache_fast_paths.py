@@ -1,6 +1,6 @@
 """The cached re-run's shortcuts answer exactly as the longer ways they replace (issue 13's speed
-item): the key's directory without platformdirs, the run's digest, the decoders' fast cases, and
-the collector kept off the stat index."""
+item): the key's directory without platformdirs, the run's digest, display paths and module
+names per directory, the decoders' fast cases, and the collector kept off the stat index."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ import pytest
 import reslint.cache as cache_module
 from reslint.config import load_settings
 from reslint.diagnostics import Applicability, Edit, Finding, Fix, Location
+from reslint.prefilter import module_name
+from reslint.results import Judge
 from reslint.runner import Runner
 from reslint.serial import Invalid, decoder, encode
 
@@ -67,6 +69,7 @@ def test_a_new_key_is_256_random_bits_written_privately(monkeypatch, tmp_path):
     assert os.stat(path).st_mode & 0o777 == 0o600
     assert [p.name for p in path.parent.iterdir()] == ["cache-key"]  # the temporary file is gone
 
+
 # -- the digest of a run's files -----------------------------------------------------------------
 def test_the_run_digest_depends_on_the_values_only():
     """marshal's format 2 has no back-references: a string shared by two signatures, or
@@ -89,6 +92,50 @@ def test_the_run_digest_changes_with_any_signature(changed):
     base = (("a.py", (1, 2, 3, 4, 5, "pkg.module")),)
     digest = cache_module.state_digest(changed)
     assert len(digest) == 32 and digest != cache_module.state_digest(base)
+
+
+# -- display paths and module names, per directory -------------------------------------------
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    root = tmp_path / "root"
+    for name in ("pkg/__init__.py", "pkg/sub/__init__.py", "pkg/sub/m.py", "pkg/n.py", "top.py",
+                 "plain/x.py", "plain/deeper/y.py"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("x = 1\n", encoding="utf-8")
+    (tmp_path / "outside.py").write_text("x = 1\n", encoding="utf-8")
+    monkeypatch.chdir(root)
+    return root
+
+
+def _spellings(root: Path):
+    files = sorted(p.relative_to(root) for p in root.rglob("*.py"))
+    return [
+        files,
+        [root / p for p in files],
+        [Path(".") / p for p in files],
+        [Path("..") / "root" / p for p in files],
+        [root.parent / "outside.py", Path("../outside.py"), root / "top.py", Path("top.py")],
+    ]
+
+
+def test_display_paths_per_directory_are_display_path_per_file(tree):
+    judge = Judge(load_settings(tree))
+    for paths in _spellings(tree):
+        assert judge.display_paths(paths) == [judge.display_path(p) for p in paths]
+    assert judge.display_paths([Path("pkg/sub/m.py"), tree.parent / "outside.py"]) == \
+        ["pkg/sub/m.py", (tree.parent / "outside.py").as_posix()]
+
+
+def test_module_names_per_directory_are_the_prefilter_s(tree):
+    runner = Runner(load_settings(tree), use_cache=False, jobs=1)
+    for paths in _spellings(tree):
+        for path in paths:
+            name, package = module_name(str(path))
+            assert runner._module(path) == (name + "/" if package else name), path
+    assert runner._module(Path("pkg/sub/m.py")) == "pkg.sub.m"
+    assert runner._module(Path("pkg/sub/__init__.py")) == "pkg.sub/"
+    assert runner._module(Path("plain/deeper/y.py")) == "y"
+
 
 # -- the decoders' fast cases reject what the slow ones rejected -------------------------------
 class Colour(str, enum.Enum):
@@ -178,6 +225,7 @@ def test_a_finding_with_a_fix_round_trips_and_a_wrong_applicability_is_invalid()
     with pytest.raises(Invalid):
         decoder(Finding)(data)
 
+
 # -- the collector and the stat index --------------------------------------------------------------
 @pytest.fixture
 def project(tmp_path):
@@ -235,3 +283,4 @@ def test_the_collector_is_on_again_after_a_cache_file_that_does_not_decode(proje
     assert again.cache.load_index() == {} and again.cache.load_run(()) is None
     assert gc.isenabled()
     assert len(again.run([project]).results) == 3
+
