@@ -8,7 +8,8 @@ So the cache holds JSON, which can only ever yield dicts, lists, strings, number
 the type its field declares. Anything that does not fit raises :class:`Invalid`, which the
 cache treats as a miss.
 
-Encoding (:func:`encode`): a dataclass is the list of its field values in declaration order, an
+Encoding (:func:`encode`): a dataclass is the list of its field values in declaration order
+(the trailing fields that hold their default left out; decoding gives them their default), an
 enum its value, a tuple, list or frozenset a list, a dict with string keys an object.
 Supported declared types: ``int``, ``float``, ``str``, ``bool``, ``None``, ``Optional[X]``,
 ``Tuple[X, ...]``, ``Tuple[X, Y]``, ``List[X]``, ``FrozenSet[X]``, ``Dict[str, X]``, string
@@ -57,11 +58,29 @@ def _writer(kind: type) -> Callable[[Any], Any]:
     if issubclass(kind, dict):
         return lambda value: {key: item if type(item) in _SCALARS else encode(item) for key, item in value.items()}
     if dataclasses.is_dataclass(kind):
-        fields = operator.attrgetter(*_field_names(kind))
-        if len(_field_names(kind)) == 1:
-            return lambda value: [encode(fields(value))]
-        return lambda value: [item if type(item) in _SCALARS else encode(item) for item in fields(value)]
+        return _dataclass_writer(kind)
     raise TypeError(f"cannot encode {kind.__name__}")
+
+
+def _dataclass_writer(kind: type) -> Callable[[Any], list]:
+    """A dataclass as the list of its field values, the trailing ones that hold their default
+    left out when they are two or more (most call sites of a module summary are a callee, a
+    caller and seven defaults; a list short of one field only would cost its decoding more than
+    it saves)."""
+    names = _field_names(kind)
+    fields = operator.attrgetter(*names)
+    defaults = [default for default, _ in _defaults(kind)]
+    required = _required(defaults)
+
+    def write(value: Any) -> list:
+        values = fields(value) if len(names) > 1 else (fields(value),)
+        end = len(values)
+        while end > required and type(values[end - 1]) is type(defaults[end - 1]) and values[end - 1] == defaults[end - 1]:
+            end -= 1
+        if end > len(values) - 2:
+            end = len(values)
+        return [item if type(item) in _SCALARS else encode(item) for item in values[:end]]
+    return write
 
 
 _FIELDS: Dict[type, tuple] = {}
@@ -73,6 +92,23 @@ def _field_names(cls: type) -> tuple:
     if names is None:
         names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
     return names
+
+
+_REQUIRED = object()  # the default of a field that has none
+#: default factories whose values can be shared (``field(default_factory=tuple)``)
+_IMMUTABLE = frozenset({tuple, frozenset, str, int, float, bool, bytes})
+
+
+def _defaults(cls: type) -> list:
+    """(default, factory) of each field: the value the class gives it when not passed (its
+    factory's for a ``default_factory``), or :data:`_REQUIRED`; factory ``None`` for a plain default."""
+    out = []
+    for f in dataclasses.fields(cls):
+        if f.default_factory is not dataclasses.MISSING:
+            out.append((f.default_factory(), f.default_factory))
+        else:
+            out.append((_REQUIRED if f.default is dataclasses.MISSING else f.default, None))
+    return out
 
 
 def decoder(declared: Any) -> Decoder:
@@ -231,6 +267,9 @@ def _dataclass(cls: type) -> Decoder:
     names = _field_names(cls)
     kinds = [hints[name] for name in names]
     layout: list = []  # (accepted types, nested decoders), on first use: dataclasses may refer to each other
+    defaults = _defaults(cls)
+    required = _required([default for default, _ in defaults])
+    tails = {length: _tail(names, defaults, length) for length in range(required, len(names))}
     new = object.__new__
     contains = operator.contains
 
@@ -238,20 +277,51 @@ def _dataclass(cls: type) -> Decoder:
         if not layout:
             layout.extend(_layout(kinds))
         accepted, nested = layout
-        if type(data) is not list or len(data) != len(accepted) or not all(map(contains, accepted, map(type, data))):
-            raise Invalid(f"expected {cls.__name__} as a list of {len(accepted)} of the declared types")
+        if type(data) is not list or not all(map(contains, accepted, map(type, data))):
+            raise Invalid(f"expected {cls.__name__} as a list of its fields' declared types")
+        size = len(data)
+        if size != len(names) and not required <= size < len(names):
+            raise Invalid(f"expected {cls.__name__} as a list of {required} to {len(names)} values")
         if nested:
             data = data[:]  # the parsed JSON stays as read (the stat index writes it back)
             for index, part in nested:
+                if index >= size:
+                    break
                 data[index] = part(data[index])
         # The fields are all checked, and these classes are plain frozen dataclasses with no
         # __post_init__ (see _check_plain): filling __dict__ gives what __init__ would, at a
         # third of the cost of a frozen __init__ (a warm run decodes tens of thousands).
         obj = new(cls)
-        obj.__dict__.update(zip(names, data))
+        fields = obj.__dict__
+        if size == len(names):
+            fields.update(zip(names, data))
+            return obj
+        template, made = tails[size]  # the trailing defaults left out (see _dataclass_writer)
+        fields.update(template)  # every field, in order: those given are set next
+        fields.update(zip(names, data))
+        for name, factory in made:
+            fields[name] = factory()
         return obj
     _check_plain(cls)
     return decode
+
+
+def _required(defaults: list) -> int:
+    """How many leading fields a list must hold: up to the last one without a default."""
+    return max((index + 1 for index, default in enumerate(defaults) if default is _REQUIRED), default=0)
+
+
+def _tail(names: tuple, defaults: list, length: int) -> Tuple[dict, tuple]:
+    """What fills a dataclass given as a list of ``length`` values: (a dict of every field, in
+    order, with the defaults of those after ``length``, and (name, factory) of those whose
+    factory must make a new value each time: a dict or a list is not shared between objects)."""
+    template, made = {}, []
+    for index, (name, (default, factory)) in enumerate(zip(names, defaults)):
+        shared = index >= length and (factory is None or factory in _IMMUTABLE)
+        template[name] = default if shared else None
+        if index >= length and not shared:
+            made.append((name, factory))
+    return template, tuple(made)
 
 
 def _layout(kinds: list) -> Tuple[tuple, tuple]:

@@ -226,6 +226,53 @@ def test_a_finding_with_a_fix_round_trips_and_a_wrong_applicability_is_invalid()
         decoder(Finding)(data)
 
 
+@dataclasses.dataclass(frozen=True)
+class Wide:
+    name: str
+    count: int = 0
+    ratio: float = 0.5
+    tags: Tuple[str, ...] = ()
+    extra: Dict[str, int] = dataclasses.field(default_factory=dict)
+
+
+@pytest.mark.parametrize("value, encoded", [
+    (Wide("w"), ["w"]),  # every trailing default left out
+    (Wide("w", 3), ["w", 3]),
+    (Wide("w", 0, 0.5, ("t",)), ["w", 0, 0.5, ["t"], {}]),  # one trailing default alone is kept
+    (Wide("w", 0, 0.5, (), {"k": 1}), ["w", 0, 0.5, [], {"k": 1}]),
+    (Leaf("l"), ["l", 0.0]),
+])
+def test_trailing_defaults_are_left_out_and_restored(value, encoded):
+    assert encode(value) == encoded
+    assert decoder(type(value))(encode(value)) == value
+
+
+def test_a_value_equal_to_its_default_but_of_another_type_is_written():
+    assert encode(Wide("w", False)) == ["w", False]  # not taken for the default 0 (and invalid to read)
+
+
+def test_a_restored_default_made_by_a_factory_is_not_shared():
+    one, two = decoder(Wide)(["a"]), decoder(Wide)(["b"])
+    assert one.extra == two.extra == {} and one.extra is not two.extra
+    assert decoder(Wide)(["a", 1, 0.25, ["x"], {}]) == Wide("a", 1, 0.25, ("x",))
+
+
+@pytest.mark.parametrize("data", [[], ["w", 1, 0.5, [], {}, None], [None], ["w", True]])
+def test_a_list_shorter_than_the_required_fields_or_longer_than_all_is_invalid(data):
+    with pytest.raises(Invalid):
+        decoder(Wide)(data)
+
+
+def test_a_module_summary_s_plain_call_site_is_a_callee_and_a_caller():
+    from reslint.analysis.facts import CallSite
+
+    site = CallSite("requests.get", "app.fetch")
+    assert encode(site) == ["requests.get", "app.fetch"] and decoder(CallSite)(encode(site)) == site
+    retried = CallSite("requests.get", "app.fetch", (1,), None, 4, 8)
+    assert encode(retried) == ["requests.get", "app.fetch", [1], None, 4, 8]
+    assert decoder(CallSite)(encode(retried)) == retried
+
+
 # -- the collector and the stat index --------------------------------------------------------------
 @pytest.fixture
 def project(tmp_path):
