@@ -75,7 +75,8 @@ def _dataclass_writer(kind: type) -> Callable[[Any], list]:
     def write(value: Any) -> list:
         values = fields(value) if len(names) > 1 else (fields(value),)
         end = len(values)
-        while end > required and type(values[end - 1]) is type(defaults[end - 1]) and values[end - 1] == defaults[end - 1]:
+        while end > required and type(values[end - 1]) is type(defaults[end - 1]) \
+                and values[end - 1] == defaults[end - 1]:
             end -= 1
         if end > len(values) - 2:
             end = len(values)

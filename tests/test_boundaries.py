@@ -283,7 +283,8 @@ print("MODULES", " ".join(sorted(sys.modules)))
 """
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the key's directory is found without platformdirs on Linux")
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="the key's directory is found without platformdirs on Linux only")
 def test_a_re_run_answered_from_the_last_run_loads_none_of_the_modules_it_spares(tmp_path):
     import os
     import subprocess
