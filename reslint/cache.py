@@ -262,15 +262,19 @@ def unseal(key: bytes, scope: str, name: str, data: bytes) -> Optional[bytes]:
     """The payload of a sealed file, or ``None`` when it does not verify."""
     if not data.startswith(MAGIC):
         return None
-    mac, newline, payload = data[len(MAGIC):].partition(b"\n")
-    if not newline or not hmac.compare_digest(mac, _mac(key, scope, name, payload)):
+    newline = data.find(b"\n", len(MAGIC))
+    if newline < 0:
+        return None
+    payload = data[newline + 1:]  # the one copy of a stat index of megabytes
+    if not hmac.compare_digest(data[len(MAGIC):newline], _mac(key, scope, name, payload)):
         return None
     return payload
 
 
 def _mac(key: bytes, scope: str, name: str, payload: bytes) -> bytes:
-    head = f"{scope}\0{name}\0".encode("utf-8", "surrogatepass")
-    return hmac.new(key, head + payload, hashlib.sha256).hexdigest().encode("ascii")
+    mac = hmac.new(key, f"{scope}\0{name}\0".encode("utf-8", "surrogatepass"), hashlib.sha256)
+    mac.update(payload)
+    return mac.hexdigest().encode("ascii")
 
 
 # -- link-safe file operations relative to directory descriptors ---------------------------
