@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
@@ -313,3 +314,47 @@ def test_a_cached_re_run_and_the_text_prefilter_load_no_libcst():
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'libcst'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+#: modules a re-run answered from the last run must not load: LibCST (a cached run never parses),
+#: platformdirs (the key's directory is the XDG one on Linux, found without it), secrets (random
+#: names come from os.urandom), and the module summaries' types (the last run holds findings only)
+WARM_RUN_SPARES = ("libcst", "platformdirs", "secrets", "reslint.analysis.facts")
+
+_WARM_RUN = """
+import sys
+from reslint.cli import main
+try:
+    main(["check", "-f", "concise", "--cache-dir", sys.argv[1], sys.argv[2]])
+except SystemExit:
+    pass
+print("MODULES", " ".join(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="the key's directory is found without platformdirs on Linux only")
+def test_a_re_run_answered_from_the_last_run_loads_none_of_the_modules_it_spares(tmp_path):
+    import os
+    import subprocess
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("[tool.reslint]\n", encoding="utf-8")
+    app = project / "app.py"
+    app.write_text("import requests\n\n\ndef fetch(url):\n    return requests.get(url)\n", encoding="utf-8")
+    os.utime(app, (1_600_000_000, 1_600_000_000))  # old enough for the last run to be kept
+    cache = tmp_path / "cache"
+
+    def run() -> Tuple[str, List[str]]:
+        proc = subprocess.run([sys.executable, "-c", _WARM_RUN, str(cache), str(project)], capture_output=True,
+                              text=True, timeout=120, cwd=project)
+        out, _, modules = proc.stdout.partition("MODULES ")
+        return out, modules.split()
+
+    first, cold = run()
+    again, warm = run()
+    assert "app.py:5:12: RES101" in first and again == first, first + again
+    assert "libcst" in cold and "reslint.analysis.facts" in cold  # the first run parsed: the test can fail
+    loaded = {name.split(".")[0] if not name.startswith("reslint.") else name for name in warm}
+    assert [name for name in WARM_RUN_SPARES if name in loaded] == [], warm

@@ -13,7 +13,7 @@ import os
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import pathspec
 
@@ -32,6 +32,7 @@ SYNTAX = BY_CODE["RES000"]
 UNUSED_NOQA = BY_CODE["RES900"]
 #: rules decided by the project pass over module summaries, not by a per-file visitor
 PROJECT_RULES = frozenset({"RES301", "RES401", "RES402"})
+_UNKNOWN = object()  # "not looked up yet", where None is an answer
 
 
 @dataclass
@@ -178,6 +179,23 @@ class Judge:
             return rel
         rel = os.path.relpath(absolute, self.settings.root)
         return Path(path).as_posix() if rel.startswith("..") else Path(rel).as_posix()
+
+    def display_paths(self, paths: Sequence[Path]) -> List[str]:
+        """:meth:`display_path` of each file of ``paths``, its directory made absolute and
+        relative once for all the files in it (``os.path.abspath`` of every file was a
+        twentieth of a cached re-run). A file whose directory is not below the root is given to
+        :meth:`display_path`."""
+        prefixes: Dict[str, Optional[str]] = {}  # directory as spelled -> "its/display/" ("" the root)
+        displays = []
+        for path in paths:
+            text, name = os.fspath(path), path.name
+            directory = text[:len(text) - len(name)]  # with its separator: "a/", "/", ""
+            prefix = prefixes.get(directory, _UNKNOWN)
+            if prefix is _UNKNOWN:
+                rel = relative(os.path.abspath(directory or os.curdir), self._root)
+                prefix = prefixes[directory] = None if rel is None else "" if rel == "." else rel + "/"
+            displays.append(prefix + name if prefix is not None and name else self.display_path(path))
+        return displays
 
     def complete(self, result: FileResult, project_pass: bool, text: Optional[str] = None) -> None:
         """The last step for a file, once every pass has run: with ``--ignore-noqa`` report

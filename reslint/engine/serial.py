@@ -8,7 +8,8 @@ So the cache holds JSON, which can only ever yield dicts, lists, strings, number
 the type its field declares. Anything that does not fit raises :class:`Invalid`, which the
 cache treats as a miss.
 
-Encoding (:func:`encode`): a dataclass is the list of its field values in declaration order, an
+Encoding (:func:`encode`): a dataclass is the list of its field values in declaration order
+(the trailing fields that hold their default left out; decoding gives them their default), an
 enum its value, a tuple, list or frozenset a list, a dict with string keys an object.
 Supported declared types: ``int``, ``float``, ``str``, ``bool``, ``None``, ``Optional[X]``,
 ``Tuple[X, ...]``, ``Tuple[X, Y]``, ``List[X]``, ``FrozenSet[X]``, ``Dict[str, X]``, string
@@ -21,7 +22,7 @@ import dataclasses
 import enum
 import operator
 import typing
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, Tuple
 
 Decoder = Callable[[Any], Any]
 
@@ -57,11 +58,30 @@ def _writer(kind: type) -> Callable[[Any], Any]:
     if issubclass(kind, dict):
         return lambda value: {key: item if type(item) in _SCALARS else encode(item) for key, item in value.items()}
     if dataclasses.is_dataclass(kind):
-        fields = operator.attrgetter(*_field_names(kind))
-        if len(_field_names(kind)) == 1:
-            return lambda value: [encode(fields(value))]
-        return lambda value: [item if type(item) in _SCALARS else encode(item) for item in fields(value)]
+        return _dataclass_writer(kind)
     raise TypeError(f"cannot encode {kind.__name__}")
+
+
+def _dataclass_writer(kind: type) -> Callable[[Any], list]:
+    """A dataclass as the list of its field values, the trailing ones that hold their default
+    left out when they are two or more (most call sites of a module summary are a callee, a
+    caller and seven defaults; a list short of one field only would cost its decoding more than
+    it saves)."""
+    names = _field_names(kind)
+    fields = operator.attrgetter(*names)
+    defaults = [default for default, _ in _defaults(kind)]
+    required = _required(defaults)
+
+    def write(value: Any) -> list:
+        values = fields(value) if len(names) > 1 else (fields(value),)
+        end = len(values)
+        while end > required and type(values[end - 1]) is type(defaults[end - 1]) \
+                and values[end - 1] == defaults[end - 1]:
+            end -= 1
+        if end > len(values) - 2:
+            end = len(values)
+        return [item if type(item) in _SCALARS else encode(item) for item in values[:end]]
+    return write
 
 
 _FIELDS: Dict[type, tuple] = {}
@@ -73,6 +93,23 @@ def _field_names(cls: type) -> tuple:
     if names is None:
         names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
     return names
+
+
+_REQUIRED = object()  # the default of a field that has none
+#: default factories whose values can be shared (``field(default_factory=tuple)``)
+_IMMUTABLE = frozenset({tuple, frozenset, str, int, float, bool, bytes})
+
+
+def _defaults(cls: type) -> list:
+    """(default, factory) of each field: the value the class gives it when not passed (its
+    factory's for a ``default_factory``), or :data:`_REQUIRED`; factory ``None`` for a plain default."""
+    out = []
+    for f in dataclasses.fields(cls):
+        if f.default_factory is not dataclasses.MISSING:
+            out.append((f.default_factory(), f.default_factory))
+        else:
+            out.append((_REQUIRED if f.default is dataclasses.MISSING else f.default, None))
+    return out
 
 
 def decoder(declared: Any) -> Decoder:
@@ -145,10 +182,12 @@ _PRIMITIVE: Dict[Decoder, frozenset] = {_STR: frozenset({str}), _BOOL: frozenset
 
 
 def _enum(kind: type) -> Decoder:
+    members = {member.value: member for member in kind}  # as kind(data) finds them, without its overhead
+
     def decode(data: Any) -> Any:
         try:
-            return kind(data)
-        except (ValueError, TypeError):
+            return members[data]
+        except (KeyError, TypeError):  # TypeError: a list or an object, unhashable
             raise Invalid(f"not a {kind.__name__}: {data!r}") from None
     return decode
 
@@ -163,9 +202,15 @@ def _union(options: list) -> Decoder:
             return data
         _PRIMITIVE[test] = accepted
         return test
+    # only the None decoder accepts None: an Optional field that is None (most are) is
+    # answered without trying, and failing, the other alternatives first
+    optional = _NONE in options
+    others = [option for option in options if option is not _NONE]
 
     def decode(data: Any) -> Any:
-        for option in options:
+        if data is None and optional:
+            return None
+        for option in others:
             try:
                 return option(data)
             except Invalid:
@@ -180,20 +225,29 @@ def _sequence(item: Decoder, kind: type) -> Decoder:
     def decode(data: Any) -> Any:
         if type(data) is not list:
             raise Invalid(f"expected a list, got {type(data).__name__}")
+        if not data:  # most are
+            return kind()
         if primitive is not None:  # the common case, checked without a call per item
-            for element in data:
-                if type(element) not in primitive:
-                    raise Invalid(f"unexpected {type(element).__name__} in a list")
+            if not all(map(primitive.__contains__, map(type, data))):
+                raise Invalid("a list item of another type")
             return kind(data)
-        return kind([item(element) for element in data])
+        return kind(map(item, data))
     return decode
 
 
 def _fixed_tuple(items: list) -> Decoder:
+    accepted = None  # the types of each position, when all are primitive (a signature)
+    if all(item in _PRIMITIVE for item in items):
+        accepted = tuple(_PRIMITIVE[item] for item in items)
+
     def decode(data: Any) -> tuple:
         if type(data) is not list or len(data) != len(items):
             raise Invalid(f"expected a list of {len(items)}")
-        return tuple(item(element) for item, element in zip(items, data))
+        if accepted is not None:
+            if not all(map(operator.contains, accepted, map(type, data))):
+                raise Invalid("a tuple item of another type")
+            return tuple(data)
+        return tuple([item(element) for item, element in zip(items, data)])
     return decode
 
 
@@ -205,34 +259,80 @@ def _mapping(item: Decoder) -> Decoder:
     return decode
 
 
+#: every type JSON yields: what a field whose own decoder checks it may hold (see _layout)
+_JSON_TYPES = frozenset({dict, list, str, int, float, bool, type(None)})
+
+
 def _dataclass(cls: type) -> Decoder:
     hints = typing.get_type_hints(cls)
     names = _field_names(cls)
     kinds = [hints[name] for name in names]
-    parts: list = []  # filled on first use: dataclasses may refer to each other
+    layout: list = []  # (accepted types, nested decoders), on first use: dataclasses may refer to each other
+    defaults = _defaults(cls)
+    required = _required([default for default, _ in defaults])
+    tails = {length: _tail(names, defaults, length) for length in range(required, len(names))}
     new = object.__new__
+    contains = operator.contains
 
     def decode(data: Any) -> Any:
-        if not parts:
-            parts.extend((decoder(kind), _PRIMITIVE.get(decoder(kind))) for kind in kinds)
-        if type(data) is not list or len(data) != len(parts):
-            raise Invalid(f"expected {cls.__name__} as a list of {len(parts)}")
-        values = []
-        for (part, primitive), value in zip(parts, data):
-            if primitive is not None:
-                if type(value) not in primitive:
-                    raise Invalid(f"{cls.__name__}: unexpected {type(value).__name__}")
-                values.append(value)
-            else:
-                values.append(part(value))
+        if not layout:
+            layout.extend(_layout(kinds))
+        accepted, nested = layout
+        if type(data) is not list or not all(map(contains, accepted, map(type, data))):
+            raise Invalid(f"expected {cls.__name__} as a list of its fields' declared types")
+        size = len(data)
+        if size != len(names) and not required <= size < len(names):
+            raise Invalid(f"expected {cls.__name__} as a list of {required} to {len(names)} values")
+        if nested:
+            data = data[:]  # the parsed JSON stays as read (the stat index writes it back)
+            for index, part in nested:
+                if index >= size:
+                    break
+                data[index] = part(data[index])
         # The fields are all checked, and these classes are plain frozen dataclasses with no
         # __post_init__ (see _check_plain): filling __dict__ gives what __init__ would, at a
         # third of the cost of a frozen __init__ (a warm run decodes tens of thousands).
         obj = new(cls)
-        obj.__dict__.update(zip(names, values))
+        fields = obj.__dict__
+        if size == len(names):
+            fields.update(zip(names, data))
+            return obj
+        template, made = tails[size]  # the trailing defaults left out (see _dataclass_writer)
+        fields.update(template)  # every field, in order: those given are set next
+        fields.update(zip(names, data))
+        for name, factory in made:
+            fields[name] = factory()
         return obj
     _check_plain(cls)
     return decode
+
+
+def _required(defaults: list) -> int:
+    """How many leading fields a list must hold: up to the last one without a default."""
+    return max((index + 1 for index, default in enumerate(defaults) if default is _REQUIRED), default=0)
+
+
+def _tail(names: tuple, defaults: list, length: int) -> Tuple[dict, tuple]:
+    """What fills a dataclass given as a list of ``length`` values: (a dict of every field, in
+    order, with the defaults of those after ``length``, and (name, factory) of those whose
+    factory must make a new value each time: a dict or a list is not shared between objects)."""
+    template, made = {}, []
+    for index, (name, (default, factory)) in enumerate(zip(names, defaults)):
+        shared = index >= length and (factory is None or factory in _IMMUTABLE)
+        template[name] = default if shared else None
+        if index >= length and not shared:
+            made.append((name, factory))
+    return template, tuple(made)
+
+
+def _layout(kinds: list) -> Tuple[tuple, tuple]:
+    """How a dataclass decoder checks its fields: (the accepted types of each field, (index,
+    decoder) of each field that is not a plain type test). The types of all fields are tested in
+    one pass; those others are then decoded, which checks them in full."""
+    decoders = [decoder(kind) for kind in kinds]
+    accepted = tuple(_PRIMITIVE.get(part, _JSON_TYPES) for part in decoders)
+    nested = tuple((index, part) for index, part in enumerate(decoders) if part not in _PRIMITIVE)
+    return accepted, nested
 
 
 def _check_plain(cls: type) -> None:
