@@ -22,7 +22,7 @@ from reslint.analysis.facts import WRITE_FIX, WRITE_WHY
 from reslint.catalog import idempotency as cat
 from reslint.semantics.context import Context
 from reslint.model.policy import RetriedKind
-from reslint.semantics.walk import children, expressions
+from reslint.semantics.walk import children, expressions, statement_blocks
 
 _DICT_PARAMS = ("headers", "json", "data", "params", "options", "extra_headers", "body")
 _UPDATE_INCREMENT = re.compile(r"\bSET\b.*?\b(\w+)\s*=\s*\1\s*[-+]", re.IGNORECASE | re.DOTALL)
@@ -457,31 +457,7 @@ def _own_statements(body) -> Iterator[cst.CSTNode]:
             if isinstance(stmt, cst.SimpleStatementLine):
                 yield stmt
             else:
-                stack.extend(blocks(stmt))
-
-
-def blocks(stmt) -> List[cst.CSTNode]:
-    """The blocks of a compound statement (not of a function or class definition)."""
-    if isinstance(stmt, cst.If):
-        return list(_if_blocks(stmt))
-    if isinstance(stmt, (cst.For, cst.While)):
-        return [stmt.body] + ([stmt.orelse.body] if stmt.orelse is not None else [])
-    if isinstance(stmt, cst.With):
-        return [stmt.body]
-    if isinstance(stmt, (cst.Try, cst.TryStar)):
-        return [stmt.body] + [h.body for h in stmt.handlers] + \
-            [extra.body for extra in (stmt.orelse, stmt.finalbody) if extra is not None]
-    if isinstance(stmt, cst.Match):
-        return [case.body for case in stmt.cases]
-    return []
-
-
-def _if_blocks(node: cst.If):
-    yield node.body
-    orelse = node.orelse
-    while orelse is not None:
-        yield orelse.body
-        orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+                stack.extend(statement_blocks(stmt))
 
 
 def keyless_write_message(kind: str, policy) -> Optional[str]:

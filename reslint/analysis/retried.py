@@ -24,15 +24,14 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from reslint import libraries
-from reslint.analysis.helpers import CALLER, DECORATOR, FACTORY, Helper, Helpers, argument as _argument, \
-    statement_blocks
+from reslint.analysis.helpers import CALLER, DECORATOR, FACTORY, Helper, Helpers, argument as _argument
 from reslint.analysis.loops import LoopAnalyzer, own_nodes
 from reslint.analysis.retry import Extractor
 from reslint.catalog import retries as cat
 from reslint.semantics.context import Context, Scope
 from reslint.model.policy import RetriedKind, RetryPolicy, Role
 from reslint.values import UNKNOWN, is_number
-from reslint.semantics.walk import expressions
+from reslint.semantics.walk import expressions, statement_blocks
 
 
 @dataclass

@@ -15,11 +15,11 @@ from typing import Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from reslint.analysis.idempotency import Minted, analysis, blocks
+from reslint.analysis.idempotency import Minted, analysis
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan, Report, Rule
 from reslint.semantics.cstutil import source
-from reslint.semantics.walk import expressions
+from reslint.semantics.walk import expressions, statement_blocks
 
 #: the name of the parameter (decorated functions) or local (loops) a fix adds
 KEY_NAME = "idempotency_key"
@@ -185,7 +185,7 @@ def _find_loop(block, body) -> Optional[Tuple[cst.IndentedBlock, int, cst.CSTNod
             return block, index, stmt
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             continue
-        for inner in blocks(stmt):
+        for inner in statement_blocks(stmt):
             found = _find_loop(inner, body)
             if found is not None:
                 return found

@@ -122,3 +122,24 @@ def expressions(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
         current = stack.pop()
         yield current
         stack.extend(children(current))
+
+
+def statement_blocks(stmt) -> List[cst.CSTNode]:
+    """The blocks (suites) of a compound statement, in order: each ``elif``/``else``, loop ``else``,
+    handler, ``finally`` and ``case``; ``[]`` for a simple statement or a function or class definition."""
+    if isinstance(stmt, cst.If):
+        out, orelse = [stmt.body], stmt.orelse
+        while orelse is not None:
+            out.append(orelse.body)
+            orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+        return out
+    if isinstance(stmt, (cst.For, cst.While)):
+        return [stmt.body] + ([stmt.orelse.body] if stmt.orelse is not None else [])
+    if isinstance(stmt, cst.With):
+        return [stmt.body]
+    if isinstance(stmt, (cst.Try, cst.TryStar)):
+        return [stmt.body] + [h.body for h in stmt.handlers] + \
+            [extra.body for extra in (stmt.orelse, stmt.finalbody) if extra is not None]
+    if isinstance(stmt, cst.Match):
+        return [case.body for case in stmt.cases]
+    return []
