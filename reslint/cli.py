@@ -659,6 +659,10 @@ def show_settings(path, select, extend_select, ignore, config_file, isolated, ca
             value = dict(value)
         elif key == "catalog":
             value = value.to_table()
+        elif key == "timeouts":  # resolved: what each category's calls are judged by
+            value = {category: {"max-timeout": settings.max_timeout_for(category),
+                                "default-timeout": settings.default_timeout_for(category)}
+                     for category, _, _ in value}
         origin = " and ".join(o for o, hit in ((source, key in from_file), ("command line", key in from_cli)) if hit)
         rows.append((f"{key} = {_toml(value)}", origin or "default"))
     width = max(len(text) for text, _ in rows if len(text) <= 48)  # a long list does not push the others right

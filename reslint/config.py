@@ -16,6 +16,7 @@ from typing import Any, Callable, Dict, FrozenSet, Optional, Sequence, Tuple
 import pathspec
 
 from reslint import registry
+from reslint.catalog.model import CEILING_CATEGORIES, NETWORK
 from reslint.catalog.user import EMPTY as EMPTY_CATALOG, CatalogError, UserCatalog, parse as parse_catalog
 from reslint.engine.files import read_regular_text
 from reslint.output import FORMATS
@@ -50,6 +51,19 @@ DEFAULT_TEST_PATHS: Tuple[str, ...] = ("tests/", "test/", "test_*.py", "*_test.p
 #: that reaches production.
 DEFAULT_TEST_IGNORE: Tuple[str, ...] = ("RES",)
 
+#: The categories with timeouts of their own (``[tool.reslint.timeouts.<category>]``), as
+#: ``(category, max-timeout s, default-timeout s)``; ``None`` takes the top-level value, which
+#: network calls use. Model calls: a completion of a few thousand tokens takes tens of seconds
+#: and a long reasoning answer minutes, so the 60 s of a web request would cut real work short
+#: and a 10 s fix would break most calls; 120 s fits a completion, and a call that needs more
+#: than 300 s should stream (the read timeout then bounds each gap between chunks, not the whole
+#: answer) or run as background work. The SDKs' 600 s defaults (openai, anthropic) are above it:
+#: ten minutes is how long one stuck call holds a worker of a service.
+DEFAULT_CATEGORY_TIMEOUTS: Tuple[Tuple[str, Optional[float], Optional[float]], ...] = (
+    ("database", None, None),
+    ("model", 300.0, 120.0),
+)
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -79,6 +93,9 @@ class Settings:
     allow_blanket_noqa: bool = False
     max_timeout: float = 60.0
     default_timeout: float = 10.0
+    #: ``[tool.reslint.timeouts]``: ``(category, max-timeout s, default-timeout s)`` of the
+    #: categories that differ from the top-level values (``None``: the top-level value)
+    category_timeouts: Tuple[Tuple[str, Optional[float], Optional[float]], ...] = DEFAULT_CATEGORY_TIMEOUTS
     max_retry_time: float = 60.0
     max_retry_layers: int = 1
     #: the baseline file (``--baseline``), relative to ``root``; empty: none
@@ -102,6 +119,18 @@ class Settings:
         for selector in self.ignore:
             codes.difference_update(registry.expand(selector))
         return frozenset(codes)
+
+    def max_timeout_for(self, category: str) -> float:
+        """The ceiling, in seconds, a timeout of ``category`` (``reslint.catalog.model.CATEGORIES``) is judged
+        against: its ``[tool.reslint.timeouts.<category>]`` value, else ``max-timeout``."""
+        own = next((limit for name, limit, _ in self.category_timeouts if name == category), None)
+        return self.max_timeout if own is None else own
+
+    def default_timeout_for(self, category: str) -> float:
+        """The timeout, in seconds, a fix inserts on a call of ``category``: its own ``default-timeout``,
+        else the top-level one."""
+        own = next((value for name, _, value in self.category_timeouts if name == category), None)
+        return self.default_timeout if own is None else own
 
     def codes(self, selectors: Sequence[str]) -> FrozenSet[str]:
         out = set()
@@ -222,6 +251,36 @@ def _rule_options(value: Any, key: str, where: str) -> Dict[str, Dict[str, Any]]
     return out
 
 
+#: the keys of one ``[tool.reslint.timeouts.<category>]`` table
+_CATEGORY_KEYS = ("max-timeout", "default-timeout")
+
+
+def _category_timeouts(value: Any, key: str, where: str):
+    """``[tool.reslint.timeouts]``: a table per category with a ceiling other than network (whose
+    values are the top-level ``max-timeout``/``default-timeout``); the categories not given keep
+    their defaults, and a key not given in a category's table keeps that category's default."""
+    given = _table(value, key, where)
+    own = [category for category in CEILING_CATEGORIES if category != NETWORK]
+    out = {category: (limit, default) for category, limit, default in DEFAULT_CATEGORY_TIMEOUTS}
+    for category, table in given.items():
+        if category not in own:
+            raise ConfigError(f"{where}: unknown key `{key}.{category}` (known keys: {', '.join(own)}; "
+                              f"network calls use the top-level `max-timeout` and `default-timeout`)")
+        entries = _table(table, f"{key}.{category}", where)
+        limit, default = out.get(category, (None, None))
+        for option, raw in entries.items():
+            if option not in _CATEGORY_KEYS:
+                raise ConfigError(f"{where}: unknown key `{key}.{category}.{option}` "
+                                  f"(known keys: {', '.join(_CATEGORY_KEYS)})")
+            seconds = _seconds(raw, f"{key}.{category}.{option}", where)
+            if option == "max-timeout":
+                limit = seconds
+            else:
+                default = seconds
+        out[category] = (limit, default)
+    return tuple((category, limit, default) for category, (limit, default) in sorted(out.items()))
+
+
 def _catalog(value: Any, key: str, where: str) -> UserCatalog:
     try:
         return replace(parse_catalog(value, key), source=where)
@@ -245,6 +304,7 @@ _KEYS = {
     "allow-blanket-noqa": ("allow_blanket_noqa", _bool),
     "max-timeout": ("max_timeout", _seconds),
     "default-timeout": ("default_timeout", _seconds),
+    "timeouts": ("category_timeouts", _category_timeouts),
     "max-retry-time": ("max_retry_time", _seconds),
     "max-retry-layers": ("max_retry_layers", _positive_int),
     "baseline": ("baseline", _file_name),
@@ -317,6 +377,12 @@ def settings_from_table(table: Dict[str, Any], root: Path, path: Optional[Path])
     if settings.default_timeout > settings.max_timeout:
         raise ConfigError(f"{where}: `{prefix}default-timeout` ({settings.default_timeout:g} s) is above "
                           f"`{prefix}max-timeout` ({settings.max_timeout:g} s)")
+    for category, _, _ in settings.category_timeouts:
+        limit, default = settings.max_timeout_for(category), settings.default_timeout_for(category)
+        if default > limit:
+            raise ConfigError(f"{where}: the default timeout of {category} calls ({default:g} s) is above their "
+                              f"max-timeout ({limit:g} s): set `{prefix}timeouts.{category}.default-timeout` or "
+                              f"`{prefix}timeouts.{category}.max-timeout`")
     return settings
 
 

@@ -606,6 +606,21 @@ def test_botocore_defaults_to_60_plus_60_seconds():
         assert TIMEOUT_CALLS[qualname].default_s == defaults["connect_timeout"] + defaults["read_timeout"]
 
 
+def test_boto_model_services_are_botocore_services():
+    """``BOTO_MODEL_SERVICES``: the service names a boto3 client is built with, as botocore's own
+    data names them (a typo would silently leave a model client on the network ceiling)."""
+    botocore_session = pytest.importorskip("botocore.session")
+    from reslint.catalog.timeouts import BOTO_MODEL_SERVICES
+
+    available = set(botocore_session.get_session().get_available_services())
+    for service, category in BOTO_MODEL_SERVICES:
+        assert service in available, service
+        assert category == "model"
+    for qualname in ("boto3.Session.client", "botocore.session.Session.create_client"):
+        name, position, _ = TIMEOUT_CALLS[qualname].category_by_argument
+        assert params_of(qualname).positional[position].name == name == "service_name", qualname
+
+
 @pytest.mark.parametrize("package", ["openai", "anthropic"])
 def test_llm_client_default_timeout(package: str):
     require(package)

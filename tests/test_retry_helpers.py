@@ -169,7 +169,7 @@ def test_catalog_declared_attempts_param_binds_at_use(tmp_path):
     ("[[tool.reslint.catalog.retry-helpers]]\nname = \"a.b\"\n[[tool.reslint.catalog.retry-helpers]]\nname = \"a.b\"\n",
      "names 'a.b' twice"),
     ("[[tool.reslint.catalog.timeout-calls]]\nname = \"a.get\"\ncategory = \"web\"\n",
-     "timeout-calls[0].category` must be one of network, database, subprocess"),
+     "timeout-calls[0].category` must be one of network, database, model, subprocess"),
     ("[[tool.reslint.catalog.timeout-calls]]\nname = \"a.get\"\ndefault = \"forever\"\n",
      "timeout-calls[0].default` must be \"none\""),
     ("[tool.reslint.catalog]\nwrites = \"a.b\"\n", "`tool.reslint.catalog.writes` must be a list of qualified names"),

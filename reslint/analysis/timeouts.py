@@ -9,6 +9,7 @@ botocore ``Config``). All durations are seconds.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
@@ -18,7 +19,8 @@ import libcst as cst
 from reslint.analysis.commands import BOUNDED, INTERACTIVE, LOCAL, NETWORK, UNKNOWN_COMMAND, read_command, \
     shown_command
 from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
-from reslint.catalog.model import INHERITED, TimeoutObjectSpec, TimeoutParam, TimeoutSpec
+from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, NETWORK, TimeoutObjectSpec, TimeoutParam, \
+    TimeoutSpec
 from reslint.catalog.timeouts import MOUNTED_TIMEOUTS
 from reslint.semantics.context import UNKNOWN, Context
 from reslint.semantics.cstutil import source
@@ -109,7 +111,7 @@ def _judge_command(call: cst.Call, reading: TimeoutReading, ctx: Context) -> Tim
     """A subprocess call with no timeout (or a disabled one) matters only when its program
     waits on the network with no bound of its own (DESIGN section 2, "Timeout categories")."""
     spec = reading.spec
-    verdict = read_command(call, spec, ctx, _max_timeout(ctx))
+    verdict = read_command(call, spec, ctx, _max_timeout(ctx, NETWORK))  # its program waits on the network
     if verdict.state == UNKNOWN_COMMAND:
         return TimeoutReading(spec, UNKNOWN_STATE, "the program it runs is not known")
     if verdict.state != NETWORK:
@@ -136,6 +138,7 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
     spec = lookup_timeout_call(qual) or ctx.catalog.timeout(qual)
     if spec is None:
         return None
+    spec = _categorised(call, spec, ctx)
     if _has_custom_adapter(call, spec, ctx):
         return TimeoutReading(spec, UNKNOWN_STATE, "a custom adapter is mounted on the session")
     if spec.connects_with is not None and find_argument(call, *spec.connects_with) is None:
@@ -148,7 +151,7 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
             return TimeoutReading(spec, OK, f"connects as the `{spec.configured_by[0]}=` it is given says")
     if spec.url is not None and _local_url(call, spec, ctx):
         return TimeoutReading(spec, OK, "a data: or file: URL is not a network call")
-    max_timeout = _max_timeout(ctx)
+    max_timeout = _max_timeout(ctx, spec.category)
     readings: List[TimeoutReading] = []
     for param in spec.params:
         arg = find_argument(call, param.name, param.position)
@@ -277,9 +280,23 @@ def _finite_default_call(call: cst.Call, ctx: Context, scope) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
 
 
-def _max_timeout(ctx: Context) -> float:
+def _max_timeout(ctx: Context, category: str) -> float:
     settings = ctx.settings
-    return settings.max_timeout if settings is not None else 60.0
+    return settings.max_timeout_for(category) if settings is not None else 60.0
+
+
+def _categorised(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> TimeoutSpec:
+    """``spec`` with the category its ``category_by_argument`` gives this call (a boto3 client of
+    ``"bedrock-runtime"`` is a model client), or ``spec`` itself."""
+    if spec.category_by_argument is None:
+        return spec
+    name, position, categories = spec.category_by_argument
+    arg = find_argument(call, name, position)
+    if arg is None or arg is UNKNOWN:
+        return spec
+    value = ctx.string_text(arg.value)
+    category = dict(categories).get(value) if value is not None else None
+    return spec if category is None else dataclasses.replace(spec, category=category)
 
 
 def _combine(readings: List[TimeoutReading]) -> TimeoutReading:
@@ -297,7 +314,7 @@ def _missing(spec: TimeoutSpec, max_timeout: float) -> TimeoutReading:
         return TimeoutReading(spec, MISSING, spec.default_note or "the library waits forever by default",
                               unbounded=True)
     per_attempt = spec.default_per_attempt_s or spec.default_s
-    if spec.category == "network" and spec.default_s > max_timeout:
+    if spec.category in CEILING_CATEGORIES and spec.default_s > max_timeout:
         return TimeoutReading(spec, MISSING, spec.default_note, per_attempt_s=per_attempt)
     return TimeoutReading(spec, OK, spec.default_note, per_attempt_s=per_attempt)
 
@@ -353,7 +370,7 @@ def _judge_number(value, spec: TimeoutSpec, max_timeout: float, node, what: str)
         return reading
     seconds = value * spec.unit_s
     per_attempt = seconds * spec.number_phases
-    if spec.category == "network" and seconds > max_timeout:
+    if spec.category in CEILING_CATEGORIES and seconds > max_timeout:
         return TimeoutReading(spec, EXCESSIVE, what, seconds=seconds, per_attempt_s=per_attempt)
     return TimeoutReading(spec, OK, what, per_attempt_s=per_attempt)
 
@@ -403,7 +420,7 @@ def _read_tuple(node, values: tuple, target, spec: TimeoutSpec, max_timeout: flo
             return TimeoutReading(spec, UNKNOWN_STATE, "not a number")
         seconds = value * spec.unit_s
         total += seconds
-        if spec.category == "network" and seconds > max_timeout and (worst is None or worst.state != EXCESSIVE):
+        if spec.category in CEILING_CATEGORIES and seconds > max_timeout and (worst is None or worst.state != EXCESSIVE):
             worst = TimeoutReading(spec, EXCESSIVE, f"`{code}`", seconds=seconds)
     if worst is not None:
         worst.per_attempt_s = None if worst.state == UNKNOWN_STATE else total
@@ -456,7 +473,7 @@ def _read_object(call: cst.Call, obj: TimeoutObjectSpec, spec: TimeoutSpec, ctx:
         total_value = ctx.value_of(given[obj.total_param], scope)
         if isinstance(total_value, (int, float)) and not isinstance(total_value, bool):
             seconds = float(total_value)
-            if seconds > max_timeout and spec.category == "network":
+            if seconds > max_timeout and spec.category in CEILING_CATEGORIES:
                 return TimeoutReading(spec, EXCESSIVE, f"`{name}` total={total_value}", seconds=seconds,
                                       per_attempt_s=seconds)
             return TimeoutReading(spec, OK, f"`{name}` total", per_attempt_s=seconds)
@@ -484,12 +501,12 @@ def _read_object(call: cst.Call, obj: TimeoutObjectSpec, spec: TimeoutSpec, ctx:
     numbers = {p: float(v) for p, v in phases.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
     total = sum(numbers.values())
     for phase, seconds in numbers.items():
-        if phase not in from_default and seconds > max_timeout and spec.category == "network":
+        if phase not in from_default and seconds > max_timeout and spec.category in CEILING_CATEGORIES:
             return TimeoutReading(spec, EXCESSIVE, f"`{name}` {phase}={phases[phase]}", seconds=seconds,
                                   per_attempt_s=total)
     # Library defaults count per attempt (DESIGN: botocore's 60 s connect + 60 s read) when
     # no phase was configured at all; an explicit phase is judged on its own.
-    if from_default == set(obj.phases) and total > max_timeout and spec.category == "network":
+    if from_default == set(obj.phases) and total > max_timeout and spec.category in CEILING_CATEGORIES:
         defaults = " + ".join(f"{numbers[p]:g} s {p}" for p in obj.phases if p in from_default)
         reason = f"`{name}` leaves the defaults ({defaults}) in place: {total:g} s per attempt"
         missing = tuple(_fix_keywords(obj, [p for p in obj.phases if p in from_default]))

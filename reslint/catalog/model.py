@@ -17,6 +17,16 @@ from typing import Dict, Optional, Tuple
 #: ``default_s`` value meaning "the call inherits the timeout its client carries".
 INHERITED = -1.0
 
+#: What a timeout-bearing call waits on (:attr:`TimeoutSpec.category`). Each category but
+#: ``subprocess`` has a ceiling (``max-timeout``) and a value a fix inserts (``default-timeout``),
+#: set per category in ``[tool.reslint.timeouts.<category>]`` (``reslint/config.py``): a
+#: completion legitimately runs for minutes where a web request must not. A subprocess is judged
+#: by the program it runs (``reslint/catalog/programs.py``), not against a ceiling.
+NETWORK, DATABASE, MODEL, SUBPROCESS = "network", "database", "model", "subprocess"
+CATEGORIES = (NETWORK, DATABASE, MODEL, SUBPROCESS)
+#: the categories whose timeouts are judged against a ceiling
+CEILING_CATEGORIES = (NETWORK, DATABASE, MODEL)
+
 
 @dataclass(frozen=True)
 class TimeoutParam:
@@ -61,8 +71,12 @@ class TimeoutSpec:
       for pymongo, where 0 means "no timeout").
     - ``carrier``: the constructed object carries the timeout for its later calls
       (a pool, a client): the constructor is reported, not each call.
-    - ``category``: ``"network"`` (``max-timeout`` applies) or ``"subprocess"``
-      (only missing or disabled timeouts are reported).
+    - ``category``: what the call waits on, one of :data:`CATEGORIES`: ``"network"``,
+      ``"database"`` and ``"model"`` are judged against their category's ``max-timeout``;
+      ``"subprocess"`` only for a missing or disabled timeout.
+    - ``category_by_argument``: ``(param name, position, ((value, category), ...))``: a
+      constructor whose argument names what the client talks to (boto3's service name): a
+      constant value listed here gives the call that category instead of ``category``.
     - ``dsn``: ``(param name, position, keys)`` of a DSN or URI string whose text
       can carry the timeout (``connect_timeout=5``, ``?socketTimeoutMS=20000``).
     - ``max_positional``: a call with more positional arguments than this is read
@@ -110,7 +124,8 @@ class TimeoutSpec:
     unit_s: float = 1.0
     disable_values: Tuple[object, ...] = (None,)
     carrier: bool = False
-    category: str = "network"
+    category: str = NETWORK
+    category_by_argument: Optional[Tuple[str, int, Tuple[Tuple[str, str], ...]]] = None
     dsn: Optional[Tuple[str, int, Tuple[str, ...]]] = None
     max_positional: Optional[int] = None
     fix: Optional[str] = "{param}={seconds}"

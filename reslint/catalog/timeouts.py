@@ -8,9 +8,10 @@ assumed, as DESIGN section 2 decides.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Dict, List, Set, Tuple
 
-from reslint.catalog.model import INHERITED, CommandArgs, NoOpAttribute, TimeoutObjectSpec, TimeoutParam, TimeoutSpec
+from reslint.catalog.model import DATABASE, INHERITED, MODEL, CommandArgs, NoOpAttribute, TimeoutObjectSpec, TimeoutParam, TimeoutSpec
 
 T = TimeoutParam("timeout")
 HTTP_VERBS = ("get", "options", "head", "post", "put", "patch", "delete")
@@ -171,6 +172,10 @@ def _subprocess() -> List[TimeoutSpec]:
 
 
 def _databases() -> List[TimeoutSpec]:
+    return [replace(spec, category=DATABASE) for spec in _database_calls()]
+
+
+def _database_calls() -> List[TimeoutSpec]:
     return [
         TimeoutSpec(
             "psycopg2.connect", (TimeoutParam("connect_timeout"),), None,
@@ -245,6 +250,14 @@ def _databases() -> List[TimeoutSpec]:
     ]
 
 
+#: boto3 services whose calls run a model: a completion (InvokeModel, Converse), an agent
+#: (InvokeAgent) or a retrieval-augmented answer (RetrieveAndGenerate) takes minutes where other
+#: AWS calls take seconds, and AWS advises raising botocore's read timeout for them
+#: (https://repost.aws/knowledge-center/bedrock-large-model-read-timeouts): their clients are
+#: judged against the model-call ceiling.
+BOTO_MODEL_SERVICES = (("bedrock-runtime", MODEL), ("bedrock-agent-runtime", MODEL))
+
+
 def _cloud() -> List[TimeoutSpec]:
     boto_src = "botocore/config.py Config(connect_timeout=60, read_timeout=60) (1.44.8)"
     openai_src = "openai/_constants.py DEFAULT_TIMEOUT = httpx.Timeout(timeout=600, connect=5.0) (3.57.0)"
@@ -259,15 +272,16 @@ def _cloud() -> List[TimeoutSpec]:
         # config=None is not a disabled timeout: botocore then builds a default Config (60 s + 60 s)
         # (botocore/args.py ClientArgsCreator.compute_client_args: `if client_config is not None`) (1.44.8)
         specs.append(TimeoutSpec(name, (TimeoutParam("config", 9),), 120.0, boto_src,
-                                 "botocore defaults to 60 s connect + 60 s read per attempt",
+                                 "botocore defaults to 60 s connect + 60 s read, 120 s per attempt",
                                  fix=botocore_fix, fix_imports=("botocore.config.Config",), carrier=True,
-                                 disable_values=()))
+                                 disable_values=(), category_by_argument=("service_name", 0, BOTO_MODEL_SERVICES)))
     for name in ("openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI", "openai.AsyncAzureOpenAI"):
         specs.append(TimeoutSpec(name, (T,), 600.0, openai_src, "the OpenAI client defaults to a 600 s read timeout",
-                                 carrier=True, number_phases=4, default_per_attempt_s=1805.0))
+                                 carrier=True, category=MODEL, number_phases=4, default_per_attempt_s=1805.0))
     for name in ("anthropic.Anthropic", "anthropic.AsyncAnthropic"):
         specs.append(TimeoutSpec(name, (T,), 600.0, anthropic_src,
-                                 "the Anthropic client defaults to a 600 s read timeout", carrier=True, number_phases=4,
+                                 "the Anthropic client defaults to a 600 s read timeout", carrier=True, category=MODEL,
+                                 number_phases=4,
                                  default_per_attempt_s=1805.0))
     return specs
 

@@ -50,11 +50,10 @@ from typing import Any, Dict, FrozenSet, Optional, Tuple
 
 from reslint.catalog.clients import COUNTS_RETRIES, RetryingClient
 from reslint.catalog.idempotency import normalise
-from reslint.catalog.model import TimeoutParam, TimeoutSpec
+from reslint.catalog.model import CATEGORIES, TimeoutParam, TimeoutSpec
 
 #: ``kind`` of a retry helper: used as ``@name``/``@name(...)``, or called with the callable
 DECORATOR, CALLER = "decorator", "caller"
-CATEGORIES = ("network", "database", "subprocess")
 
 
 @dataclass(frozen=True)

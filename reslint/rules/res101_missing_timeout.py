@@ -7,9 +7,10 @@ import libcst as cst
 from reslint.analysis.deadlines import grpc_deadline_value
 from reslint.analysis.timeouts import MISSING, read_call_timeout
 from reslint.catalog import ONCE_DONE_METHODS
+from reslint.catalog.model import CEILING_CATEGORIES
 from reslint.diagnostics import Applicability
 from reslint.rules.base import Rule
-from reslint.rules.timeout_fixes import add_timeout_fix, add_value_fix
+from reslint.rules.timeout_fixes import add_timeout_fix, add_value_fix, ceiling_name
 from reslint.semantics.cstutil import source
 
 
@@ -43,11 +44,11 @@ class MissingTimeout(Rule):
         what = "client" if spec.carrier else "call"
         if reading.unbounded:
             why = reading.reason
-            if spec.category == "network":
+            if spec.category in CEILING_CATEGORIES:
                 why += (", so one stuck server holds every call on it, and the workers running them, forever"
                         if spec.carrier else ", so one stuck server holds this call, and the worker running it, forever")
         else:
-            why = f"{reading.reason}, above max-timeout ({self.settings.max_timeout:g} s)"
+            why = f"{reading.reason}, above {ceiling_name(spec.category)} ({self.settings.max_timeout_for(spec.category):g} s)"
         param = spec.params[0].name
         deadline = grpc_deadline_value(node, spec, self.ctx)
         if deadline is not None:  # in a gRPC servicer: the caller's deadline is the timeout to pass on

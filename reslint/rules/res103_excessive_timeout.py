@@ -1,4 +1,4 @@
-"""RES103 excessive-timeout: a constant timeout above ``max-timeout``."""
+"""RES103 excessive-timeout: a constant timeout above its category's ``max-timeout``."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import libcst as cst
 
 from reslint.analysis.timeouts import EXCESSIVE, read_call_timeout
 from reslint.rules.base import Rule
+from reslint.rules.timeout_fixes import ceiling_name
 
 
 class ExcessiveTimeout(Rule):
@@ -15,10 +16,12 @@ class ExcessiveTimeout(Rule):
         reading = read_call_timeout(node, self.ctx)
         if reading is None or reading.state != EXCESSIVE:
             return
-        limit = self.settings.max_timeout
+        category = reading.spec.category
+        limit = self.settings.max_timeout_for(category)
+        name = ceiling_name(category)
         self.report(
             node,
-            f"`{reading.spec.qualname}` waits up to {reading.seconds:g} s ({reading.reason}), above max-timeout "
+            f"`{reading.spec.qualname}` waits up to {reading.seconds:g} s ({reading.reason}), above {name} "
             f"({limit:g} s): a slow dependency holds a connection and a worker that long; lower the timeout or "
-            f"raise max-timeout for this code",
+            f"raise {name} for this code",
         )

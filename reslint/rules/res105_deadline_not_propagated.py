@@ -23,6 +23,7 @@ import libcst as cst
 
 from reslint.analysis.deadlines import DEFAULT_BUDGET_PARAMETERS, GRPC, Budget, budgets_of, function_scope
 from reslint.analysis.timeouts import EXCESSIVE, OK, find_argument, read_call_timeout
+from reslint.catalog.model import CEILING_CATEGORIES
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan, Rule
 from reslint.semantics.cstutil import source
@@ -110,7 +111,7 @@ class DeadlineNotPropagated(Rule):
         if reading is None or reading.param is None or reading.state not in (OK, EXCESSIVE):
             return None
         spec = reading.spec
-        if spec.category != "network" or spec.carrier or not spec.blocks:
+        if spec.category not in CEILING_CATEGORIES or spec.carrier or not spec.blocks:
             return None  # a subprocess, a client that carries the timeout for later calls, a setter
         arg = find_argument(node, reading.param.name, reading.param.position)
         if arg is None or not isinstance(arg, cst.Arg):

@@ -1,7 +1,7 @@
 """Fixes shared by the timeout rules: add a timeout (RES101), replace a disabling value (RES102).
 
 Both are *unsafe* (DESIGN section 2): a call that used to succeed slowly may now
-fail with a timeout error. The value inserted is ``default-timeout`` seconds,
+fail with a timeout error. The value inserted is the call's category's ``default-timeout`` seconds,
 written in the unit and parameter the catalog gives for the library.
 """
 
@@ -12,19 +12,27 @@ from typing import Optional, Tuple
 import libcst as cst
 
 from reslint.analysis.timeouts import TimeoutReading, find_argument
+from reslint.catalog.model import NETWORK
 from reslint.semantics.cstutil import add_keyword_arg, format_seconds, parse_expression, source, whole_units
 from reslint.semantics.edits import spell
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan
 
 
-def _default_seconds(ctx) -> float:
-    return ctx.settings.default_timeout if ctx.settings is not None else 10.0
+def ceiling_name(category: str) -> str:
+    """How a message names the ceiling of ``category``: the key that sets it
+    (``max-timeout``, ``timeouts.model.max-timeout``)."""
+    return "max-timeout" if category == NETWORK else f"timeouts.{category}.max-timeout"
+
+
+def _default_seconds(ctx, spec) -> float:
+    """The timeout a fix inserts on a call of ``spec``: its category's ``default-timeout``, seconds."""
+    return ctx.settings.default_timeout_for(spec.category) if ctx.settings is not None else 10.0
 
 
 def _render(template: str, reading: TimeoutReading, ctx) -> Tuple[Optional[str], Tuple[str, ...]]:
-    seconds = _default_seconds(ctx)
     spec = reading.spec
+    seconds = _default_seconds(ctx, spec)
     values = {
         "param": spec.params[0].name,
         "seconds": str(whole_units(seconds)) if spec.whole_units else format_seconds(seconds),
@@ -43,7 +51,7 @@ def _render(template: str, reading: TimeoutReading, ctx) -> Tuple[Optional[str],
 def add_timeout_fix(call: cst.Call, reading: TimeoutReading, ctx) -> Optional[FixPlan]:
     """RES101: pass a timeout where none is given (or complete an inline timeout object)."""
     spec = reading.spec
-    seconds = format_seconds(_default_seconds(ctx))
+    seconds = format_seconds(_default_seconds(ctx, spec))
     if reading.object_call is not None and reading.missing_keywords:
         new_obj = reading.object_call
         for keyword in reading.missing_keywords:
@@ -86,7 +94,7 @@ def replace_disabled_fix(reading: TimeoutReading, ctx) -> Optional[FixPlan]:
     is_name = isinstance(node, cst.Name) and node.value != "None"
     if is_name and not (spec.fix or "").startswith("{param}="):
         return None  # the name stands for an object, not a number: no mechanical fix
-    text = _in_unit(_default_seconds(ctx), spec)
+    text = _in_unit(_default_seconds(ctx, spec), spec)
     value = parse_expression(text)
     if value is None:
         return None

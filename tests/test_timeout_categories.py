@@ -1,0 +1,112 @@
+"""Timeout categories: model clients are judged against a ceiling of their own
+(``[tool.reslint.timeouts.model]``), and their fix inserts a value sized for a completion."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reslint.config import ConfigError, Settings, settings_from_table
+from reslint.engine.filepass import Linter
+from reslint.engine.fixer import fix_text
+from tests.test_cli import run
+
+HEAD = "import boto3\nimport openai\nfrom botocore.config import Config\n\n"
+
+
+def findings(body: str, settings: Settings = None):
+    linter = Linter(settings or Settings(root=Path(".")))
+    found, errors = linter.lint_text(HEAD + body, "m.py")
+    assert errors == []
+    return [(f.code, f.message) for f in found]
+
+
+def test_the_sdk_default_is_above_the_model_ceiling_and_the_message_names_it():
+    [(code, message)] = findings("llm = openai.OpenAI()\n")
+    assert code == "RES101"
+    assert "600 s read timeout, above timeouts.model.max-timeout (300 s)" in message
+
+
+def test_the_fix_inserts_the_model_default_timeout_not_the_network_one():
+    source = HEAD + "llm = openai.OpenAI()\ns3 = boto3.client('s3')\n"
+    fixed = fix_text(Linter(Settings(root=Path("."))), source, "m.py", unsafe=True).text
+    assert "llm = openai.OpenAI(timeout=120)\n" in fixed
+    assert "s3 = boto3.client('s3', config=Config(connect_timeout=10, read_timeout=10))\n" in fixed
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("c = openai.OpenAI(timeout=240)\n", []),
+    ("c = openai.OpenAI(timeout=301)\n", ["RES103"]),
+    ("c = boto3.client('bedrock-runtime', config=Config(connect_timeout=5, read_timeout=300))\n", []),
+    ("c = boto3.client(service_name='bedrock-runtime', config=Config(connect_timeout=5, read_timeout=900))\n",
+     ["RES103"]),
+    ("c = boto3.client('bedrock-runtime')\n", []),  # 60 s + 60 s: within the model ceiling
+    ("c = boto3.client('s3', config=Config(connect_timeout=5, read_timeout=300))\n", ["RES103"]),
+    ("c = boto3.client('s3')\n", ["RES101"]),
+    ("SERVICE = 'bedrock-runtime'\nc = boto3.client(SERVICE)\n", []),  # a constant name is followed
+])
+def test_boto_clients_take_the_category_of_their_service(body, expected):
+    assert [code for code, _ in findings(body)] == expected
+
+
+def test_a_raised_model_ceiling_accepts_the_sdk_default_and_keeps_the_network_one():
+    settings = settings_from_table({"timeouts": {"model": {"max-timeout": 900}}}, Path("."), None)
+    assert findings("llm = openai.OpenAI()\n", settings) == []
+    assert [c for c, _ in findings("llm = openai.OpenAI(timeout=1000)\n", settings)] == ["RES103"]
+    assert [c for c, _ in findings("s3 = boto3.client('s3')\n", settings)] == ["RES101"]
+
+
+def test_the_model_default_timeout_is_configurable():
+    settings = settings_from_table({"timeouts": {"model": {"default-timeout": 45}}}, Path("."), None)
+    fixed = fix_text(Linter(settings), HEAD + "llm = openai.OpenAI()\n", "m.py", unsafe=True).text
+    assert "openai.OpenAI(timeout=45)" in fixed
+
+
+def test_database_calls_take_the_top_level_values_unless_given_their_own():
+    body = "import psycopg\nconn = psycopg.connect('dbname=x')\n"  # psycopg 3: 130 s without connect_timeout
+    assert [c for c, _ in findings(body)] == ["RES101"]
+    settings = settings_from_table({"timeouts": {"database": {"max-timeout": 200}}}, Path("."), None)
+    assert findings(body, settings) == []
+    assert settings.max_timeout_for("network") == 60.0 and settings.max_timeout_for("model") == 300.0
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ({"timeouts": {"network": {"max-timeout": 5}}}, "unknown key `tool.reslint.timeouts.network` (known keys: "
+                                                    "database, model; network calls use the top-level"),
+    ({"timeouts": {"model": {"max": 5}}}, "unknown key `tool.reslint.timeouts.model.max` (known keys: "
+                                          "max-timeout, default-timeout)"),
+    ({"timeouts": {"model": {"max-timeout": 60}}}, "the default timeout of model calls (120 s) is above their "
+                                                    "max-timeout (60 s)"),
+    ({"timeouts": {"model": {"max-timeout": -1}}}, "`tool.reslint.timeouts.model.max-timeout` must be a positive"),
+    ({"timeouts": {"model": 3}}, "`tool.reslint.timeouts.model` must be a table, got 3"),
+    ({"timeouts": []}, "`tool.reslint.timeouts` must be a table"),
+])
+def test_bad_category_tables_name_the_file_and_key(table, message):
+    with pytest.raises(ConfigError) as info:
+        settings_from_table({"__prefix__": "tool.reslint.", **table}, Path("."), Path("pyproject.toml"))
+    assert str(info.value).startswith("pyproject.toml: ")
+    assert message in str(info.value)
+
+
+def test_show_settings_prints_every_categorys_resolved_values(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.reslint]\nmax-timeout = 30\n\n"
+                                             "[tool.reslint.timeouts.model]\nmax-timeout = 450\n", encoding="utf-8")
+    result = run(["show-settings"], tmp_path)
+    assert result.exit_code == 0
+    line = next(row for row in result.output.splitlines() if row.strip().startswith("timeouts = "))
+    assert '"database" = { "max-timeout" = 30, "default-timeout" = 10 }' in line
+    assert '"model" = { "max-timeout" = 450, "default-timeout" = 120 }' in line
+    assert line.endswith("# pyproject.toml")
+
+
+def test_a_project_timeout_call_can_be_a_model_call(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.reslint]\n\n[[tool.reslint.catalog.timeout-calls]]\nname = \"corp.llm.complete\"\n"
+        "default = 600\ncategory = \"model\"\n", encoding="utf-8")
+    (tmp_path / "app.py").write_text("from corp.llm import complete\n\nanswer = complete('hi')\n"
+                                     "quick = complete('hi', timeout=200)\n", encoding="utf-8")
+    result = run(["-f", "concise", "app.py"], tmp_path)
+    assert result.exit_code == 1
+    assert "app.py:3:10: RES101" in result.output and "timeouts.model.max-timeout (300 s)" in result.output
+    assert "app.py:4:" not in result.output
