@@ -110,3 +110,21 @@ def test_a_project_timeout_call_can_be_a_model_call(tmp_path):
     assert result.exit_code == 1
     assert "app.py:3:10: RES101" in result.output and "timeouts.model.max-timeout (300 s)" in result.output
     assert "app.py:4:" not in result.output
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("def f(c=None):\n    return openai.OpenAI() if c is None else c\n", []),
+    ("def f(c=None):\n    return c if c else openai.OpenAI()\n", []),
+    ("def f(c=None):\n    c = c or boto3.client('s3')\n    return c\n", []),
+    ("def f(c=None):\n    if c is None:\n        try:\n            c = openai.OpenAI()\n        except ImportError:\n"
+     "            raise\n    return c\n", []),
+    # built under the test of another name, or whatever the caller passed: the library's own client
+    ("def f(c=None):\n    if c is None:\n        d = openai.OpenAI()\n        return d\n    return c\n", ["RES101"]),
+    ("def f(c=None):\n    d = openai.OpenAI()\n    return c or d\n", ["RES101"]),
+    ("def f(c=None):\n    return c and openai.OpenAI()\n", ["RES101"]),
+    # a fallback that waits forever is still reported
+    ("import requests\ndef f(s=None):\n    return s or requests.Session()\n", []),  # a Session is no carrier
+    ("import redis\ndef f(r=None):\n    return r or redis.Redis(host='h')\n", ["RES101"]),
+])
+def test_a_fallback_for_an_injected_client_keeps_the_sdks_bounded_default(body, expected):
+    assert [code for code, _ in findings(body)] == expected

@@ -19,12 +19,12 @@ import libcst as cst
 from reslint.analysis.commands import BOUNDED, INTERACTIVE, LOCAL, NETWORK, UNKNOWN_COMMAND, read_command, \
     shown_command
 from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
-from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, NETWORK, TimeoutObjectSpec, TimeoutParam, \
-    TimeoutSpec
+from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, NETWORK as NETWORK_CALL, TimeoutObjectSpec, \
+    TimeoutParam, TimeoutSpec
 from reslint.catalog.timeouts import MOUNTED_TIMEOUTS
 from reslint.semantics.context import UNKNOWN, Context
 from reslint.semantics.cstutil import source
-from reslint.semantics.walk import children
+from reslint.semantics.walk import children, expressions
 
 OK, MISSING, DISABLED, EXCESSIVE, UNKNOWN_STATE = "ok", "missing", "disabled", "excessive", "unknown"
 _SEVERITY = {DISABLED: 4, EXCESSIVE: 3, UNKNOWN_STATE: 2, OK: 1}
@@ -111,7 +111,7 @@ def _judge_command(call: cst.Call, reading: TimeoutReading, ctx: Context) -> Tim
     """A subprocess call with no timeout (or a disabled one) matters only when its program
     waits on the network with no bound of its own (DESIGN section 2, "Timeout categories")."""
     spec = reading.spec
-    verdict = read_command(call, spec, ctx, _max_timeout(ctx, NETWORK))  # its program waits on the network
+    verdict = read_command(call, spec, ctx, _max_timeout(ctx, NETWORK_CALL))  # its program waits on the network
     if verdict.state == UNKNOWN_COMMAND:
         return TimeoutReading(spec, UNKNOWN_STATE, "the program it runs is not known")
     if verdict.state != NETWORK:
@@ -172,7 +172,62 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
     reading = _missing(spec, max_timeout)
     if reading.state == MISSING and spec.bounded_per_request and _bounded_by_its_requests(call, spec, ctx):
         return TimeoutReading(spec, OK, "used in one function only, by requests that each pass `timeout=`")
+    if reading.state == MISSING and not reading.unbounded and spec.carrier and _built_as_fallback(call, ctx):
+        return TimeoutReading(spec, OK, "built only when the caller passes no client of its own; the library's "
+                                        "default is bounded")
     return reading
+
+
+def _built_as_fallback(call: cst.Call, ctx: Context) -> bool:
+    """Whether the client ``call`` builds is the fallback for one the caller can pass in:
+    ``client or Client()``, ``given if given is not None else Client()``, or an assignment
+    ``self._client = Client()`` under ``if self._client is None:`` (a lazy default). Such a
+    client exists only when the caller configured none: its timeout is the caller's choice,
+    and a library that leaves a *bounded* SDK default in place is not at fault (one that
+    leaves a client waiting forever still is; see the caller of this function)."""
+    statements = ctx.statements
+    if not statements:
+        return False
+    line = statements[-1]
+    for node in expressions(line):
+        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or) and node.right is call:
+            return True
+        if isinstance(node, cst.IfExp) and ((node.orelse is call and _tests_given(node.test)) or
+                                            (node.body is call and _tests_absent(node.test) is not None)):
+            return True
+    if not isinstance(line, cst.SimpleStatementLine):
+        return False
+    targets = {_code(t.target) for small in line.body if isinstance(small, cst.Assign) and small.value is call
+               for t in small.targets}
+    for stmt in reversed(statements[:-1]):
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            return False
+        if isinstance(stmt, cst.If) and targets and _tests_absent(stmt.test) in targets:
+            return True
+    return False
+
+
+def _tests_absent(test: cst.BaseExpression) -> Optional[str]:
+    """The expression ``test`` checks to be missing (``x is None``, ``not x``), as code, or ``None``."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _code(test.expression)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        if isinstance(target.operator, cst.Is) and isinstance(target.comparator, cst.Name) and \
+                target.comparator.value == "None":
+            return _code(test.left)
+    return None
+
+
+def _tests_given(test: cst.BaseExpression) -> bool:
+    """Whether ``test`` checks that something was given: ``x is not None``, or ``x`` itself."""
+    if isinstance(test, (cst.Name, cst.Attribute)):
+        return True
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        return isinstance(target.operator, cst.IsNot) and isinstance(target.comparator, cst.Name) and \
+            target.comparator.value == "None"
+    return False
 
 
 def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> bool:

@@ -326,6 +326,12 @@ class Context:
         return self._statements[-1] if self._statements else None
 
     @property
+    def statements(self) -> Tuple[cst.CSTNode, ...]:
+        """The statements that enclose the node being visited, outermost first (compound
+        statements such as ``if`` and ``try``, then the innermost statement line)."""
+        return tuple(self._statements)
+
+    @property
     def unit(self):
         """The statement whose rendering holds the node being visited: the top-level
         statement, or a member of a top-level class body (nested classes alike); the unit
