@@ -128,3 +128,41 @@ def test_a_project_timeout_call_can_be_a_model_call(tmp_path):
 ])
 def test_a_fallback_for_an_injected_client_keeps_the_sdks_bounded_default(body, expected):
     assert [code for code, _ in findings(body)] == expected
+
+
+# -- deadlines around a call without a timeout ------------------------------------------------
+GREEN = "import asyncio\nimport gevent\nimport requests\nfrom eventlet import Timeout\n\n"
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("def f(u):\n    with Timeout(5, False):\n        return requests.get(u)\n", []),
+    ("def f(u):\n    with gevent.Timeout(seconds=2):\n        return requests.get(u)\n", []),
+    ("def f(u):\n    with gevent.Timeout():\n        return requests.get(u)\n", ["RES101"]),  # no seconds: none
+    ("def f(u):\n    with gevent.Timeout(5):\n        pass\n    return requests.get(u)\n", ["RES101"]),
+    ("async def f(u):\n    async with asyncio.timeout(5):\n        return requests.get(u)\n", ["RES101"]),
+    # RES104 still compares a timeout inside with the deadline
+    ("def f(u):\n    with gevent.Timeout(5):\n        return requests.get(u, timeout=30)\n", ["RES104"]),
+])
+def test_a_green_threads_timeout_bounds_a_blocking_call(body, expected):
+    linter = Linter(Settings(root=Path(".")))
+    found, errors = linter.lint_text(GREEN + body, "m.py")
+    assert errors == []
+    assert [f.code for f in found] == expected
+
+
+def test_an_asyncio_deadline_bounds_an_awaited_call_only(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.reslint]\n\n[[tool.reslint.catalog.timeout-calls]]\nname = \"corp.net.fetch\"\n", encoding="utf-8")
+    (tmp_path / "app.py").write_text(
+        "import asyncio\nfrom corp.net import fetch\n\n\nasync def quote(url):\n"
+        "    async with asyncio.timeout(5):\n        awaited = await fetch(url)\n"
+        "        started = asyncio.ensure_future(fetch(url))\n"
+        "    return awaited, await started\n", encoding="utf-8")
+    result = run(["-f", "concise", "app.py"], tmp_path)
+    assert result.output.count("RES101") == 1 and "app.py:8:41: RES101" in result.output, result.output
+
+
+def test_green_deadlines_are_deadlines():
+    from reslint.catalog import retries
+
+    assert retries.GREEN_DEADLINES <= set(retries.DEADLINES)

@@ -48,11 +48,14 @@ class RetryScope:
 
 @dataclass
 class DeadlineScope:
-    """A subtree bounded by a deadline of ``seconds`` (``asyncio.timeout(5)``)."""
+    """A subtree bounded by a deadline of ``seconds`` (``asyncio.timeout(5)``); ``blocking``: it
+    also bounds blocking calls made in it (a green thread's timeout, ``catalog.GREEN_DEADLINES``),
+    not only awaited ones."""
 
     seconds: object
     node: cst.CSTNode
     what: str
+    blocking: bool = False
 
 
 #: qualified names of calls that retry the function passed to them (``retry_call(fn, ...)``)
@@ -175,7 +178,7 @@ class RetriedScopes:
             for item in stmt.items:
                 found = self._deadline(item.item, scope)
                 if found is not None:
-                    self._open(stmt.body, DeadlineScope(found[0], stmt.body, found[1]))
+                    self._open(stmt.body, DeadlineScope(found[0], stmt.body, found[1], found[2]))
                     inner_deadline = found[0] if is_number(found[0]) else deadline
             self._block(stmt.body, scope, inner_deadline)
         elif isinstance(stmt, cst.If):
@@ -302,7 +305,7 @@ class RetriedScopes:
         return named[0].body, named[0]
 
     def _deadline(self, expr, scope):
-        """(seconds, text) when ``expr`` is ``asyncio.timeout(T)``-like, else None."""
+        """(seconds, text, bounds blocking calls) when ``expr`` is ``asyncio.timeout(T)``-like, else None."""
         if not isinstance(expr, cst.Call):
             return None
         qual = self.ctx.qualname(expr.func, scope)
@@ -315,7 +318,7 @@ class RetriedScopes:
             if (arg.keyword is not None and arg.keyword.value == keyword) or (arg.keyword is None and index == position):
                 value = self.ctx.value_of(arg.value, scope)
         seconds = float(value) if is_number(value) else UNKNOWN
-        return seconds, f"{qual}({value if is_number(value) else '...'})"
+        return seconds, f"{qual}({value if is_number(value) else '...'})", qual in cat.GREEN_DEADLINES
 
     def _small(self, small, scope: Scope) -> None:
         """``Retrying(...)(fn, ...)``, ``retrying(fn)``, ``retry_call(fn, ...)``: fn's body is retried."""

@@ -40,7 +40,23 @@ DEADLINES: Dict[str, Tuple[int, str]] = {
     "anyio.move_on_after": (0, "delay"),
     "trio.fail_after": (0, "seconds"),
     "trio.move_on_after": (0, "seconds"),
+    # green-thread timeouts (see GREEN_DEADLINES): Timeout(seconds=None, exception=None)
+    # (eventlet/timeout.py, eventlet 0.41; gevent/timeout.py, gevent 26.9)
+    "eventlet.Timeout": (0, "seconds"),
+    "eventlet.timeout.Timeout": (0, "seconds"),
+    "gevent.Timeout": (0, "seconds"),
+    "gevent.timeout.Timeout": (0, "seconds"),
 }
+
+#: Deadlines that bound a *blocking* call made inside them, not only an awaited one: a green
+#: thread's timeout fires in the hub while the call waits on a cooperative (monkey-patched)
+#: socket and raises in the waiting green thread, so ``with eventlet.Timeout(5): requests.get(url)``
+#: waits at most 5 s (https://eventlet.readthedocs.io/en/latest/modules/timeout.html,
+#: https://www.gevent.org/api/gevent.timeout.html). An ``asyncio.timeout()`` cancels awaits only:
+#: a blocking call inside it holds the event loop past the deadline.
+GREEN_DEADLINES: FrozenSet[str] = frozenset({
+    "eventlet.Timeout", "eventlet.timeout.Timeout", "gevent.Timeout", "gevent.timeout.Timeout",
+})
 
 # -- what is transient (RES204) ---------------------------------------------------------
 #: Exception types that catch every error.

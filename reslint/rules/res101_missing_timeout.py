@@ -12,11 +12,14 @@ from reslint.diagnostics import Applicability
 from reslint.rules.base import Rule
 from reslint.rules.timeout_fixes import add_timeout_fix, add_value_fix, ceiling_name
 from reslint.semantics.cstutil import source
+from reslint.semantics.walk import expressions
+from reslint.values import is_number
 
 
 class MissingTimeout(Rule):
     code = "RES101"
     fix_applicability = Applicability.UNSAFE
+    needs_retries = True  # the deadline scopes around a call (``with gevent.Timeout(5):``)
 
     def __init__(self, ctx, reports):
         super().__init__(ctx, reports)
@@ -36,11 +39,23 @@ class MissingTimeout(Rule):
         self._done.add(key)
         return done
 
+    def _under_deadline(self, node: cst.Call) -> bool:
+        """Whether a finite deadline around the call bounds it: a green thread's timeout bounds
+        any call in it; ``asyncio.timeout()`` and the like only a call that is awaited."""
+        deadlines = [d for d in self.ctx.deadlines if is_number(d.seconds)]
+        if any(d.blocking for d in deadlines):
+            return True
+        if not deadlines or self.ctx.statement is None:
+            return False
+        return any(isinstance(n, cst.Await) and n.expression is node for n in expressions(self.ctx.statement))
+
     def visit_Call(self, node: cst.Call) -> None:
         reading = read_call_timeout(node, self.ctx)
         if self._already_done(node) or reading is None or reading.state != MISSING:
             return
         spec = reading.spec
+        if not spec.carrier and self._under_deadline(node):
+            return
         what = "client" if spec.carrier else "call"
         if reading.unbounded:
             why = reading.reason
