@@ -290,3 +290,22 @@ def test_narrowing_fix_says_which_retries_it_drops(linter, raises, message):
             "            time.sleep(random.uniform(0, 2 ** attempt))\n")
     results, _ = linter.lint_text(HEAD + body, "m.py")
     assert [f.fix.message for f in results if f.code == "RES204"] == [message]
+
+
+def test_a_retry_of_a_locked_local_file_is_not_aimed_at_an_error_a_retry_cannot_fix(linter):
+    # PermissionError is the OS's: on Windows, a file another process holds open raises it too
+    body = """
+    def write_text(path, text):
+        delay = random.uniform(0, 0.1)
+        for attempt in range(5):
+            try:
+                with open(path, "w") as f:
+                    f.write(text)
+                return
+            except {caught}:
+                if attempt == 4:
+                    raise
+                time.sleep(random.uniform(0, delay * 2 ** attempt))
+    """
+    assert found(linter, body.replace("{caught}", "PermissionError")) == []
+    assert [code for _, code in found(linter, body.replace("{caught}", "Exception"))] == ["RES204"]

@@ -83,8 +83,13 @@ NON_TRANSIENT_ERRORS: FrozenSet[str] = frozenset({
     "anthropic.AuthenticationError", "anthropic.PermissionDeniedError", "anthropic.BadRequestError",
     "anthropic.NotFoundError", "anthropic.UnprocessableEntityError",
     "stripe.AuthenticationError", "stripe.InvalidRequestError", "stripe.CardError", "stripe.PermissionError",
-    "ValueError", "TypeError", "KeyError", "PermissionError",
+    "ValueError", "TypeError", "KeyError",
 })
+# Not the builtin PermissionError: it is the OS's EACCES/EPERM on a local file or process, and on
+# Windows a file another process holds open (ERROR_SHARING_VIOLATION) raises it too, which a short
+# retry does fix (https://docs.python.org/3/library/exceptions.html#PermissionError: EACCES/EPERM;
+# Windows maps ERROR_SHARING_VIOLATION, 32, into the EACCES range). Remote services report a
+# denial as an HTTP status, which the entries above and STATUS_ERRORS cover.
 
 #: HTTP statuses a retry can fix: 408 Request Timeout, 425 Too Early, 429 Too Many Requests, 5xx.
 TRANSIENT_4XX: FrozenSet[int] = frozenset({408, 425, 429})
