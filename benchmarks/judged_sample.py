@@ -112,6 +112,28 @@ def collect(args: argparse.Namespace) -> None:
           f"{gone} judged findings no longer reported")
 
 
+def apply(args: argparse.Namespace) -> None:
+    """Merge a reviewer's verdicts (JSON lines of ``id``, ``verdict``, ``reason``) into the sample
+    of one repository; every verdict must name a finding of that sample, once."""
+    path = HERE / f"{args.name.replace('/', '+')}.jsonl"
+    records = load(path)
+    by_id = {r["id"]: r for r in records}
+    seen = set()
+    for line in Path(args.verdicts).read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        verdict = json.loads(line)
+        found = by_id.get(verdict.get("id"))
+        if found is None or verdict["id"] in seen or verdict.get("verdict") not in ("true", "false") \
+                or not str(verdict.get("reason", "")).strip():
+            raise SystemExit(f"{args.verdicts}: bad or unknown verdict line: {line[:120]}")
+        seen.add(verdict["id"])
+        found["verdict"], found["reason"] = verdict["verdict"], verdict["reason"]
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    left = sum(1 for r in records if r.get("reported", True) and r.get("verdict") not in ("true", "false"))
+    print(f"{path.name}: {len(seen)} verdicts applied, {left} findings left to judge")
+
+
 def table(samples: List[dict]) -> Tuple[str, List[dict]]:
     """The Markdown tables (per rule, per repository) and the false positives."""
     def row(label: str, group: List[dict]) -> str:
@@ -163,6 +185,10 @@ def main(argv=None) -> None:
     c.add_argument("--name", required=True, help="OWNER/NAME of the public repository")
     c.add_argument("--commit", required=True, help="the commit checked out")
     c.set_defaults(run=collect)
+    a = sub.add_parser("apply", help="merge a reviewer's verdicts into a repository's sample")
+    a.add_argument("verdicts", help="JSON lines: id, verdict (true/false), reason")
+    a.add_argument("--name", required=True, help="OWNER/NAME of the repository the verdicts are for")
+    a.set_defaults(run=apply)
     s = sub.add_parser("score", help="print and record the verdicts per rule and repository")
     s.set_defaults(run=score)
     args = parser.parse_args(argv)

@@ -50,3 +50,22 @@ def test_verdicts_survive_a_moved_line_and_the_table_counts_them(tool, tmp_path,
     assert "no longer reported (1: 1 false, 0 true)" in readme and "app.py:4` RES101 (false): for the test" in readme
     tool.main(["score"])  # the generated section is replaced, not appended
     assert (tmp_path / "judged" / "README.md").read_text().count("judged-table: begin") == 1
+
+
+def test_apply_merges_a_reviewers_verdicts_and_refuses_unknown_ids(tool, tmp_path, capsys):
+    repo = _repo(tmp_path, "import requests\n\nrequests.get('https://a')\nrequests.get('https://b')\n")
+    tool.main(["collect", str(repo), "--name", "o/r", "--commit", "c" * 40])
+    path = tmp_path / "judged" / "o+r.jsonl"
+    ids = [json.loads(line)["id"] for line in path.read_text().splitlines()]
+    verdicts = tmp_path / "verdicts.jsonl"
+    verdicts.write_text(json.dumps({"id": ids[1], "verdict": "false", "reason": "a local stub"}) + "\n")
+    tool.main(["apply", str(verdicts), "--name", "o/r"])
+    assert "1 verdicts applied, 1 findings left to judge" in capsys.readouterr().out
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [(r.get("verdict"), r.get("reason")) for r in rows] == [(None, None), ("false", "a local stub")]
+    verdicts.write_text(json.dumps({"id": "nope", "verdict": "true", "reason": "x"}) + "\n")
+    with pytest.raises(SystemExit, match="bad or unknown verdict line"):
+        tool.main(["apply", str(verdicts), "--name", "o/r"])
+    verdicts.write_text(json.dumps({"id": ids[0], "verdict": "maybe", "reason": "x"}) + "\n")
+    with pytest.raises(SystemExit, match="bad or unknown verdict line"):
+        tool.main(["apply", str(verdicts), "--name", "o/r"])

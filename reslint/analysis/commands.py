@@ -42,6 +42,7 @@ from reslint.catalog.programs import (
     WRAPPERS,
     ProgramSpec,
 )
+from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import UNKNOWN, Context
 
 NETWORK, BOUNDED, INTERACTIVE, LOCAL, UNKNOWN_COMMAND = "network", "bounded", "interactive", "local", "unknown"
@@ -129,18 +130,10 @@ def _read(call: cst.Call, spec: TimeoutSpec, ctx: Context, max_timeout: float) -
 
 
 def _argument(call: cst.Call, name: str, position: Optional[int]) -> Optional[cst.Arg]:
-    positional = 0
-    for arg in call.args:
-        if arg.star:
-            return None
-        if arg.keyword is not None:
-            if arg.keyword.value == name:
-                return arg
-            continue
-        if position is not None and positional == position:
-            return arg
-        positional += 1
-    return None
+    """The argument passed for a parameter of the call; ``None`` also when ``*args``/``**kwargs``
+    may hold it (a command line that cannot be read is an unknown command)."""
+    found = find_argument(call, name, position)
+    return found if isinstance(found, cst.Arg) else None
 
 
 def _env_names(arg: Optional[cst.Arg], ctx: Context, scope) -> FrozenSet[str]:

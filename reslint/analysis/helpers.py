@@ -33,6 +33,7 @@ from reslint.catalog import canonical, retries as cat
 from reslint.catalog.user import CALLER as CALLER_ENTRY, DECORATOR as DECORATOR_ENTRY, HelperEntry
 from reslint.libraries import RECURSIVE, helper_adapter
 from reslint.model.policy import Jitter, LoopFacts, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
+from reslint.semantics.arguments import argument_value, find_argument
 from reslint.semantics.context import Context, Scope
 from reslint.semantics.walk import children, expressions
 from reslint.values import UNKNOWN, is_number
@@ -477,21 +478,9 @@ def _handler_calls(handler: cst.ExceptHandler) -> List[cst.Call]:
 
 def argument(call: cst.Call, index: int, func: cst.FunctionDef, method: bool) -> Optional[cst.BaseExpression]:
     """The argument ``call`` passes to the ``index``-th parameter of ``func`` (after ``self`` for a
-    method), by position or by name."""
+    method), by position or by name; ``None`` when it passes none or ``*args``/``**kwargs`` may."""
     params = _params(func)[1:] if method else _params(func)
-    name = params[index].name.value if index < len(params) else None
-    position = 0
-    for arg in call.args:
-        if arg.star:
-            return None
-        if arg.keyword is not None:
-            if arg.keyword.value == name:
-                return arg.value
-            continue
-        if position == index:
-            return arg.value
-        position += 1
-    return None
+    return argument_value(call, params[index].name.value if index < len(params) else None, index)
 
 
 def _names(expr, name: str) -> bool:
@@ -573,15 +562,5 @@ def catalog_policy(ctx: Context, entry: HelperEntry, call: Optional[cst.Call], a
 def _passed(call: cst.Call, name: str, position: int):
     """The argument ``call`` passes as ``name`` (keyword, or positional at ``position``); ``None``
     when it passes none, :data:`UNKNOWN` when a ``*args``/``**kwargs`` may hold it."""
-    index = 0
-    for arg in call.args:
-        if arg.star:
-            return UNKNOWN
-        if arg.keyword is not None:
-            if arg.keyword.value == name:
-                return arg.value
-            continue
-        if index == position:
-            return arg.value
-        index += 1
-    return None
+    found = find_argument(call, name, position)
+    return found.value if isinstance(found, cst.Arg) else found

@@ -22,6 +22,7 @@ from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_cal
 from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, NETWORK as NETWORK_CALL, TimeoutObjectSpec, \
     TimeoutParam, TimeoutSpec
 from reslint.catalog.timeouts import MOUNTED_TIMEOUTS
+from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import UNKNOWN, Context
 from reslint.semantics.cstutil import source
 from reslint.semantics.walk import children, expressions
@@ -58,29 +59,6 @@ class TimeoutReading:
     unbounded: bool = False
     #: another way to bound the call, for the message (a program's own timeout option)
     advice: str = ""
-
-
-def find_argument(call: cst.Call, name: str, position: Optional[int]):
-    """The argument passed for a parameter, ``UNKNOWN`` when ``*args``/``**kwargs`` may hold it,
-    or ``None`` when it is certainly absent."""
-    positional = 0
-    for arg in call.args:
-        if arg.star == "**":
-            continue
-        if arg.keyword is not None:
-            if arg.keyword.value == name:
-                return arg
-            continue
-        if arg.star == "*":
-            if position is not None and positional <= position:
-                return UNKNOWN
-            continue
-        if position is not None and positional == position:
-            return arg
-        positional += 1
-    if any(arg.star == "**" for arg in call.args):
-        return UNKNOWN
-    return None
 
 
 def read_call_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
