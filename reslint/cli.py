@@ -737,6 +737,9 @@ def _path_lines(path: Path, settings) -> List[str]:
                        f"also when the file is named on the command line")
         else:
             out.append("  not test code (test-paths)")
+        if _is_operator_script(path, settings):
+            out.append(f"  an operator script (run by hand: in a script directory, not named by CI or another "
+                       f"automation file): script-ignore = {_toml(list(settings.script_ignore))} applies")
         return out
     walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore)
     try:
@@ -773,7 +776,23 @@ def _rule_state(info, settings, per_file, path) -> Tuple[str, str]:
     if path is not None and path.is_file() and info.code in settings.codes(settings.test_ignore) and \
             _is_test_code(path, settings):
         return "on", f"{why}; off in {_display(path, settings)}, test code, by test-ignore"
+    if path is not None and path.is_file() and info.code in settings.codes(settings.script_ignore) and \
+            _is_operator_script(path, settings):
+        return "on", f"{why}; off in {_display(path, settings)}, an operator script, by script-ignore"
     return "on", why
+
+
+def _is_operator_script(path: Path, settings) -> bool:
+    from reslint.engine.files import read_regular_text
+    from reslint.engine.scripts import OperatorScripts
+
+    if settings.project_root is None or not settings.script_ignore:
+        return False
+    try:
+        text = read_regular_text(path, errors="replace")
+    except OSError:
+        return False
+    return OperatorScripts(settings.project_root).is_operator_script(str(path), text)
 
 
 @main.command()

@@ -51,6 +51,14 @@ DEFAULT_TEST_PATHS: Tuple[str, ...] = ("tests/", "test/", "test_*.py", "*_test.p
 #: that reaches production.
 DEFAULT_TEST_IGNORE: Tuple[str, ...] = ("RES",)
 
+#: Codes not reported in operator scripts (programs of the project run by hand: no package, not
+#: named by CI or another automation file; ``reslint/engine/scripts.py``). The timeout and
+#: retry-policy rules: a hang there is seen and interrupted by the person who started it, and a
+#: retry has no fleet to synchronise; in the judged sample (``benchmarks/judged/``) such findings
+#: in release, maintenance and documentation scripts were false, in a script CI runs true. The
+#: idempotency rules still apply: a write sent twice by hand is sent twice.
+DEFAULT_SCRIPT_IGNORE: Tuple[str, ...] = ("RES1", "RES2")
+
 #: The categories with timeouts of their own (``[tool.reslint.timeouts.<category>]``), as
 #: ``(category, max-timeout s, default-timeout s)``; ``None`` takes the top-level value, which
 #: network calls use. Model calls: a completion of a few thousand tokens takes tens of seconds
@@ -83,6 +91,8 @@ class Settings:
     per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
     test_paths: Tuple[str, ...] = DEFAULT_TEST_PATHS
     test_ignore: Tuple[str, ...] = DEFAULT_TEST_IGNORE
+    #: codes not reported in operator scripts (``reslint.engine.scripts``)
+    script_ignore: Tuple[str, ...] = DEFAULT_SCRIPT_IGNORE
     exclude: Tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: Tuple[str, ...] = ()
     respect_gitignore: bool = True
@@ -295,6 +305,7 @@ _KEYS = {
     "per-file-ignores": ("per_file_ignores", _per_file_ignores),
     "test-paths": ("test_paths", _globs),
     "test-ignore": ("test_ignore", _codes),
+    "script-ignore": ("script_ignore", _codes),
     "exclude": ("exclude", _globs),
     "extend-exclude": ("extend_exclude", _globs),
     "respect-gitignore": ("respect_gitignore", _bool),

@@ -102,8 +102,31 @@ class Runner:
         with profile.phase("discover") if profile is not None else nullcontext():
             found = self.walker.discover(list(paths) or [Path(".")])
         run = self._run_files(found.files, paths, progress)
+        self.leave_out_in_operator_scripts(run.results)
         run.results.extend(self._unlisted_result(item) for item in found.unlisted)
         return run
+
+    def leave_out_in_operator_scripts(self, results: List[FileResult]) -> None:
+        """Drop the ``script-ignore`` codes from the findings of operator scripts
+        (:mod:`reslint.engine.scripts`). Done after the cache and the last run's record, which
+        keep every finding: whether a file is one depends on other files (its directory, the
+        project's automation files). Without a project root nothing counts as one: a file
+        checked on its own is checked whole."""
+        codes = self.settings.codes(self.settings.script_ignore)
+        if not codes or self.settings.project_root is None:
+            return
+        scripts = None
+        for result in results:
+            if not any(f.code in codes for f in result.findings):
+                continue
+            if scripts is None:
+                from reslint.engine.scripts import OperatorScripts
+                scripts = OperatorScripts(self.settings.project_root)
+            if result.source is None:
+                self._with_source(result)
+            text = result.source.text if result.source is not None else None
+            if scripts.is_operator_script(result.path, text):
+                result.findings = [f for f in result.findings if f.code not in codes]
 
     def _unlisted_result(self, item: Unlisted) -> FileResult:
         """The result of a path discovery could not list: RES000 at 1:1 (as Ruff's E902), so it

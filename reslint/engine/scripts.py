@@ -1,0 +1,124 @@
+"""Operator scripts: the project's programs that a person runs by hand.
+
+A file is an *operator script* when all three hold:
+
+1. it runs as a program: a module-level ``if __name__ == "__main__":``;
+2. it lives where projects keep the scripts they run themselves (:data:`SCRIPT_DIRECTORIES`:
+   ``scripts/``, ``bin/``, ``tools/``, ``docs/``... at the top of the project), not in the
+   package they ship, whose command-line tools run on users' machines and in their automation,
+   nor under ``.github/``, whose scripts CI runs;
+3. no automation file of the project names it (:data:`AUTOMATION_FILES`: CI workflows,
+   Makefiles, Dockerfiles, cron and process files, tox and nox): a script that CI or a container
+   runs has nobody watching it.
+
+A hang in such a script is seen by the person who started it, who interrupts it, and a retry in
+it has no fleet of clients to synchronise: in the judged sample of public repositories
+(``benchmarks/judged/``) the timeout and retry-policy findings in release, maintenance and
+documentation scripts were judged false, while the same findings in a script a CI workflow runs
+every twelve hours were judged true. ``script-ignore`` (default: the timeout and retry-policy
+codes, ``RES1`` and ``RES2``) is not reported in operator scripts; the idempotency codes still
+are, since a charge sent twice by hand is still sent twice.
+
+The decision depends on files other than the script (its directory, the automation files), so it
+is made on every run after the cache, never stored with a file's findings.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Iterable, List, Optional
+
+from reslint.engine.files import read_regular_text
+
+#: Files that run a project's programs without a person watching, as globs relative to a
+#: directory from the project root up to the repository root: GitHub Actions, GitLab CI,
+#: CircleCI, Azure Pipelines, Bitbucket Pipelines, Jenkins, make and just, tox and nox,
+#: Dockerfiles and Compose files, Procfiles (Heroku, foreman) and crontabs, pre-commit.
+AUTOMATION_FILES = (
+    ".github/workflows/*.yml", ".github/workflows/*.yaml", ".github/actions/*/action.yml",
+    ".github/actions/*/action.yaml", ".gitlab-ci.yml", ".circleci/config.yml", "azure-pipelines.yml",
+    "bitbucket-pipelines.yml", "Jenkinsfile", "Makefile", "makefile", "GNUmakefile", "justfile", "Justfile",
+    "tox.ini", "noxfile.py", "Dockerfile", "Dockerfile.*", "*.Dockerfile", "docker-compose*.yml",
+    "docker-compose*.yaml", "compose.yml", "compose.yaml", "Procfile", "crontab", "*.cron",
+    ".pre-commit-config.yaml", ".pre-commit-hooks.yaml",
+)
+
+#: Directory names that hold a project's own scripts: ``scripts``/``script`` and ``bin`` (the
+#: layouts of the Python Packaging User Guide's and many projects' maintenance scripts), ``tools``,
+#: ``dev`` and ``devtools`` (developer tooling), ``docs``/``doc`` (the scripts that build the
+#: documentation). A file is in one when the first directory of its path, relative to the project
+#: root, has one of these names (deeper, the names are as often packages: ``crewai_tools/tools/``).
+SCRIPT_DIRECTORIES = frozenset({"scripts", "script", "bin", "tools", "dev", "devtools", "docs", "doc"})
+
+#: how far up from the project root automation files are looked for (a subproject of a monorepo
+#: is run by the repository's CI); the walk also stops at the directory holding ``.git``
+MAX_LEVELS_UP = 8
+
+_MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*(['\"])__main__\1\s*:", re.MULTILINE)
+
+
+def runs_as_program(text: str) -> bool:
+    """Whether ``text`` (a module's source) has a module-level ``if __name__ == "__main__":``."""
+    return _MAIN_GUARD.search(text) is not None
+
+
+class OperatorScripts:
+    """Tells which files of a project are operator scripts (module docstring). The automation
+    files are read once, on the first question; ``root`` is the project root (``None``: no
+    project, so no automation file is known and no file counts as named)."""
+
+    def __init__(self, root: Optional[Path]):
+        self.root = root
+        self._texts: Optional[List[str]] = None
+        #: an automation file that could not be read: every script then counts as named (a
+        #: finding is never hidden because of a file reslint could not read)
+        self._unreadable = False
+
+    def is_operator_script(self, path: str, text: Optional[str]) -> bool:
+        """Whether the file at ``path`` with source ``text`` is an operator script; ``False``
+        when ``text`` is ``None`` (not known)."""
+        if text is None or not runs_as_program(text) or self.root is None:
+            return False
+        relative = os.path.relpath(os.path.abspath(path), os.path.abspath(self.root))
+        directories = Path(relative).parts[:-1]
+        if relative.startswith("..") or not directories or directories[0] not in SCRIPT_DIRECTORIES:
+            return False
+        return not self.named(os.path.basename(path))
+
+    def named(self, file_name: str) -> bool:
+        """Whether an automation file names the script ``file_name`` (``issues.py``): as that
+        file name, as a module run with ``-m`` (``python -m scripts.issues``), or without its
+        suffix as an executable (``bin/release``)."""
+        texts = self._automation_texts()
+        if self._unreadable:
+            return True
+        stem = file_name[:-3] if file_name.endswith(".py") else file_name
+        as_file = re.compile(rf"(?<![\w.-]){re.escape(file_name)}(?![\w-])")
+        as_module = re.compile(rf"-m\s+(?:[\w.]+\.)?{re.escape(stem)}(?![\w.])")
+        as_program = re.compile(rf"/{re.escape(stem)}(?![\w.-])")
+        return any(as_file.search(t) or as_module.search(t) or as_program.search(t) for t in texts)
+
+    def _automation_texts(self) -> List[str]:
+        if self._texts is None:
+            self._texts = []
+            for path in self._automation_paths():
+                try:
+                    self._texts.append(read_regular_text(path, errors="replace"))
+                except OSError:
+                    self._unreadable = True
+        return self._texts
+
+    def _automation_paths(self) -> Iterable[Path]:
+        if self.root is None:
+            return []
+        found = []
+        directory = Path(os.path.abspath(self.root))
+        for _ in range(MAX_LEVELS_UP + 1):
+            for pattern in AUTOMATION_FILES:
+                found.extend(sorted(p for p in directory.glob(pattern) if not p.is_dir()))
+            if (directory / ".git").exists() or directory.parent == directory:
+                break
+            directory = directory.parent
+        return found

@@ -1,0 +1,122 @@
+"""Operator scripts (programs of the project run by hand): the timeout and retry-policy codes are
+not reported in them; a script that CI or another automation file runs is checked whole."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from reslint.engine.scripts import OperatorScripts, runs_as_program
+from tests.test_cli import run
+
+SCRIPT = ("import requests\n\n\ndef main():\n    requests.get('https://api.example.invalid/stars')\n\n\n"
+          "if __name__ == \"__main__\":\n    main()\n")
+
+
+def project(tmp_path: Path, files: dict) -> Path:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n", encoding="utf-8")
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def reported(tmp_path: Path, *args) -> str:
+    result = run(["-f", "concise", "--no-cache", *args, "."], tmp_path)
+    assert result.exit_code in (0, 1), result.output
+    return result.output
+
+
+def test_a_script_run_by_hand_is_not_reported_and_one_ci_runs_is(tmp_path):
+    project(tmp_path, {"scripts/stars.py": SCRIPT, "scripts/issues.py": SCRIPT,
+                       ".github/workflows/issues.yml": "jobs:\n  triage:\n    steps:\n"
+                                                        "      - run: python scripts/issues.py --yes\n"})
+    output = reported(tmp_path)
+    assert "scripts/issues.py:5:5: RES101" in output
+    assert "stars.py" not in output
+
+
+@pytest.mark.parametrize("automation", [
+    ("Makefile", "stars:\n\tpython -m scripts.stars\n"),
+    ("Dockerfile", "FROM python:3.12\nCMD [\"python\", \"/app/scripts/stars.py\"]\n"),
+    ("crontab", "0 * * * * /srv/app/bin/stars\n"),
+    (".github/workflows/ci.yaml", "steps:\n  - run: ./scripts/stars.py\n"),
+])
+def test_every_kind_of_automation_file_names_a_script(tmp_path, automation):
+    name, text = automation
+    directory = "bin" if "bin/" in text else "scripts"
+    project(tmp_path, {f"{directory}/stars.py": SCRIPT, name: text})
+    assert f"{directory}/stars.py:5:5: RES101" in reported(tmp_path)
+
+
+@pytest.mark.parametrize(("path", "text"), [
+    ("src/demo/cli.py", SCRIPT),  # a package's command-line tool: its users run it unattended
+    (".github/scripts/milestone.py", SCRIPT),  # CI's own scripts
+    ("scripts/stars.py", SCRIPT.split("\n\n\nif")[0] + "\n\n\nmain()\n"),  # no main guard: a module
+    ("lib/scripts/stars.py", SCRIPT),  # deeper down, `scripts` is as often a package
+])
+def test_what_is_no_operator_script(tmp_path, path, text):
+    project(tmp_path, {path: text})
+    assert f"{path}:5:5: RES101" in reported(tmp_path)
+
+
+def test_the_idempotency_rules_still_apply_in_an_operator_script(tmp_path):
+    script = ("import requests\nfrom tenacity import retry, stop_after_attempt, wait_random_exponential\n\n\n"
+              "@retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=5))\n"
+              "def refund(order_id):\n"
+              "    requests.post(f'https://pay.example.invalid/refunds/{order_id}', timeout=5)\n\n\n"
+              "if __name__ == \"__main__\":\n    refund(1)\n")
+    project(tmp_path, {"scripts/refund.py": script})
+    output = reported(tmp_path)
+    assert "scripts/refund.py:7:5: RES402" in output
+    assert "RES2" not in output.replace("RES402", "")
+
+
+def test_script_ignore_empty_reports_everything_and_show_settings_says_why(tmp_path):
+    project(tmp_path, {"scripts/stars.py": SCRIPT})
+    result = run(["show-settings", "scripts/stars.py"], tmp_path)
+    assert "an operator script (run by hand" in result.output
+    assert "RES101  missing-timeout            on   selected by \"RES\" (select); off in scripts/stars.py, " \
+           "an operator script, by script-ignore" in result.output
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n\n[tool.reslint]\nscript-ignore = []\n",
+                                             encoding="utf-8")
+    assert "scripts/stars.py:5:5: RES101" in reported(tmp_path)
+
+
+def test_the_cache_never_keeps_a_script_hidden_once_ci_runs_it(tmp_path):
+    project(tmp_path, {"scripts/stars.py": SCRIPT})
+    first = run(["-f", "concise", "."], tmp_path)
+    assert first.exit_code == 0 and "All checks passed!" in first.output
+    workflow = tmp_path / ".github" / "workflows" / "stars.yml"
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text("steps:\n  - run: python scripts/stars.py\n", encoding="utf-8")
+    second = run(["-f", "concise", "."], tmp_path)  # the file itself is unchanged: answered from the cache
+    assert second.exit_code == 1 and "scripts/stars.py:5:5: RES101" in second.output
+
+
+def test_an_automation_file_that_cannot_be_read_names_every_script(tmp_path):
+    project(tmp_path, {"scripts/stars.py": SCRIPT})
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes here")
+    os.mkfifo(tmp_path / "Makefile")  # reading it would block: it is not read, and hides nothing
+    assert "scripts/stars.py:5:5: RES101" in reported(tmp_path)
+
+
+def test_a_file_checked_outside_any_project_is_checked_whole(tmp_path):
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "stars.py").write_text(SCRIPT, encoding="utf-8")
+    scripts = OperatorScripts(None)
+    assert not scripts.is_operator_script(str(tmp_path / "scripts" / "stars.py"), SCRIPT)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (SCRIPT, True),
+    ("if __name__ == '__main__':\n    main()\n", True),
+    ("def f():\n    if __name__ == '__main__':\n        pass\n", False),  # not at module level
+    ("# if __name__ == '__main__':\n", False),
+])
+def test_runs_as_program(text, expected):
+    assert runs_as_program(text) is expected
