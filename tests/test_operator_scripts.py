@@ -30,6 +30,13 @@ def reported(tmp_path: Path, *args) -> str:
     return result.output
 
 
+@pytest.mark.parametrize("directory", ["scripts", "bin", "tools", "docs", "examples"])
+def test_the_script_directories(tmp_path, directory):
+    project(tmp_path, {f"{directory}/stars.py": SCRIPT, "src/demo/stars.py": SCRIPT})
+    output = reported(tmp_path)
+    assert "src/demo/stars.py:5:5: RES101" in output and f"{directory}/" not in output
+
+
 def test_a_script_run_by_hand_is_not_reported_and_one_ci_runs_is(tmp_path):
     project(tmp_path, {"scripts/stars.py": SCRIPT, "scripts/issues.py": SCRIPT,
                        ".github/workflows/issues.yml": "jobs:\n  triage:\n    steps:\n"

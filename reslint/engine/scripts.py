@@ -4,7 +4,7 @@ A file is an *operator script* when all three hold:
 
 1. it runs as a program: a module-level ``if __name__ == "__main__":``;
 2. it lives where projects keep the scripts they run themselves (:data:`SCRIPT_DIRECTORIES`:
-   ``scripts/``, ``bin/``, ``tools/``, ``docs/``... at the top of the project), not in the
+   ``scripts/``, ``bin/``, ``tools/``, ``docs/``, ``examples/``... at the top of the project), not in the
    package they ship, whose command-line tools run on users' machines and in their automation,
    nor under ``.github/``, whose scripts CI runs;
 3. no automation file of the project names it (:data:`AUTOMATION_FILES`: CI workflows,
@@ -48,9 +48,10 @@ AUTOMATION_FILES = (
 #: Directory names that hold a project's own scripts: ``scripts``/``script`` and ``bin`` (the
 #: layouts of the Python Packaging User Guide's and many projects' maintenance scripts), ``tools``,
 #: ``dev`` and ``devtools`` (developer tooling), ``docs``/``doc`` (the scripts that build the
-#: documentation). A file is in one when the first directory of its path, relative to the project
+#: documentation), ``examples``/``example`` (programs a reader runs to see a feature work; in the
+#: judged sample every timeout and retry finding in an example program was judged false). A file is in one when the first directory of its path, relative to the project
 #: root, has one of these names (deeper, the names are as often packages: ``crewai_tools/tools/``).
-SCRIPT_DIRECTORIES = frozenset({"scripts", "script", "bin", "tools", "dev", "devtools", "docs", "doc"})
+SCRIPT_DIRECTORIES = frozenset({"scripts", "script", "bin", "tools", "dev", "devtools", "docs", "doc", "examples", "example"})
 
 #: how far up from the project root automation files are looked for (a subproject of a monorepo
 #: is run by the repository's CI); the walk also stops at the directory holding ``.git``
