@@ -30,7 +30,8 @@ def reported(tmp_path: Path, *args) -> str:
     return result.output
 
 
-@pytest.mark.parametrize("directory", ["scripts", "bin", "tools", "docs", "examples"])
+@pytest.mark.parametrize("directory", ["scripts", "bin", "tools", "docs", "examples", "libraries/python/examples",
+                                       "packages/site/docs"])
 def test_the_script_directories(tmp_path, directory):
     project(tmp_path, {f"{directory}/stars.py": SCRIPT, "src/demo/stars.py": SCRIPT})
     output = reported(tmp_path)
@@ -64,6 +65,7 @@ def test_every_kind_of_automation_file_names_a_script(tmp_path, automation):
     (".github/scripts/milestone.py", SCRIPT),  # CI's own scripts
     ("scripts/stars.py", SCRIPT.split("\n\n\nif")[0] + "\n\n\nmain()\n"),  # no main guard: a module
     ("lib/scripts/stars.py", SCRIPT),  # deeper down, `scripts` is as often a package
+    ("lib/tools/stars.py", SCRIPT),
 ])
 def test_what_is_no_operator_script(tmp_path, path, text):
     project(tmp_path, {path: text})

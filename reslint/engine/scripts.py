@@ -49,9 +49,15 @@ AUTOMATION_FILES = (
 #: layouts of the Python Packaging User Guide's and many projects' maintenance scripts), ``tools``,
 #: ``dev`` and ``devtools`` (developer tooling), ``docs``/``doc`` (the scripts that build the
 #: documentation), ``examples``/``example`` (programs a reader runs to see a feature work; in the
-#: judged sample every timeout and retry finding in an example program was judged false). A file is in one when the first directory of its path, relative to the project
-#: root, has one of these names (deeper, the names are as often packages: ``crewai_tools/tools/``).
-SCRIPT_DIRECTORIES = frozenset({"scripts", "script", "bin", "tools", "dev", "devtools", "docs", "doc", "examples", "example"})
+#: judged sample every timeout and retry finding in an example program was judged false). A file
+#: is in one when the first directory of its path, relative to the project root, has one of these
+#: names (deeper, most of them are as often packages: ``crewai_tools/tools/``), or when any
+#: directory of its path is one of :data:`ANYWHERE_DIRECTORIES`.
+SCRIPT_DIRECTORIES = frozenset({"scripts", "script", "bin", "tools", "dev", "devtools", "docs", "doc", "examples",
+                                "example"})
+#: the script directories whose names mean the same at any depth (a monorepo's
+#: ``libraries/python/examples/``)
+ANYWHERE_DIRECTORIES = frozenset({"examples", "example", "docs", "doc"})
 
 #: how far up from the project root automation files are looked for (a subproject of a monorepo
 #: is run by the repository's CI); the walk also stops at the directory holding ``.git``
@@ -84,7 +90,8 @@ class OperatorScripts:
             return False
         relative = os.path.relpath(os.path.abspath(path), os.path.abspath(self.root))
         directories = Path(relative).parts[:-1]
-        if relative.startswith("..") or not directories or directories[0] not in SCRIPT_DIRECTORIES:
+        if relative.startswith("..") or not directories or (
+                directories[0] not in SCRIPT_DIRECTORIES and not ANYWHERE_DIRECTORIES.intersection(directories)):
             return False
         return not self.named(os.path.basename(path))
 
