@@ -80,7 +80,8 @@ class Extractor:
             method = libraries.lookup_method(call.func.attr.value, self.ctx.model.import_roots, roles)
             if method is not None:  # a method of objects reslint cannot type (``runnable.with_retry()``)
                 adapter, qualname, role = method
-                return adapter.read(Site(role, qualname, call, anchor, scope), self.reader)
+                # reported at the method's name: a chain spans lines (``llm\n.with_structured_output(S)\n.with_retry()``)
+                return adapter.read(Site(role, qualname, call, call.func.attr, scope), self.reader)
         if found is None:
             return self._catalog(qualname, roles, call, anchor, scope) if self.ctx.catalog else None
         adapter, role = found
