@@ -1351,3 +1351,23 @@ def test_haystack_openai_generator_defaults(monkeypatch):
     kwargs = chat.OpenAIChatGenerator(api_key=secret)._client_kwargs()
     spec = TIMEOUT_CALLS["haystack.components.generators.chat.OpenAIChatGenerator"]
     assert kwargs["timeout"] == spec.default_s == 30.0 and kwargs["max_retries"] == 5
+
+
+def test_mcp_transports_bound_reads_except_stdio():
+    """``streams_from``: a session over ``stdio_client`` has nothing else bounding a read; the HTTP
+    transports' own read timeouts (300 s) are within the model-call ceiling."""
+    from reslint.catalog import mcp as mcp_catalog
+    from pathlib import Path
+
+    from reslint.config import Settings
+
+    spec = TIMEOUT_CALLS["mcp.ClientSession"]
+    name, position, transports = spec.streams_from
+    assert params_of("mcp.ClientSession").positional[position].name == name
+    assert transports == mcp_catalog.UNBOUNDED_TRANSPORTS
+    for transport in transports:
+        resolve(transport)
+    assert "timeout" not in str(params_of("mcp.stdio_client"))
+    ceiling = Settings(root=Path(".")).max_timeout_for("model")
+    assert params_of("mcp.client.sse.sse_client").get("sse_read_timeout").default == 300.0 <= ceiling
+    assert _quiet_import("mcp.shared._httpx_utils").MCP_DEFAULT_SSE_READ_TIMEOUT == 300.0 <= ceiling

@@ -25,12 +25,19 @@ from typing import Tuple
 
 from reslint.catalog.model import INHERITED, MODEL, TimeoutParam, TimeoutSpec
 
+#: transports whose read stream has no read timeout of its own: mcp/client/stdio.py ``stdio_client``
+#: (a subprocess's stdout). The HTTP transports bound each read: ``sse_client(sse_read_timeout=300.0)``
+#: (mcp/client/sse.py) and ``streamable_http_client``'s default client (mcp/shared/_httpx_utils.py
+#: ``MCP_DEFAULT_SSE_READ_TIMEOUT = 300.0``), within the model-call ceiling.
+UNBOUNDED_TRANSPORTS = ("mcp.stdio_client",)
+
 SRC = "mcp/client/session.py ClientSession(read_stream, write_stream, read_timeout_seconds=None) (mcp 2.3.0)"
 
 TIMEOUTS: Tuple[TimeoutSpec, ...] = (
     TimeoutSpec("mcp.ClientSession", (TimeoutParam("read_timeout_seconds", 2),), None, SRC,
-                "an MCP ClientSession has no read timeout by default: a tool call to a stuck server waits forever",
-                carrier=True, category=MODEL),
+                "an MCP ClientSession has no read timeout by default, and a stdio transport has none either: a tool "
+                "call to a stuck server waits forever", carrier=True, category=MODEL,
+                streams_from=("read_stream", 0, UNBOUNDED_TRANSPORTS)),
     # None here means "the session's timeout", not "no timeout"
     TimeoutSpec("mcp.ClientSession.call_tool", (TimeoutParam("read_timeout_seconds", 2),), INHERITED,
                 SRC + "; call_tool(name, arguments=None, read_timeout_seconds=None)", disable_values=(),

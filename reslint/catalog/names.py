@@ -72,6 +72,7 @@ ALIASES: Dict[str, str] = {
     "langchain_core.runnables.retry.RunnableRetry": "langchain_core.runnables.RunnableRetry",
     # mcp/__init__.py
     "mcp.client.session.ClientSession": "mcp.ClientSession",
+    "mcp.client.stdio.stdio_client": "mcp.stdio_client",
     # llama_index/llms/openai/__init__.py; haystack/components/generators/chat/__init__.py
     "llama_index.llms.openai.base.OpenAI": "llama_index.llms.openai.OpenAI",
     "haystack.components.generators.chat.openai.OpenAIChatGenerator":
