@@ -17,6 +17,11 @@ from reslint.semantics.context import Context
 from reslint.model.policy import RetriedKind, RetryPolicy
 from reslint.values import is_number
 
+#: the methods that run a framework's model object (LangChain ``invoke``, LlamaIndex ``complete``...)
+_RUN_METHODS = frozenset(m for library, methods in REQUEST_METHODS.items() if library in RETRYING_CLIENTS
+                         for m in methods)
+
+
 @dataclass
 class _PendingCall:
     node: cst.Call
@@ -164,8 +169,10 @@ class SummaryCollector:
                 base = base.func
             base = base.value if isinstance(base, cst.Attribute) else base
         constructor = self.ctx.constructor_of(base)
-        if constructor is None:
-            return None
+        if constructor is None or self._derived(constructor):
+            # a model object derived from a framework's model (``s = llm.with_structured_output(S)``,
+            # ``chain = prompt | llm``), run by a method that sends its request
+            return self._wrapped_client(base, 0) if func.attr.value in _RUN_METHODS else None
         qual = self.ctx.qualname(constructor.func)
         qual = canonical(qual) if qual else None
         session = libraries.session_adapter(qual, self.ctx.type_of(base))
@@ -192,6 +199,16 @@ class SummaryCollector:
                 label=f"{qual.split('.')[0]} client", library=qual, attempts=int(attempts), catches=ANY,
                 raises=client.raises, node=constructor, off=client.off)
         return self._layer_ids[key]
+
+    def _derived(self, constructor: cst.Call) -> bool:
+        """Whether ``constructor`` is a method call on another object (``llm.bind_tools(t)``), not a
+        client's constructor."""
+        if not isinstance(constructor.func, cst.Attribute):
+            return False
+        qual = self.ctx.qualname(constructor.func)
+        qual = canonical(qual) if qual else None
+        return qual not in RETRYING_CLIENTS and self.ctx.catalog.client(qual) is None and \
+            self.ctx.constructor_of(constructor.func.value) is not None
 
     def _receiver_retry(self, node: cst.Call) -> None:
         """A policy that retries the object it is built from (``llm.with_retry()``): when that object
