@@ -196,3 +196,13 @@ def test_llama_index_and_haystack_models_retry_inside(tmp_path):
     found = [f for f in _findings(tmp_path, source) if f[1] == "RES301"]
     assert [(row, code) for row, code, _ in found] == [(10, "RES301")]
     assert "go (3) → llama_index client (2): up to 6 calls" in found[0][2]
+
+
+def test_with_fallbacks_is_no_retry_layer_but_keeps_the_model_inside(tmp_path):
+    """``primary.with_fallbacks([backup])`` calls another model on failure (not the same call again):
+    no layer of its own, and a ``with_retry`` around it still retries the primary's SDK retries."""
+    found = _findings(tmp_path, LANGCHAIN + "primary = ChatOpenAI(timeout=60)\n"
+                                            "backup = ChatOpenAI(model='small', timeout=60, max_retries=0)\n"
+                                            "both = primary.with_fallbacks([backup])\n"
+                                            "safe = both.with_retry(retry_if_exception_type=TRANSIENT)\n")
+    assert _codes(found) == [(8, "RES301")]
