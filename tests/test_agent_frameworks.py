@@ -206,3 +206,20 @@ def test_with_fallbacks_is_no_retry_layer_but_keeps_the_model_inside(tmp_path):
                                             "both = primary.with_fallbacks([backup])\n"
                                             "safe = both.with_retry(retry_if_exception_type=TRANSIENT)\n")
     assert _codes(found) == [(8, "RES301")]
+
+
+def test_with_retry_around_a_function_runnable_follows_the_function(tmp_path):
+    """``RunnableLambda(fn).with_retry()`` retries ``fn``: an SDK client inside it is a second layer
+    (RES301 at the ``with_retry``), a tool call inside it is replayed (RES402 at the call)."""
+    found = _findings(tmp_path, (
+        "import openai\nfrom langchain_core.runnables import RunnableLambda\nfrom mcp import ClientSession\n"
+        "client = openai.OpenAI(timeout=60)\n"
+        "def complete(q):\n    return client.chat.completions.create(model='m', messages=[q])\n"
+        "async def ticket(streams, title):\n"
+        "    async with ClientSession(*streams, read_timeout_seconds=60) as s:\n"
+        "        return await s.call_tool('create_issue', {'title': title})\n"
+        "answer = RunnableLambda(complete).with_retry(retry_if_exception_type=(openai.APIConnectionError,))\n"
+        "filed = RunnableLambda(ticket).with_retry(retry_if_exception_type=(TimeoutError,))\n"
+        "single = RunnableLambda(complete).with_retry(retry_if_exception_type=(TimeoutError,))\n"))
+    assert _codes(found) == [(9, "RES402"), (10, "RES301")]  # `single` catches none of the SDK errors
+    assert "LangChain with_retry (3) → openai client (3): up to 9 calls" in found[1][2]

@@ -219,11 +219,17 @@ class SummaryCollector:
         if policy is None or not policy.adapter.retries_receiver:
             return
         receiver = policy.adapter.receiver(policy)
-        layer = self._wrapped_client(receiver, 0) if receiver is not None else None
-        if layer is None:
+        if receiver is None:
             return
+        layer = self._wrapped_client(receiver, 0)
+        callee = None
+        if layer is None:  # a function wrapped as a runnable (``RunnableLambda(fn)``): the call graph follows fn
+            function = policy.adapter.wrapped_function(receiver, self.ctx)
+            callee = self.ctx.qualname(function) if function is not None else None
+            if callee is None:
+                return
         self.units.append(self.ctx.unit)
-        self._calls.append(_PendingCall(node, None, _function_name(self.ctx), (self.layer_of(policy),), layer))
+        self._calls.append(_PendingCall(node, callee, _function_name(self.ctx), (self.layer_of(policy),), layer))
 
     def _wrapped_client(self, expr, depth: int, scope=None) -> Optional[int]:
         """The layer of a retrying client that running ``expr`` calls: the client itself, one

@@ -82,3 +82,7 @@ RUNNABLE_RETRY_FIELDS = {"stop_after_attempt": "max_attempt_number", "retry_if_e
 #: tenacity's ``wait_exponential_jitter`` defaults, which ``exponential_jitter_params`` overrides
 #: (tenacity/wait.py: initial=1, max=_utils.MAX_WAIT (no cap), exp_base=2, jitter=1)
 JITTER_PARAMS = {"initial": 1.0, "max": None, "exp_base": 2.0, "jitter": 1.0}
+
+#: runnables that run a function given as their first argument, ``func``
+#: (langchain_core/runnables/base.py ``RunnableLambda(func, afunc=None, name=None)``)
+FUNCTION_RUNNABLES = frozenset({"langchain_core.runnables.RunnableLambda"})

@@ -70,6 +70,7 @@ ALIASES: Dict[str, str] = {
     "langchain_openai.chat_models.AzureChatOpenAI": "langchain_openai.AzureChatOpenAI",
     "langchain_anthropic.chat_models.ChatAnthropic": "langchain_anthropic.ChatAnthropic",
     "langchain_core.runnables.retry.RunnableRetry": "langchain_core.runnables.RunnableRetry",
+    "langchain_core.runnables.base.RunnableLambda": "langchain_core.runnables.RunnableLambda",
     # mcp/__init__.py
     "mcp.client.session.ClientSession": "mcp.ClientSession",
     "mcp.client.stdio.stdio_client": "mcp.stdio_client",

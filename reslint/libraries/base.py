@@ -109,6 +109,10 @@ class RetryAdapter:
         """What a policy with :attr:`retries_receiver` retries (each call through it is an attempt)."""
         return None
 
+    def wrapped_function(self, receiver: cst.BaseExpression, ctx: Context) -> Optional[cst.BaseExpression]:
+        """The function a receiver runs when it wraps one (LangChain's ``RunnableLambda(fn)``), or ``None``."""
+        return None
+
     # -- fixes and advice --------------------------------------------------------------------
     def fix(self, remedy: Remedy, policy: RetryPolicy, fx: FixContext, **params) -> Optional[FixPlan]:
         """A fix that applies ``remedy`` to ``policy``, or ``None`` when the library cannot spell it.

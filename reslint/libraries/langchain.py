@@ -18,6 +18,7 @@ import libcst as cst
 
 from reslint.catalog import langchain as cat
 from reslint.libraries.base import Remedy, RetryAdapter, Site, roles
+from reslint.semantics.context import Context
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
 from reslint.values import UNKNOWN, add, clamp, is_number, mul, scaled_power
@@ -106,6 +107,14 @@ class LangChain(RetryAdapter):
         if isinstance(call.func, cst.Attribute) and call.func.attr.value in self.method_spellings:
             return call.func.value
         return Args(call).expr("bound")
+
+    def wrapped_function(self, receiver: cst.BaseExpression, ctx: Context) -> Optional[cst.BaseExpression]:
+        """``RunnableLambda(fn)`` (also bound to a name): ``fn``, which each attempt calls."""
+        receiver, scope = ctx.resolve(receiver)
+        if not isinstance(receiver, cst.Call) or ctx.qualname(receiver.func, scope) not in cat.FUNCTION_RUNNABLES:
+            return None
+        function = Args(receiver, ("func",)).expr("func")
+        return function if isinstance(function, (cst.Name, cst.Attribute)) else None
 
 
 ADAPTER = LangChain()
