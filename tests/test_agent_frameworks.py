@@ -223,3 +223,12 @@ def test_with_retry_around_a_function_runnable_follows_the_function(tmp_path):
         "single = RunnableLambda(complete).with_retry(retry_if_exception_type=(TimeoutError,))\n"))
     assert _codes(found) == [(9, "RES402"), (10, "RES301")]  # `single` catches none of the SDK errors
     assert "LangChain with_retry (3) → openai client (3): up to 9 calls" in found[1][2]
+
+
+def test_a_session_known_by_its_parameter_annotation(tmp_path):
+    found = _findings(tmp_path, MCP + "from typing import Optional\n"
+                                      "@again\nasync def a(session: ClientSession):\n    return await session.call_tool('create_issue', {})\n"
+                                      "@again\nasync def b(session: Optional[ClientSession]):\n    return await session.call_tool('close_issue', {})\n"
+                                      "@again\nasync def c(session):\n    return await session.call_tool('create_issue', {})\n"
+                                      "@again\nasync def d(session: dict):\n    return await session.call_tool('create_issue', {})\n")
+    assert _codes(found) == [(7, "RES402"), (10, "RES402")]  # an unannotated or other parameter is unknown
