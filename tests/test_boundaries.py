@@ -29,6 +29,7 @@ RETRY_LIBRARIES: Dict[str, str] = {
     "redo": "reslint.libraries.redo", "google": "reslint.libraries.google_api_core",
     "celery": "reslint.libraries.celery", "urllib3": "reslint.libraries.urllib3",
     "requests": "reslint.libraries.requests", "httpx": "reslint.libraries.httpx",
+    "langchain_core": "reslint.libraries.langchain",
 }
 #: the circuit-breaker libraries (RES501): name -> the adapter module that owns it
 BREAKER_LIBRARIES: Dict[str, str] = {
@@ -36,12 +37,15 @@ BREAKER_LIBRARIES: Dict[str, str] = {
     "aiobreaker": "reslint.libraries.aiobreaker", "purgatory": "reslint.libraries.purgatory",
 }
 #: client libraries whose names no rule may spell either (their facts are catalog data for now)
-CLIENT_LIBRARIES = ("boto3", "botocore", "openai", "anthropic", "stripe", "aiohttp", "aiohttp_retry", "litellm")
+CLIENT_LIBRARIES = ("boto3", "botocore", "openai", "anthropic", "stripe", "aiohttp", "aiohttp_retry", "litellm",
+                    "langchain_openai", "langchain_anthropic", "llama_index", "haystack", "mcp")
 #: the adapter that may spell a client library outside the catalog (``None``: the catalog only)
 CLIENT_OWNERS: Dict[str, Optional[str]] = {
     "boto3": "reslint.libraries.botocore", "botocore": "reslint.libraries.botocore",
     "aiohttp": "reslint.libraries.aiohttp_retry", "aiohttp_retry": "reslint.libraries.aiohttp_retry",
     "openai": None, "anthropic": None, "stripe": None, "litellm": None,
+    "langchain_openai": "reslint.libraries.langchain", "langchain_anthropic": "reslint.libraries.langchain",
+    "llama_index": None, "haystack": None, "mcp": None,
 }
 #: names that are also English words or parameter names (``backoff=``, ``retry=``): they count only
 #: as a module (``backoff.expo``, ``import redo``)
@@ -62,7 +66,9 @@ LAYERS: List[Tuple[str, Tuple[str, ...]]] = [
                               "reslint.engine.positions", "reslint.rulebook", "reslint.output.terminal", "reslint.engine.files")),
     ("catalog data", ("reslint.catalog", "reslint.catalog.clients", "reslint.catalog.idempotency",
                       "reslint.catalog.model", "reslint.catalog.names", "reslint.catalog.retries",
-                      "reslint.catalog.timeouts", "reslint.catalog.programs", "reslint.catalog.user")),
+                      "reslint.catalog.timeouts", "reslint.catalog.programs", "reslint.catalog.user",
+                      "reslint.catalog.langchain", "reslint.catalog.mcp", "reslint.catalog.llama_index",
+                      "reslint.catalog.haystack")),
     ("semantic model", ("reslint.semantics", "reslint.semantics.walk", "reslint.semantics.prefilter", "reslint.semantics.context", "reslint.semantics.edits",
                         "reslint.semantics.arguments")),
     ("policy model", ("reslint.model", "reslint.model.")),

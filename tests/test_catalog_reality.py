@@ -40,7 +40,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 import pytest
 
 from reslint import libraries
-from reslint.catalog import names, retries, timeouts
+from reslint.catalog import langchain as langchain_catalog, names, retries, timeouts
 from reslint.libraries import (
     celery as celery_adapter, google_api_core as google_adapter, opnieuw as opnieuw_adapter, redo as redo_adapter,
     requests as requests_adapter, retry_package as retry_package_adapter, stamina as stamina_adapter,
@@ -249,7 +249,23 @@ def params_of(qualname: str) -> Params:
         if not isinstance(static, (staticmethod, classmethod)) and parameters and \
                 parameters[0].kind in POSITIONAL_KINDS:
             parameters = parameters[1:]  # self
+    if inspect.isclass(obj) and parameters and all(p.kind in (P.VAR_POSITIONAL, P.VAR_KEYWORD) for p in parameters) \
+            and "__init__" in vars(obj):
+        # a metaclass __call__(*args, **kwargs) hides the constructor (Haystack's @component): read __init__
+        parameters = list(inspect.signature(obj.__init__).parameters.values())[1:]
+    parameters += _pydantic_field_names(obj, parameters)
     return Params(qualname, tuple(parameters), from_doc)
+
+
+def _pydantic_field_names(obj, parameters) -> List[inspect.Parameter]:
+    """A pydantic model's signature names its fields by alias (``timeout``); with
+    ``populate_by_name`` the field names are accepted too (``request_timeout``): keyword-only."""
+    fields = getattr(obj, "model_fields", None) if inspect.isclass(obj) else None
+    config = getattr(obj, "model_config", None) or {}
+    if not isinstance(fields, dict) or not (config.get("populate_by_name") or config.get("validate_by_name")):
+        return []
+    known = {p.name for p in parameters}
+    return [P(name, P.KEYWORD_ONLY) for name in fields if name not in known and name.isidentifier()]
 
 
 #: Constructors whose timeout became keyword-only in Python 3.12 (key_file/keyfile... removed).
@@ -932,6 +948,15 @@ EXTRACTOR_READS: Dict[str, Reads] = {
                                   defaults=(("max_retries", 0),)),
     "httpx.HTTPTransport": Reads("httpx.HTTPTransport", ("retries",), defaults=(("retries", 0),)),
     "httpx.AsyncHTTPTransport": Reads("httpx.AsyncHTTPTransport", ("retries",), defaults=(("retries", 0),)),
+    "langchain_core.runnables.Runnable.with_retry": Reads(
+        "langchain_core.runnables.Runnable.with_retry", tuple(langchain_catalog.RUNNABLE_RETRY_FIELDS),
+        defaults=(*langchain_catalog.WITH_RETRY_DEFAULTS.items(), ("retry_if_exception_type", (Exception,)),
+                  ("exponential_jitter_params", None))),
+    "langchain_core.runnables.RunnableRetry": Reads(
+        "langchain_core.runnables.RunnableRetry", ("bound", *langchain_catalog.RUNNABLE_RETRY_FIELDS.values()),
+        defaults=(("max_attempt_number", langchain_catalog.WITH_RETRY_DEFAULTS["stop_after_attempt"]),
+                  ("wait_exponential_jitter", langchain_catalog.WITH_RETRY_DEFAULTS["wait_exponential_jitter"]),
+                  ("retry_exception_types", (Exception,)), ("exponential_jitter_params", None))),
 }
 #: Celery task options are checked by test_celery_task_options (they become task class attributes).
 CELERY_ENTRIES = ("celery.shared_task", "celery.Celery.task")
@@ -1246,3 +1271,103 @@ def test_breaker_fallbacks_are_what_the_library_takes(breaker):
         assert breaker.fallback_keyword in inspect.signature(resolve(qualname)[0]).parameters, qualname
     for qualname in breaker.decorator_classes:
         assert hasattr(resolve(qualname)[0], breaker.fallback_attribute), qualname
+
+
+# -- model and agent frameworks (reslint/catalog/langchain.py, mcp.py, llama_index.py, haystack.py) ------------
+def test_langchain_chat_models_wait_forever_and_retry_twice_by_default():
+    """A chat model built without ``timeout=`` hands its SDK client ``timeout=None`` (no timeout, not
+    the SDK's 600 s), and leaves the SDK's 2 retries: the catalog's ``default_s=None`` and 3 attempts."""
+    from reslint.catalog.clients import RETRYING_CLIENTS
+
+    openai_chat = pytest.importorskip("langchain_openai").ChatOpenAI(api_key="sk-test")
+    assert openai_chat.root_client.timeout is None and openai_chat.root_client.max_retries == 2
+    assert TIMEOUT_CALLS["langchain_openai.ChatOpenAI"].default_s is None
+    assert RETRYING_CLIENTS["langchain_openai.ChatOpenAI"].default_attempts == 2 + 1
+    anthropic_chat = pytest.importorskip("langchain_anthropic").ChatAnthropic(model="claude-test", api_key="sk-test")
+    assert anthropic_chat._client.timeout is None and anthropic_chat._client.max_retries == 2
+    assert TIMEOUT_CALLS["langchain_anthropic.ChatAnthropic"].default_s is None
+    assert RETRYING_CLIENTS["langchain_anthropic.ChatAnthropic"].default_attempts == 2 + 1
+
+
+def test_langchain_chat_model_timeout_and_retries_reach_the_sdk_client():
+    """Both spellings the catalog reads (the alias and the field name) set the client's timeout, and
+    ``max_retries=0`` (the clean counterpart under an outer retry) turns the SDK's retries off."""
+    langchain_openai = pytest.importorskip("langchain_openai")
+    for param in (p.name for p in TIMEOUT_CALLS["langchain_openai.ChatOpenAI"].params):
+        chat = langchain_openai.ChatOpenAI(api_key="sk-test", max_retries=0, **{param: 7})
+        assert chat.root_client.timeout == 7 and chat.root_client.max_retries == 0, param
+
+
+def test_langchain_with_retry_builds_the_tenacity_policy_the_adapter_reads():
+    """``with_retry()``: 3 attempts, every Exception, ``wait_exponential_jitter`` with tenacity's
+    defaults (the catalog's ``JITTER_PARAMS``), re-raising the last error."""
+    runnables = pytest.importorskip("langchain_core.runnables")
+    tenacity = pytest.importorskip("tenacity")
+    retry = runnables.RunnableLambda(lambda x: x).with_retry()
+    kwargs = retry._kwargs_retrying
+    assert kwargs["stop"].max_attempt_number == langchain_catalog.WITH_RETRY_DEFAULTS["stop_after_attempt"]
+    assert kwargs["retry"].exception_types == (Exception,)
+    wait = kwargs["wait"]
+    assert isinstance(wait, tenacity.wait_exponential_jitter)
+    params = langchain_catalog.JITTER_PARAMS
+    initial = getattr(wait, "multiplier", None) or wait.initial  # tenacity 9.1 renamed it `multiplier`
+    assert (initial, wait.exp_base, wait.jitter) == (params["initial"], params["exp_base"], params["jitter"])
+    assert params["max"] is None and wait.max >= 10 ** 9  # tenacity's MAX_WAIT: no cap
+    assert "wait" not in runnables.RunnableLambda(lambda x: x).with_retry(wait_exponential_jitter=False)._kwargs_retrying
+
+
+def test_langchain_run_methods_exist_on_runnables_and_chat_models():
+    from reslint.catalog.clients import REQUEST_METHODS
+
+    runnables = pytest.importorskip("langchain_core.runnables")
+    chat = pytest.importorskip("langchain_core.language_models").BaseChatModel
+    for method in langchain_catalog.CURRENT_RUN_METHODS:
+        assert callable(getattr(runnables.Runnable, method, None) or getattr(chat, method, None)), method
+    assert REQUEST_METHODS["langchain_openai.ChatOpenAI"] == langchain_catalog.RUN_METHODS
+
+
+def test_mcp_client_session_has_no_read_timeout_by_default():
+    from reslint.catalog import mcp as mcp_catalog
+
+    session = pytest.importorskip("mcp").ClientSession
+    assert params_of("mcp.ClientSession").get("read_timeout_seconds").default is None
+    call_tool = params_of("mcp.ClientSession.call_tool")
+    assert [p.name for p in call_tool.positional[:3]] == ["name", "arguments", "read_timeout_seconds"]
+    assert call_tool.positional[mcp_catalog.TOOL_CALLS["mcp.ClientSession.call_tool"]].name == "name"
+    assert session.__module__ == "mcp.client.session"
+
+
+def test_llama_index_openai_defaults():
+    llm = pytest.importorskip("llama_index.llms.openai").OpenAI(api_key="sk-test")
+    assert llm.timeout == TIMEOUT_CALLS["llama_index.llms.openai.OpenAI"].default_s == 60.0
+    assert llm._get_credential_kwargs()["max_retries"] == 3  # 4 attempts in the SDK client
+
+
+def test_haystack_openai_generator_defaults(monkeypatch):
+    chat = pytest.importorskip("haystack.components.generators.chat")
+    secret = pytest.importorskip("haystack.utils").Secret.from_token("sk-test")
+    monkeypatch.delenv("OPENAI_TIMEOUT", raising=False)
+    monkeypatch.delenv("OPENAI_MAX_RETRIES", raising=False)
+    kwargs = chat.OpenAIChatGenerator(api_key=secret)._client_kwargs()
+    spec = TIMEOUT_CALLS["haystack.components.generators.chat.OpenAIChatGenerator"]
+    assert kwargs["timeout"] == spec.default_s == 30.0 and kwargs["max_retries"] == 5
+
+
+def test_mcp_transports_bound_reads_except_stdio():
+    """``streams_from``: a session over ``stdio_client`` has nothing else bounding a read; the HTTP
+    transports' own read timeouts (300 s) are within the model-call ceiling."""
+    from reslint.catalog import mcp as mcp_catalog
+    from pathlib import Path
+
+    from reslint.config import Settings
+
+    spec = TIMEOUT_CALLS["mcp.ClientSession"]
+    name, position, transports = spec.streams_from
+    assert params_of("mcp.ClientSession").positional[position].name == name
+    assert transports == mcp_catalog.UNBOUNDED_TRANSPORTS
+    for transport in transports:
+        resolve(transport)
+    assert "timeout" not in str(params_of("mcp.stdio_client"))
+    ceiling = Settings(root=Path(".")).max_timeout_for("model")
+    assert params_of("mcp.client.sse.sse_client").get("sse_read_timeout").default == 300.0 <= ceiling
+    assert _quiet_import("mcp.shared._httpx_utils").MCP_DEFAULT_SSE_READ_TIMEOUT == 300.0 <= ceiling

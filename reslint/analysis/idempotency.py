@@ -57,6 +57,10 @@ class Idempotency:
             if isinstance(method, str) and method.upper() in cat.NON_IDEMPOTENT_METHODS:
                 return f"HTTP {method.upper()}"
             return None
+        if qual is None and isinstance(call.func, cst.Attribute):
+            qual = self._annotated_method(call.func)  # ``session: ClientSession`` then ``session.call_tool(...)``
+        if qual in cat.TOOL_CALLS:
+            return self._tool_call(call, cat.TOOL_CALLS[qual])
         if qual in cat.WRITES or (qual is not None and qual in ctx.catalog.write_names):
             return f"`{qual}`"
         if qual in cat.PAYPAL_CREATES:
@@ -85,6 +89,40 @@ class Idempotency:
                     not any(marker in method for marker in cat.AWS_IDEMPOTENT_MARKERS):
                 return f"AWS `{method}`"
         return None
+
+    def _annotated_method(self, func: cst.Attribute) -> Optional[str]:
+        """``Type.method`` for a method called on a parameter annotated with a tool-calling session type
+        (``session: ClientSession``, ``Optional[ClientSession]``, ``ClientSession | None``), else ``None``."""
+        if not isinstance(func.value, cst.Name) or f".{func.attr.value}" not in cat.TOOL_METHODS:
+            return None
+        found = self.ctx.lookup(func.value.value)
+        if not found or len(found) != 1 or found[0].kind != "param" or not isinstance(found[0].node, cst.FunctionDef):
+            return None
+        params = found[0].node.params
+        param = next((p for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+                      if p.name.value == func.value.value), None)
+        if param is None or param.annotation is None:
+            return None
+        for part in expressions(param.annotation.annotation):
+            if isinstance(part, (cst.Name, cst.Attribute)):
+                qual = self.ctx.qualname(part)
+                name = f"{qual}.{func.attr.value}" if qual else None
+                if name in cat.TOOL_CALLS:
+                    return name
+        return None
+
+    def _tool_call(self, call: cst.Call, position: int) -> Optional[str]:
+        """An MCP tool call: a write unless its tool is a constant name the project declares
+        read-only (``[tool.reslint.catalog] read-only-tools``)."""
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == "name"), None)
+        arg = arg or (positional[position] if len(positional) > position else None)
+        name = self.ctx.value_of(arg.value) if arg is not None else None
+        if not isinstance(name, str):
+            return "an MCP tool call (the tool is chosen at run time)"
+        if self.ctx.catalog.read_only_tool(name):
+            return None
+        return f"MCP tool call `{name}` (not declared in `read-only-tools`)"
 
     def _keyword_string(self, call: cst.Call, name: str) -> Optional[str]:
         arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)

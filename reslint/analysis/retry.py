@@ -76,6 +76,12 @@ class Extractor:
 
     def _read(self, qualname: Optional[str], roles, call, anchor, scope) -> Optional[RetryPolicy]:
         found = libraries.lookup(qualname, roles) if qualname is not None else None
+        if found is None and call is not None and isinstance(call.func, cst.Attribute):
+            method = libraries.lookup_method(call.func.attr.value, self.ctx.model.import_roots, roles)
+            if method is not None:  # a method of objects reslint cannot type (``runnable.with_retry()``)
+                adapter, qualname, role = method
+                # reported at the method's name: a chain spans lines (``llm\n.with_structured_output(S)\n.with_retry()``)
+                return adapter.read(Site(role, qualname, call, call.func.attr, scope), self.reader)
         if found is None:
             return self._catalog(qualname, roles, call, anchor, scope) if self.ctx.catalog else None
         adapter, role = found

@@ -10,12 +10,17 @@ import libcst as cst
 
 from reslint import libraries
 from reslint.catalog import canonical, retries as retry_catalog
-from reslint.catalog.clients import ADAPTER_RAISES, RETRYING_CLIENTS
+from reslint.catalog.clients import ADAPTER_RAISES, REQUEST_METHODS, RETRYING_CLIENTS
 from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, Function, KeyCall, KeyReturn, Layer, ModuleSummary, \
     PendingWrite
 from reslint.semantics.context import Context
 from reslint.model.policy import RetriedKind, RetryPolicy
 from reslint.values import is_number
+
+#: the methods that run a framework's model object (LangChain ``invoke``, LlamaIndex ``complete``...)
+_RUN_METHODS = frozenset(m for library, methods in REQUEST_METHODS.items() if library in RETRYING_CLIENTS
+                         for m in methods)
+
 
 @dataclass
 class _PendingCall:
@@ -73,6 +78,7 @@ class SummaryCollector:
         ctx = self.ctx
         callee = ctx.qualname(node.func)
         client = self._client_layer(node)
+        self._receiver_retry(node)
         write = None
         if not ctx.retry_scopes:  # writes inside a local retry are RES402's per-file business
             from reslint.analysis.idempotency import analysis
@@ -142,8 +148,9 @@ class SummaryCollector:
         if any(fields["what"] == "fresh" for fields, _ in self._key_returns[before:]):
             self.units.append(self.ctx.unit)  # only a fresh key's position is ever shown
 
-    def _client_layer(self, node: cst.Call) -> Optional[int]:
-        """The layer of a client that retries inside, when ``node`` is a call on one."""
+    def _client_layer(self, node: cst.Call, any_method: bool = False) -> Optional[int]:
+        """The layer of a client that retries inside, when ``node`` is a call on one (``any_method``:
+        whatever method it calls, for a client object other modules may use)."""
         func = node.func
         if not isinstance(func, cst.Attribute):
             return None
@@ -162,15 +169,26 @@ class SummaryCollector:
                 base = base.func
             base = base.value if isinstance(base, cst.Attribute) else base
         constructor = self.ctx.constructor_of(base)
-        if constructor is None:
-            return None
+        if constructor is None or self._derived(constructor):
+            # a model object derived from a framework's model (``s = llm.with_structured_output(S)``,
+            # ``chain = prompt | llm``), run by a method that sends its request
+            return self._wrapped_client(base, 0) if func.attr.value in _RUN_METHODS else None
         qual = self.ctx.qualname(constructor.func)
         qual = canonical(qual) if qual else None
         session = libraries.session_adapter(qual, self.ctx.type_of(base))
         if session is not None:
             return self._mounted_layer(session, base) if session.sends_request(func.attr.value) else None
+        if func.attr.value in ("mount", "close", "with_options", "copy"):
+            return None
+        methods = REQUEST_METHODS.get(qual or "")
+        if methods is not None and not any_method and func.attr.value not in methods:
+            return None  # a model object's method that builds or reads, sending no request
+        return self._constructor_layer(constructor, qual, override)
+
+    def _constructor_layer(self, constructor: cst.Call, qual: Optional[str], override=None) -> Optional[int]:
+        """The layer of the retrying client ``constructor`` builds (``qual``: its name), or ``None``."""
         client = RETRYING_CLIENTS.get(qual or "") or self.ctx.catalog.client(qual)
-        if client is None or func.attr.value in ("mount", "close", "with_options", "copy"):
+        if client is None:
             return None
         attempts = override or libraries.client_attempts(client, constructor, self.ctx)
         if not is_number(attempts) or attempts <= 1:
@@ -181,6 +199,62 @@ class SummaryCollector:
                 label=f"{qual.split('.')[0]} client", library=qual, attempts=int(attempts), catches=ANY,
                 raises=client.raises, node=constructor, off=client.off)
         return self._layer_ids[key]
+
+    def _derived(self, constructor: cst.Call) -> bool:
+        """Whether ``constructor`` is a method call on another object (``llm.bind_tools(t)``), not a
+        client's constructor."""
+        if not isinstance(constructor.func, cst.Attribute):
+            return False
+        qual = self.ctx.qualname(constructor.func)
+        qual = canonical(qual) if qual else None
+        return qual not in RETRYING_CLIENTS and self.ctx.catalog.client(qual) is None and \
+            self.ctx.constructor_of(constructor.func.value) is not None
+
+    def _receiver_retry(self, node: cst.Call) -> None:
+        """A policy that retries the object it is built from (``llm.with_retry()``): when that object
+        is (or chains, ``prompt | llm``) a client that retries inside, the policy's call is a site
+        retried by the policy that reaches the client's layer (RES301 reports it there)."""
+        retries = self.ctx.retries
+        policy = retries.for_call(node, self.ctx.scope) if retries is not None else None
+        if policy is None or not policy.adapter.retries_receiver:
+            return
+        receiver = policy.adapter.receiver(policy)
+        if receiver is None:
+            return
+        layer = self._wrapped_client(receiver, 0)
+        callee = None
+        if layer is None:  # a function wrapped as a runnable (``RunnableLambda(fn)``): the call graph follows fn
+            function = policy.adapter.wrapped_function(receiver, self.ctx)
+            callee = self.ctx.qualname(function) if function is not None else None
+            if callee is None:
+                return
+        self.units.append(self.ctx.unit)
+        self._calls.append(_PendingCall(node, callee, _function_name(self.ctx), (self.layer_of(policy),), layer))
+
+    def _wrapped_client(self, expr, depth: int, scope=None) -> Optional[int]:
+        """The layer of a retrying client that running ``expr`` calls: the client itself, one
+        derived from it (``llm.bind_tools(t)``, ``llm.with_structured_output(S)``) or a step of a
+        chain (``prompt | llm | parser``), followed through names bound once."""
+        if depth > 8:
+            return None
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitOr):
+            return self._wrapped_client(expr.left, depth + 1, scope) or \
+                self._wrapped_client(expr.right, depth + 1, scope)
+        if isinstance(expr, cst.Call):
+            qual = self.ctx.qualname(expr.func, scope)
+            qual = canonical(qual) if qual else None
+            if qual in RETRYING_CLIENTS or self.ctx.catalog.client(qual) is not None:
+                return self._constructor_layer(expr, qual)
+            if isinstance(expr.func, cst.Attribute):
+                return self._wrapped_client(expr.func.value, depth + 1, scope)
+            return None
+        if isinstance(expr, cst.Name):
+            bound, bound_scope = self.ctx.resolve(expr, scope)
+            return self._wrapped_client(bound, depth + 1, bound_scope) if bound is not expr else None
+        if isinstance(expr, cst.Attribute):
+            constructor = self.ctx.constructor_of(expr, scope)
+            return self._wrapped_client(constructor, depth + 1, scope) if constructor is not None else None
+        return None
 
     def _mounted_layer(self, adapter, session) -> Optional[int]:
         """The layer of the policies mounted on a client object (a session's adapters): the last
@@ -254,7 +328,7 @@ class SummaryCollector:
             probe = cst.Call(func=cst.Attribute(value=cst.Name(name), attr=cst.Name("post")))
             saved, self.ctx.scope = self.ctx.scope, scope
             try:
-                layer = self._client_layer(probe)
+                layer = self._client_layer(probe, any_method=True)
             finally:
                 self.ctx.scope = saved
             if layer is not None:

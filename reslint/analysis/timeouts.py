@@ -148,6 +148,8 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
     if spec.socket_default and _finite_socket_default(ctx):
         return TimeoutReading(spec, OK, "the module sets a finite socket.setdefaulttimeout()")
     reading = _missing(spec, max_timeout)
+    if reading.state == MISSING and spec.streams_from is not None and not _unbounded_stream(call, spec, ctx):
+        return TimeoutReading(spec, UNKNOWN_STATE, "its stream comes from a transport that may bound its reads")
     if reading.state == MISSING and spec.bounded_per_request and _bounded_by_its_requests(call, spec, ctx):
         return TimeoutReading(spec, OK, "used in one function only, by requests that each pass `timeout=`")
     if reading.state == MISSING and not reading.unbounded and spec.carrier and _built_as_fallback(call, ctx):
@@ -206,6 +208,61 @@ def _tests_given(test: cst.BaseExpression) -> bool:
         return isinstance(target.operator, cst.IsNot) and isinstance(target.comparator, cst.Name) and \
             target.comparator.value == "None"
     return False
+
+
+def _unbounded_stream(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> bool:
+    """Whether the stream ``call`` reads (``spec.streams_from``) is visibly made by a transport that
+    does not bound its reads: ``async with stdio_client(p) as (read, write):``, or
+    ``read, write = await stack.enter_async_context(stdio_client(p))``, then ``Client(read, write)``."""
+    name, position, transports = spec.streams_from
+    arg = find_argument(call, name, position)
+    if arg is None or arg is UNKNOWN:
+        return False
+    source = _stream_source(arg.value, ctx)
+    qual = ctx.qualname(source.func) if source is not None else None
+    return qual is not None and qual in transports
+
+
+def _stream_source(expr, ctx: Context) -> Optional[cst.Call]:
+    """The call whose result ``expr`` (a name bound once, maybe unpacked from a tuple) holds, seen
+    through ``await`` and an exit stack's ``enter_async_context``/``enter_context``."""
+    value = expr
+    if isinstance(expr, cst.Name):
+        found = ctx.lookup(expr.value)
+        if not found or len(found) != 1:
+            return None
+        binding = found[0]
+        value = binding.value if binding.kind in ("assign", "with") else None
+        if binding.kind == "unpack":
+            value = _unpacked_from(binding.node, expr.value)
+    for _ in range(4):
+        if isinstance(value, cst.Await):
+            value = value.expression
+        elif isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
+                value.func.attr.value in ("enter_async_context", "enter_context") and value.args:
+            value = value.args[0].value
+        else:
+            break
+    return value if isinstance(value, cst.Call) else None
+
+
+def _unpacked_from(stmt, name: str):
+    """The value a tuple target holding ``name`` is unpacked from, in the ``with`` or assignment
+    statement ``stmt``."""
+    def holds(target) -> bool:
+        if isinstance(target, cst.Name):
+            return target.value == name
+        if isinstance(target, (cst.Tuple, cst.List)):
+            return any(holds(e.value) for e in target.elements)
+        return False
+
+    if isinstance(stmt, cst.With):
+        return next((item.item for item in stmt.items if item.asname is not None and holds(item.asname.name)), None)
+    if isinstance(stmt, cst.SimpleStatementLine):
+        for small in stmt.body:
+            if isinstance(small, cst.Assign) and any(holds(t.target) for t in small.targets):
+                return small.value
+    return None
 
 
 def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> bool:

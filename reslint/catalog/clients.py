@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Optional, Tuple
 
+from reslint.catalog import haystack, langchain, llama_index
+
 
 @dataclass(frozen=True)
 class RetryingClient:
@@ -83,6 +85,10 @@ RETRYING_CLIENTS: Dict[str, RetryingClient] = {c.qualname: c for c in (
                    "retries=0", "httpx/_transports/default.py retries=0; connect errors only"),
 )}
 
+#: model frameworks whose model objects retry inside (their SDK client's retries), one catalog module each
+for _entry in langchain.RETRYING + llama_index.RETRYING + haystack.RETRYING:
+    RETRYING_CLIENTS[_entry[0]] = RetryingClient(_entry[0], _entry[1], COUNTS_RETRIES, *_entry[2:])
+
 #: requests sessions retry through mounted adapters: HTTPAdapter(max_retries=N or Retry(total=N)).
 ADAPTER_RAISES = _REQUESTS_RAISES
 #: The methods of a requests ``Session`` that send a request (requests/sessions.py): a call of
@@ -91,6 +97,14 @@ SESSION_VERBS: FrozenSet[str] = frozenset({"get", "post", "put", "patch", "delet
                                            "send"})
 #: Layers (by ``Layer.library``) whose calls retry only when they send a request: method names.
 REQUEST_METHODS: Dict[str, FrozenSet[str]] = {"requests": SESSION_VERBS}
+#: a framework's model object sends a request only when it runs (``invoke``, ``complete``, ``run``); its
+#: other methods build a new object (``bind_tools``, ``with_retry``) or read settings
+for _entry in langchain.RETRYING:
+    REQUEST_METHODS[_entry[0]] = langchain.RUN_METHODS
+for _entry in llama_index.RETRYING:
+    REQUEST_METHODS[_entry[0]] = llama_index.RUN_METHODS
+for _entry in haystack.RETRYING:
+    REQUEST_METHODS[_entry[0]] = haystack.RUN_METHODS
 
 #: Known exception bases, so an outer retry on a base catches what an inner layer raises.
 EXCEPTION_BASES = {

@@ -28,7 +28,7 @@ def entry_points() -> FrozenSet[str]:
     names = {idempotency.STRIPE_MODULE, idempotency.STRIPE_CLIENT, idempotency.AIOHTTP_RETRY_CLIENT}
     for table in (TIMEOUT_CALLS, TIMEOUT_OBJECTS, TIMEOUT_INJECTION_HOOKS, FACTORIES, libraries.BY_QUALNAME,
                   retries.DEADLINES,
-                  clients.RETRYING_CLIENTS, idempotency.HTTP_CALLS, idempotency.WRITES,
+                  clients.RETRYING_CLIENTS, idempotency.HTTP_CALLS, idempotency.WRITES, idempotency.TOOL_CALLS,
                   idempotency.SLACK_CLIENTS, idempotency.GOOGLE_API_BUILDERS, idempotency.PAYPAL_CREATES,
                   idempotency.AIOHTTP_RETRY_OPTIONS):
         names.update(table)

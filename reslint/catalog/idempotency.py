@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Tuple
 
+from reslint.catalog import mcp
+
 
 def normalise(name: str) -> str:
     """``Idempotency-Key``, ``idempotency_key`` and ``IdempotencyKey`` compare equal."""
@@ -65,6 +67,12 @@ for _pool in ("urllib3.PoolManager", "urllib3.HTTPConnectionPool", "urllib3.HTTP
     HTTP_CALLS[f"{_pool}.request"] = None
     HTTP_CALLS[f"{_pool}.urlopen"] = None
 HTTP_CALLS["urllib3.request"] = None
+
+#: Tool calls (MCP ``ClientSession.call_tool``): qualified name -> position of the tool's name; a
+#: write unless the tool is declared read-only (:mod:`reslint.catalog.mcp`)
+TOOL_CALLS: Dict[str, int] = dict(mcp.TOOL_CALLS)
+#: their method names (``.call_tool``), for a session known only by a parameter's annotation
+TOOL_METHODS: FrozenSet[str] = frozenset("." + name.rsplit(".", 1)[1] for name in TOOL_CALLS)
 
 #: Other non-idempotent operations: qualified name -> the parameters that make them idempotent.
 WRITES: Dict[str, Tuple[str, ...]] = {

@@ -99,6 +99,11 @@ class TimeoutSpec:
       client's (aiohttp's request methods): a client bound to a local of one function and
       used there only through these methods, each passing ``timeout=``, is bounded by them
       (a client that leaves the function, or any request without ``timeout=``, is not).
+    - ``streams_from``: ``(param name, position, transports)``: the client reads a stream passed
+      as this argument, and only a stream visibly made by one of ``transports`` (qualified names
+      of transports that do not bound a read themselves) makes a missing timeout a wait forever; a
+      stream of another transport (an HTTP transport with its own read timeout) or of unknown
+      origin leaves the call unknown (an MCP ``ClientSession`` over ``stdio_client``).
     - ``url``: ``(param name, position)`` of a URL argument; a constant ``data:`` or
       ``file:`` URL is not a network call.
     - ``whole_units``: the parameter takes a whole number of its unit (libpq's
@@ -136,6 +141,7 @@ class TimeoutSpec:
     connects_with: Optional[Tuple[str, int]] = None
     configured_by: Optional[Tuple[str, int]] = None
     bounded_per_request: Tuple[str, ...] = ()
+    streams_from: Optional[Tuple[str, int, Tuple[str, ...]]] = None
     url: Optional[Tuple[str, int]] = None
     whole_units: bool = False
     numeric_strings: bool = False

@@ -63,6 +63,23 @@ ALIASES: Dict[str, str] = {
     "pymysql.connections.Connection": "pymysql.connect",
     "pymysql.Connect": "pymysql.connect",
     "pymysql.Connection": "pymysql.connect",
+    # langchain_openai/__init__.py, langchain_anthropic/__init__.py, langchain_core/runnables/__init__.py
+    "langchain_openai.chat_models.base.ChatOpenAI": "langchain_openai.ChatOpenAI",
+    "langchain_openai.chat_models.ChatOpenAI": "langchain_openai.ChatOpenAI",
+    "langchain_openai.chat_models.azure.AzureChatOpenAI": "langchain_openai.AzureChatOpenAI",
+    "langchain_openai.chat_models.AzureChatOpenAI": "langchain_openai.AzureChatOpenAI",
+    "langchain_anthropic.chat_models.ChatAnthropic": "langchain_anthropic.ChatAnthropic",
+    "langchain_core.runnables.retry.RunnableRetry": "langchain_core.runnables.RunnableRetry",
+    "langchain_core.runnables.base.RunnableLambda": "langchain_core.runnables.RunnableLambda",
+    # mcp/__init__.py
+    "mcp.client.session.ClientSession": "mcp.ClientSession",
+    "mcp.client.stdio.stdio_client": "mcp.stdio_client",
+    # llama_index/llms/openai/__init__.py; haystack/components/generators/chat/__init__.py
+    "llama_index.llms.openai.base.OpenAI": "llama_index.llms.openai.OpenAI",
+    "haystack.components.generators.chat.openai.OpenAIChatGenerator":
+        "haystack.components.generators.chat.OpenAIChatGenerator",
+    "haystack.components.generators.chat.azure.AzureOpenAIChatGenerator":
+        "haystack.components.generators.chat.AzureOpenAIChatGenerator",
 }
 
 FACTORIES: Dict[str, str] = {

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Dict, List, Set, Tuple
 
+from reslint.catalog import haystack, langchain, llama_index, mcp
 from reslint.catalog.model import DATABASE, INHERITED, MODEL, CommandArgs, NoOpAttribute, TimeoutObjectSpec, TimeoutParam, TimeoutSpec
 
 T = TimeoutParam("timeout")
@@ -325,6 +326,8 @@ def _index(specs: List[TimeoutSpec]) -> Dict[str, TimeoutSpec]:
 
 TIMEOUT_CALLS: Dict[str, TimeoutSpec] = _index(
     _requests() + _httpx() + _aiohttp() + _urllib3() + _stdlib() + _subprocess() + _databases() + _cloud()
+    # model and agent frameworks: one catalog module each
+    + list(langchain.TIMEOUTS + mcp.TIMEOUTS + llama_index.TIMEOUTS + haystack.TIMEOUTS)
 )
 
 TIMEOUT_OBJECTS: Dict[str, TimeoutObjectSpec] = {

@@ -24,7 +24,8 @@ from reslint.catalog.timeouts import trigger_modules
 
 #: the modules of the retry adapters, in the registry's order (``reslint.libraries.ADAPTERS``)
 ADAPTER_MODULES = ("tenacity", "backoff", "stamina", "retrying", "retry", "opnieuw", "redo", "urllib3", "requests",
-                   "httpx", "celery", "google")
+                   "httpx", "celery", "google", "langchain_core", "langchain", "langchain_openai", "langchain_anthropic",
+                   "langchain_community")
 #: modules whose import can make a retry finding possible (see the module docstring)
 RETRY_TRIGGERS: Tuple[str, ...] = ADAPTER_MODULES + tuple(
     sorted(f"{qualname.split('.')[0]}:{qualname.rsplit('.', 1)[1]}" for qualname in SLEEPS))
@@ -37,7 +38,7 @@ _TIMEOUTS = trigger_modules()
 #: libraries whose writes RES402 knows (catalog/idempotency.py), besides the retry triggers
 _WRITERS = ("psycopg", "psycopg2", "sqlite3", "pymysql", "sqlalchemy", "stripe", "boto3", "smtplib", "django",
             "kafka", "confluent_kafka", "slack_sdk", "slack", "twilio", "googleapiclient", "apiclient",
-            "paypalrestsdk")
+            "paypalrestsdk", "mcp")
 
 TRIGGERS: Dict[str, Tuple[str, ...]] = {
     "RES101": _TIMEOUTS,

@@ -35,6 +35,9 @@ entry naming a canonical qualified name as the project's code spells it in an im
     param = "max_retries"             # attempts = max_retries + 1
     off = "max_retries=0"
 
+    [tool.reslint.catalog]
+    read-only-tools = ["search", "get_*"]      # MCP tools a replay cannot harm (fnmatch patterns)
+
 The parsed form is plain, hashable data (part of the settings and of the cache key). The project
 pass adds entries of its own: helpers of another module that it inferred from their bodies
 (:mod:`reslint.analysis.helpers`), marked ``inferred`` so that their faults are reported once, in
@@ -43,6 +46,7 @@ the helper, and not at every use.
 
 from __future__ import annotations
 
+import fnmatch
 import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -116,12 +120,15 @@ class UserCatalog:
     writes: Tuple[str, ...] = ()
     key_params: Tuple[str, ...] = ()
     retrying_clients: Tuple[ClientEntry, ...] = ()
+    #: MCP tools (names or ``fnmatch`` patterns) whose calls a replay cannot harm: read-only or
+    #: idempotent (what a server's ``readOnlyHint``/``idempotentHint`` annotations would say)
+    read_only_tools: Tuple[str, ...] = ()
     #: where each table came from, for messages: not compared
     source: str = field(default="", compare=False)
 
     def __bool__(self) -> bool:
         return bool(self.retry_helpers or self.timeout_calls or self.writes or self.key_params or
-                    self.retrying_clients)
+                    self.retrying_clients or self.read_only_tools)
 
     # -- lookups (built once per catalog) -------------------------------------------------
     def helper(self, qualname: Optional[str]) -> Optional[HelperEntry]:
@@ -139,6 +146,10 @@ class UserCatalog:
     def key_names(self) -> FrozenSet[str]:
         """The declared key parameters, normalised as the catalog's key names are."""
         return _index(self)[5]
+
+    def read_only_tool(self, name: str) -> bool:
+        """Whether the tool ``name`` is declared read-only (a name or an ``fnmatch`` pattern)."""
+        return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.read_only_tools)
 
     @property
     def write_names(self) -> FrozenSet[str]:
@@ -173,6 +184,8 @@ class UserCatalog:
             out["retrying-clients"] = [_drop_none({"name": c.name, "attempts": c.attempts, "param": c.param,
                                                    "off": c.off or None, "raises": list(c.raises) or None})
                                        for c in self.retrying_clients]
+        if self.read_only_tools:
+            out["read-only-tools"] = list(self.read_only_tools)
         return out
 
 
@@ -264,7 +277,7 @@ _HELPER_KEYS = ("name", "kind", "attempts", "attempts-param", "attempts-position
                 "callable-position")
 _TIMEOUT_KEYS = ("name", "param", "position", "default", "category")
 _CLIENT_KEYS = ("name", "attempts", "param", "off", "raises")
-TABLES = ("retry-helpers", "timeout-calls", "writes", "key-params", "retrying-clients")
+TABLES = ("retry-helpers", "timeout-calls", "writes", "key-params", "retrying-clients", "read-only-tools")
 
 
 def parse(table: Any, key: str) -> UserCatalog:
@@ -283,13 +296,15 @@ def parse(table: Any, key: str) -> UserCatalog:
         clients.append(_client(entry, where))
     writes = _names(table.get("writes", []), f"{key}.writes")
     key_params = _words(table.get("key-params", []), f"{key}.key-params")
+    read_only_tools = _words(table.get("read-only-tools", []), f"{key}.read-only-tools")
     for kind, entries in (("retry-helpers", helpers), ("timeout-calls", timeouts), ("retrying-clients", clients)):
         seen = set()
         for entry in entries:
             if entry.name in seen:
                 raise CatalogError(f"`{key}.{kind}` names {entry.name!r} twice")
             seen.add(entry.name)
-    return UserCatalog(tuple(helpers), tuple(timeouts), writes, key_params, tuple(clients))
+    return UserCatalog(tuple(helpers), tuple(timeouts), writes, key_params, tuple(clients),
+                       read_only_tools=read_only_tools)
 
 
 def _helper(entry: Dict[str, Any], where: str) -> HelperEntry:

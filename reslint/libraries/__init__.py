@@ -12,8 +12,8 @@ from typing import Dict, FrozenSet, Optional, Tuple
 from reslint.catalog.clients import COUNTS_CONFIG, COUNTS_OWN_POLICY, COUNTS_RETRY_OBJECT, RetryingClient
 from reslint.catalog.retries import SLEEPS
 from reslint.libraries import (
-    aiobreaker, aiohttp_retry, backoff, botocore, celery, circuitbreaker, google_api_core, handrolled, httpx, opnieuw,
-    purgatory, pybreaker, redo, requests, retry_package, retrying, stamina, tenacity, urllib3,
+    aiobreaker, aiohttp_retry, backoff, botocore, celery, circuitbreaker, google_api_core, handrolled, httpx, langchain,
+    opnieuw, purgatory, pybreaker, redo, requests, retry_package, retrying, stamina, tenacity, urllib3,
 )
 from reslint.libraries.base import RetryAdapter
 from reslint.libraries.breaker_base import BreakerAdapter
@@ -24,6 +24,7 @@ from reslint.values import UNKNOWN, Number, is_number
 ADAPTERS: Tuple[RetryAdapter, ...] = (
     tenacity.ADAPTER, backoff.ADAPTER, stamina.ADAPTER, retrying.ADAPTER, retry_package.ADAPTER, opnieuw.ADAPTER,
     redo.ADAPTER, urllib3.ADAPTER, requests.ADAPTER, httpx.ADAPTER, celery.ADAPTER, google_api_core.ADAPTER,
+    langchain.ADAPTER,
 )
 #: hand-rolled loops (read by the loop analysis, not from a qualified name)
 HAND_ROLLED: RetryAdapter = handrolled.ADAPTER
@@ -68,6 +69,20 @@ def lookup(qualname: str, role_of_call: Tuple[Role, ...]) -> Optional[Tuple[Retr
         if role in roles:
             return adapter, role
     return None
+
+
+#: method name -> (its adapter, the qualified name it spells): methods recognised by name
+METHODS: Dict[str, Tuple[RetryAdapter, str]] = {m: (a, q) for a in ADAPTERS for m, q in a.method_spellings.items()}
+
+
+def lookup_method(method: str, import_roots, role_of_call: Tuple[Role, ...]) -> Optional[Tuple[RetryAdapter, str, Role]]:
+    """The adapter, qualified name and role of a method recognised by its name (``with_retry``) in a
+    file importing ``import_roots`` (top-level packages), or ``None``."""
+    found = METHODS.get(method)
+    if found is None or not set(found[0].trigger_modules) & set(import_roots):
+        return None
+    role = lookup(found[1], role_of_call)
+    return (found[0], found[1], role[1]) if role is not None else None
 
 
 def qualnames(role: Role) -> Tuple[str, ...]:

@@ -64,6 +64,12 @@ class RetryAdapter:
     retries_callables: ClassVar[bool] = False
     #: types whose instances retry a function they are called with (``Retrying()(fn)``)
     callable_policies: ClassVar[Tuple[str, ...]] = ()
+    #: method name -> the qualified name it spells, for a method of objects reslint cannot type
+    #: (LangChain's ``runnable.with_retry()``): recognised by name in a file that imports one of
+    #: ``trigger_modules``
+    method_spellings: ClassVar[Mapping[str, str]] = {}
+    #: whether the policy retries the object it is built from (:meth:`receiver`), not a scope
+    retries_receiver: ClassVar[bool] = False
     #: whether the retry rules judge a policy where it is used (``False``: a helper of the project,
     #: whose own loop is judged once, where it is written)
     reports_faults: ClassVar[bool] = True
@@ -98,6 +104,14 @@ class RetryAdapter:
     def policy(self, site: Site, **facts) -> RetryPolicy:
         """A policy of this adapter at ``site`` (``facts``: the model's fields)."""
         return RetryPolicy(self, site.role, site.anchor, call=site.call, **facts)
+
+    def receiver(self, policy: RetryPolicy) -> Optional[cst.BaseExpression]:
+        """What a policy with :attr:`retries_receiver` retries (each call through it is an attempt)."""
+        return None
+
+    def wrapped_function(self, receiver: cst.BaseExpression, ctx: Context) -> Optional[cst.BaseExpression]:
+        """The function a receiver runs when it wraps one (LangChain's ``RunnableLambda(fn)``), or ``None``."""
+        return None
 
     # -- fixes and advice --------------------------------------------------------------------
     def fix(self, remedy: Remedy, policy: RetryPolicy, fx: FixContext, **params) -> Optional[FixPlan]:

@@ -1,0 +1,234 @@
+"""LangChain, MCP, LlamaIndex and Haystack: the model-call layer's timeouts, retry layers and
+replayed tool calls (catalog: reslint/catalog/langchain.py, mcp.py, llama_index.py, haystack.py;
+adapter: reslint/libraries/langchain.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reslint.config import ConfigError, Settings, load_settings
+from reslint.engine.runner import Runner
+
+LANGCHAIN = ("import openai\nfrom langchain_openai import ChatOpenAI\n"
+             "from langchain_core.runnables import RunnableRetry\n"
+             "TRANSIENT = (openai.APIConnectionError, openai.APITimeoutError)\n")
+MCP = ("from mcp import ClientSession\n"
+       "from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_random_exponential\n"
+       "again = retry(retry=retry_if_exception_type(TimeoutError), stop=stop_after_attempt(3), "
+       "wait=wait_random_exponential(max=5), reraise=True)\n")
+
+
+def _findings(tmp_path: Path, source: str, config: str = ""):
+    if config:
+        (tmp_path / "pyproject.toml").write_text(config)
+    (tmp_path / "m.py").write_text(source)
+    settings = load_settings(tmp_path) if config else Settings(root=tmp_path)
+    run = Runner(settings, use_cache=False).run([tmp_path])
+    assert run.errors == []
+    return [(f.location.row, f.code, f.message) for result in run.results for f in result.findings]
+
+
+def _codes(found):
+    return sorted((row, code) for row, code, _ in found)
+
+
+# -- with_retry as a retry layer --------------------------------------------------------------
+def test_with_retry_around_a_model_that_retries_multiplies_and_the_message_shows_the_product(tmp_path):
+    found = _findings(tmp_path, LANGCHAIN + "llm = ChatOpenAI(timeout=60, max_retries=4)\n"
+                                            "chain = llm.with_retry(retry_if_exception_type=TRANSIENT, stop_after_attempt=2)\n")
+    [(row, code, message)] = found
+    assert (row, code) == (6, "RES301")
+    assert "LangChain with_retry (2) → langchain_openai client (5): up to 10 calls" in message
+    assert "`max_retries=0`" in message
+
+
+def test_max_retries_zero_inside_leaves_one_layer(tmp_path):
+    found = _findings(tmp_path, LANGCHAIN + "llm = ChatOpenAI(timeout=60, max_retries=0)\n"
+                                            "chain = llm.with_retry(retry_if_exception_type=TRANSIENT)\n")
+    assert found == []
+
+
+def test_runnable_retry_bound_to_a_model_is_the_same_layer(tmp_path):
+    found = _findings(tmp_path, LANGCHAIN + "llm = ChatOpenAI(timeout=60)\n"
+                                            "r = RunnableRetry(bound=llm, retry_exception_types=TRANSIENT, max_attempt_number=4)\n")
+    [(row, code, message)] = found
+    assert (row, code) == (6, "RES301") and "(4) → langchain_openai client (3): up to 12 calls" in message
+
+
+def test_a_model_reached_through_names_and_a_chain_is_found(tmp_path):
+    found = _findings(tmp_path, LANGCHAIN + "from langchain_core.prompts import ChatPromptTemplate\n"
+                                            "llm = ChatOpenAI(timeout=60)\n"
+                                            "tools = llm.bind_tools([])\n"
+                                            "chain = ChatPromptTemplate.from_messages([]) | tools\n"
+                                            "safe = chain.with_retry(retry_if_exception_type=TRANSIENT)\n")
+    assert _codes(found) == [(9, "RES301")]
+
+
+def test_an_outer_retry_that_does_not_catch_the_sdk_errors_does_not_multiply(tmp_path):
+    found = _findings(tmp_path, LANGCHAIN + "llm = ChatOpenAI(timeout=60)\n"
+                                            "chain = llm.with_retry(retry_if_exception_type=(TimeoutError,))\n")
+    assert found == []
+
+
+def test_with_retry_defaults_retry_every_exception(tmp_path):
+    found = _findings(tmp_path, LANGCHAIN + "llm = ChatOpenAI(timeout=60, max_retries=0)\nchain = llm.with_retry()\n")
+    [(row, code, message)] = found
+    assert (row, code) == (6, "RES204") and "retries every exception (the default predicate)" in message
+
+
+def test_with_retry_without_waits_and_with_many_attempts(tmp_path):
+    found = _findings(tmp_path, LANGCHAIN + "llm = ChatOpenAI(timeout=60, max_retries=0)\n"
+                                            "a = llm.with_retry(retry_if_exception_type=TRANSIENT, wait_exponential_jitter=False)\n"
+                                            "b = llm.with_retry(retry_if_exception_type=TRANSIENT, stop_after_attempt=10)\n"
+                                            "c = llm.with_retry(retry_if_exception_type=TRANSIENT, stop_after_attempt=3)\n")
+    codes = _codes(found)
+    assert (6, "RES205") in codes  # no wait at all between attempts
+    assert (7, "RES202") in codes  # 9 jittered exponential waits: 1 + 2 + ... + 256 s, far past 60 s
+    assert not [c for c in codes if c[0] == 8]  # 3 attempts: waits of about 2 s and 3 s
+    message = next(m for row, code, m in found if (row, code) == (7, "RES202"))
+    assert "cannot cap total time" in message
+
+
+def test_with_retry_is_recognised_only_in_files_that_import_langchain(tmp_path):
+    found = _findings(tmp_path, "class Job:\n    def with_retry(self):\n        return self\n\n"
+                                "job = Job().with_retry()\n")
+    assert found == []
+
+
+def test_sending_methods_only_are_retried_calls(tmp_path):
+    source = (LANGCHAIN + "from tenacity import retry, retry_if_exception_type, stop_after_attempt, stop_after_delay, "
+              "wait_random_exponential\n"
+              "llm = ChatOpenAI(timeout=5)\n"
+              "@retry(retry=retry_if_exception_type(TRANSIENT), stop=stop_after_attempt(3) | stop_after_delay(30), "
+              "wait=wait_random_exponential(max=5))\n"
+              "def go(q):\n"
+              "    structured = llm.with_structured_output(dict)\n"
+              "    n = llm.get_num_tokens(q)\n"
+              "    return structured.invoke(q)\n")
+    found = _findings(tmp_path, source)
+    assert _codes(found) == [(11, "RES301")]  # the invoke, not the two methods that send nothing
+
+
+# -- timeouts ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(("line", "expected"), [
+    ("ChatOpenAI()", ["RES101"]),
+    ("ChatOpenAI(timeout=120)", []),
+    ("ChatOpenAI(request_timeout=120)", []),
+    ("ChatOpenAI(timeout=None)", ["RES102"]),
+    ("ChatOpenAI(timeout=600)", ["RES103"]),
+    ("ChatOpenAI(**settings)", []),
+])
+def test_chat_model_timeouts_are_model_calls(tmp_path, line, expected):
+    found = _findings(tmp_path, LANGCHAIN + f"settings = load()\nllm = {line}\n")
+    assert [code for _, code, _ in found] == expected
+
+
+def test_chat_model_fix_inserts_the_model_default(tmp_path):
+    from reslint.engine.filepass import Linter
+    from reslint.engine.fixer import fix_text
+
+    fixed = fix_text(Linter(Settings(root=tmp_path)), LANGCHAIN + "llm = ChatOpenAI(model='m')\n", "m.py", unsafe=True)
+    assert "llm = ChatOpenAI(model='m', timeout=120)\n" in fixed.text
+
+
+# -- MCP tool calls (RES402) ------------------------------------------------------------------
+TOOLS = (MCP + "@again\nasync def a(streams):\n    async with ClientSession(*streams, read_timeout_seconds=60) as s:\n"
+         "        await s.call_tool('create_issue', {})\n"
+         "        await s.call_tool('search_docs', {})\n"
+         "        await s.call_tool(name='get_weather', arguments={})\n")
+
+
+def test_tool_calls_in_a_retry_are_writes(tmp_path):
+    found = _findings(tmp_path, TOOLS)
+    assert _codes(found) == [(7, "RES402"), (8, "RES402"), (9, "RES402")]
+    assert "MCP tool call `create_issue` (not declared in `read-only-tools`)" in found[0][2]
+
+
+def test_declared_read_only_tools_are_not_writes(tmp_path):
+    found = _findings(tmp_path, TOOLS, "[tool.reslint.catalog]\nread-only-tools = [\"search_*\", \"get_weather\"]\n")
+    assert _codes(found) == [(7, "RES402")]
+
+
+def test_a_tool_chosen_at_run_time_is_a_write(tmp_path):
+    found = _findings(tmp_path, MCP + "@again\nasync def a(streams, name):\n"
+                                      "    async with ClientSession(*streams, read_timeout_seconds=60) as s:\n"
+                                      "        return await s.call_tool(name, {})\n",
+                      "[tool.reslint.catalog]\nread-only-tools = [\"*_docs\"]\n")
+    [(row, code, message)] = found
+    assert (row, code) == (7, "RES402") and "the tool is chosen at run time" in message
+
+
+def test_a_tool_call_outside_a_retry_is_not_reported(tmp_path):
+    found = _findings(tmp_path, MCP + "async def a(streams):\n"
+                                      "    async with ClientSession(*streams, read_timeout_seconds=60) as s:\n"
+                                      "        return await s.call_tool('create_issue', {})\n")
+    assert found == []
+
+
+@pytest.mark.parametrize(("table", "error"), [
+    ("read-only-tools = \"search\"\n", "`tool.reslint.catalog.read-only-tools` must be a list of names"),
+    ("read-only-tools = [\"\"]\n", "`tool.reslint.catalog.read-only-tools` must be a list of names"),
+])
+def test_read_only_tools_are_validated(tmp_path, table, error):
+    (tmp_path / "pyproject.toml").write_text("[tool.reslint.catalog]\n" + table)
+    with pytest.raises(ConfigError) as caught:
+        load_settings(tmp_path)
+    assert error in str(caught.value)
+
+
+def test_read_only_tools_show_in_the_catalog_table(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.reslint.catalog]\nread-only-tools = [\"search_*\"]\n")
+    catalog = load_settings(tmp_path).catalog
+    assert catalog.to_table() == {"read-only-tools": ["search_*"]}
+    assert catalog.read_only_tool("search_docs") and not catalog.read_only_tool("create_issue")
+
+
+# -- LlamaIndex, Haystack -----------------------------------------------------------------------
+def test_llama_index_and_haystack_models_retry_inside(tmp_path):
+    source = ("import openai\nfrom llama_index.llms.openai import OpenAI\n"
+              "from haystack.components.generators.chat import OpenAIChatGenerator\n"
+              "from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_random_exponential\n"
+              "llm = OpenAI(model='m', max_retries=1)\ngen = OpenAIChatGenerator(max_retries=0)\n"
+              "@retry(retry=retry_if_exception_type(openai.APIError), stop=stop_after_attempt(3), wait=wait_random_exponential(max=5))\n"
+              "def go(q):\n    gen.run(messages=[q])\n    return llm.complete(q)\n")
+    found = [f for f in _findings(tmp_path, source) if f[1] == "RES301"]
+    assert [(row, code) for row, code, _ in found] == [(10, "RES301")]
+    assert "go (3) → llama_index client (2): up to 6 calls" in found[0][2]
+
+
+def test_with_fallbacks_is_no_retry_layer_but_keeps_the_model_inside(tmp_path):
+    """``primary.with_fallbacks([backup])`` calls another model on failure (not the same call again):
+    no layer of its own, and a ``with_retry`` around it still retries the primary's SDK retries."""
+    found = _findings(tmp_path, LANGCHAIN + "primary = ChatOpenAI(timeout=60)\n"
+                                            "backup = ChatOpenAI(model='small', timeout=60, max_retries=0)\n"
+                                            "both = primary.with_fallbacks([backup])\n"
+                                            "safe = both.with_retry(retry_if_exception_type=TRANSIENT)\n")
+    assert _codes(found) == [(8, "RES301")]
+
+
+def test_with_retry_around_a_function_runnable_follows_the_function(tmp_path):
+    """``RunnableLambda(fn).with_retry()`` retries ``fn``: an SDK client inside it is a second layer
+    (RES301 at the ``with_retry``), a tool call inside it is replayed (RES402 at the call)."""
+    found = _findings(tmp_path, (
+        "import openai\nfrom langchain_core.runnables import RunnableLambda\nfrom mcp import ClientSession\n"
+        "client = openai.OpenAI(timeout=60)\n"
+        "def complete(q):\n    return client.chat.completions.create(model='m', messages=[q])\n"
+        "async def ticket(streams, title):\n"
+        "    async with ClientSession(*streams, read_timeout_seconds=60) as s:\n"
+        "        return await s.call_tool('create_issue', {'title': title})\n"
+        "answer = RunnableLambda(complete).with_retry(retry_if_exception_type=(openai.APIConnectionError,))\n"
+        "filed = RunnableLambda(ticket).with_retry(retry_if_exception_type=(TimeoutError,))\n"
+        "single = RunnableLambda(complete).with_retry(retry_if_exception_type=(TimeoutError,))\n"))
+    assert _codes(found) == [(9, "RES402"), (10, "RES301")]  # `single` catches none of the SDK errors
+    assert "LangChain with_retry (3) → openai client (3): up to 9 calls" in found[1][2]
+
+
+def test_a_session_known_by_its_parameter_annotation(tmp_path):
+    found = _findings(tmp_path, MCP + "from typing import Optional\n"
+                                      "@again\nasync def a(session: ClientSession):\n    return await session.call_tool('create_issue', {})\n"
+                                      "@again\nasync def b(session: Optional[ClientSession]):\n    return await session.call_tool('close_issue', {})\n"
+                                      "@again\nasync def c(session):\n    return await session.call_tool('create_issue', {})\n"
+                                      "@again\nasync def d(session: dict):\n    return await session.call_tool('create_issue', {})\n")
+    assert _codes(found) == [(7, "RES402"), (10, "RES402")]  # an unannotated or other parameter is unknown
