@@ -61,7 +61,7 @@ LAYERS: List[Tuple[str, Tuple[str, ...]]] = [
                               "reslint.project", "reslint.profiling", "reslint.semantics.cstutil", "reslint.engine.serial",
                               "reslint.engine.positions", "reslint.rulebook", "reslint.output.terminal", "reslint.engine.files")),
     ("catalog data", ("reslint.catalog", "reslint.catalog.clients", "reslint.catalog.idempotency",
-                      "reslint.catalog.model", "reslint.catalog.names", "reslint.catalog.retries",
+                      "reslint.catalog.model", "reslint.catalog.names", "reslint.catalog.retries", "reslint.catalog.litellm",
                       "reslint.catalog.timeouts", "reslint.catalog.programs", "reslint.catalog.user")),
     ("semantic model", ("reslint.semantics", "reslint.semantics.walk", "reslint.semantics.prefilter", "reslint.semantics.context", "reslint.semantics.edits")),
     ("policy model", ("reslint.model", "reslint.model.")),

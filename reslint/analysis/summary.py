@@ -10,7 +10,8 @@ import libcst as cst
 
 from reslint import libraries
 from reslint.catalog import canonical, retries as retry_catalog
-from reslint.catalog.clients import ADAPTER_RAISES, RETRYING_CLIENTS
+from reslint.catalog.clients import ADAPTER_RAISES, COUNTS_RETRIES, RETRYING_CLIENTS
+from reslint.analysis.model_calls import call_attempts, retrying_call
 from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, Function, KeyCall, KeyReturn, Layer, ModuleSummary, \
     PendingWrite
 from reslint.semantics.context import Context
@@ -73,6 +74,8 @@ class SummaryCollector:
         ctx = self.ctx
         callee = ctx.qualname(node.func)
         client = self._client_layer(node)
+        if client is None:
+            client = self._call_layer(node, callee)
         write = None
         if not ctx.retry_scopes:  # writes inside a local retry are RES402's per-file business
             from reslint.analysis.idempotency import analysis
@@ -172,6 +175,10 @@ class SummaryCollector:
         client = RETRYING_CLIENTS.get(qual or "") or self.ctx.catalog.client(qual)
         if client is None or func.attr.value in ("mount", "close", "with_options", "copy"):
             return None
+        if override is None and client.counts == COUNTS_RETRIES:
+            override = _per_request_retries(node, client.param, self.ctx)
+            if override is not None and override <= 1:
+                return None
         attempts = override or libraries.client_attempts(client, constructor, self.ctx)
         if not is_number(attempts) or attempts <= 1:
             return None
@@ -180,6 +187,22 @@ class SummaryCollector:
             self._layer_ids[key] = self._add_layer(
                 label=f"{qual.split('.')[0]} client", library=qual, attempts=int(attempts), catches=ANY,
                 raises=client.raises, node=constructor, off=client.off)
+        return self._layer_ids[key]
+
+    def _call_layer(self, node: cst.Call, callee: Optional[str]) -> Optional[int]:
+        """The layer of a call that retries inside by its own arguments (``litellm.completion(num_retries=3)``)."""
+        spec = retrying_call(canonical(callee) if callee else None)
+        if spec is None:
+            return None
+        attempts = call_attempts(node, spec, self.ctx)
+        if not is_number(attempts) or attempts <= 1:
+            return None
+        key = (id(node), attempts)
+        if key not in self._layer_ids:
+            self._layer_ids[key] = self._add_layer(
+                label=spec.qualname,
+                library=spec.qualname, attempts=int(attempts), catches=ANY, raises=spec.raises, node=node,
+                off=spec.off)
         return self._layer_ids[key]
 
     def _mounted_layer(self, adapter, session) -> Optional[int]:
@@ -301,6 +324,16 @@ class SummaryCollector:
                 elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
                     stack.append((stmt.body.body, f"{prefix}.{stmt.name.value}"))
         return out
+
+
+def _per_request_retries(node: cst.Call, param: Optional[str], ctx: Context) -> Optional[int]:
+    """Attempts a request sets for itself with the client's own retries keyword (a litellm
+    Router's ``router.completion(num_retries=0)``), or ``None`` when it passes none."""
+    arg = next((a for a in node.args if a.keyword is not None and a.keyword.value == param), None) if param else None
+    if arg is None:
+        return None
+    value = ctx.value_of(arg.value)
+    return int(value) + 1 if is_number(value) else None
 
 
 def _placed(cls, items, positions, end: bool = True, shown=None) -> tuple:

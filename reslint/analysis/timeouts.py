@@ -18,6 +18,7 @@ import libcst as cst
 
 from reslint.analysis.commands import BOUNDED, INTERACTIVE, LOCAL, NETWORK, UNKNOWN_COMMAND, read_command, \
     shown_command
+from reslint.analysis.model_calls import setting_value
 from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
 from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, NETWORK as NETWORK_CALL, TimeoutObjectSpec, \
     TimeoutParam, TimeoutSpec
@@ -163,12 +164,19 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         reading.param = param
         readings.append(reading)
     if readings:
-        return _combine(readings)
+        combined = _combine(readings)
+        if combined.state == MISSING and spec.module_default is not None:  # ``timeout=None``: the default
+            return _module_default(spec, ctx, max_timeout) or combined
+        return combined
     dsn = _read_dsn(call, spec, ctx, max_timeout)
     if dsn is not None:
         return dsn
     if spec.socket_default and _finite_socket_default(ctx):
         return TimeoutReading(spec, OK, "the module sets a finite socket.setdefaulttimeout()")
+    if spec.module_default is not None:
+        setting = _module_default(spec, ctx, max_timeout)
+        if setting is not None:
+            return setting
     reading = _missing(spec, max_timeout)
     if reading.state == MISSING and spec.bounded_per_request and _bounded_by_its_requests(call, spec, ctx):
         return TimeoutReading(spec, OK, "used in one function only, by requests that each pass `timeout=`")
@@ -176,6 +184,17 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         return TimeoutReading(spec, OK, "built only when the caller passes no client of its own; the library's "
                                         "default is bounded")
     return reading
+
+
+def _module_default(spec: TimeoutSpec, ctx: Context, max_timeout: float) -> Optional[TimeoutReading]:
+    """The reading of the module-wide default the file assigns (``litellm.request_timeout = 120``),
+    for a call that passes no timeout of its own; ``None`` when the file assigns none."""
+    value = setting_value(ctx, spec.module_default)
+    if value is None:
+        return None
+    if value is UNKNOWN:
+        return TimeoutReading(spec, UNKNOWN_STATE, f"`{spec.module_default}` is set at run time")
+    return _judge_number(value, spec, max_timeout, None, f"`{spec.module_default} = {value!r}`")
 
 
 def _built_as_fallback(call: cst.Call, ctx: Context) -> bool:

@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Optional, Tuple
 
+from reslint.catalog import litellm
+from reslint.catalog.model import RetryingCall
+
 
 @dataclass(frozen=True)
 class RetryingClient:
@@ -79,9 +82,14 @@ RETRYING_CLIENTS: Dict[str, RetryingClient] = {c.qualname: c for c in (
     RetryingClient("stripe.StripeClient", "max_network_retries", COUNTS_RETRIES, 1,
                    ("stripe.APIConnectionError", "stripe.APIError", "stripe.StripeError"), "max_network_retries=0",
                    "stripe/_stripe_client.py: no retries unless max_network_retries is passed (16.1.0)"),
+    RetryingClient(litellm.ROUTER, "num_retries", COUNTS_RETRIES, litellm.ROUTER_DEFAULT_RETRIES + 1, litellm.RAISES,
+                   "num_retries=0", litellm.ROUTER_SOURCE),
     RetryingClient("httpx.HTTPTransport", "retries", COUNTS_OWN_POLICY, 1, ("httpx.ConnectError", "httpx.ConnectTimeout"),
                    "retries=0", "httpx/_transports/default.py retries=0; connect errors only"),
 )}
+
+#: Functions whose calls retry inside, as their arguments say (litellm's ``completion``).
+RETRYING_CALLS: Dict[str, RetryingCall] = dict(litellm.RETRYING_CALLS)
 
 #: requests sessions retry through mounted adapters: HTTPAdapter(max_retries=N or Retry(total=N)).
 ADAPTER_RAISES = _REQUESTS_RAISES
@@ -113,4 +121,12 @@ EXCEPTION_BASES = {
     "httpx.ConnectTimeout": ("httpx.TimeoutException", "httpx.TransportError", "httpx.HTTPError"),
     "httpx.ReadTimeout": ("httpx.TimeoutException", "httpx.TransportError", "httpx.HTTPError"),
     "tenacity.RetryError": (),
+    # litellm/exceptions.py: litellm's errors subclass openai's (1.110.2)
+    "litellm.exceptions.APIError": ("openai.APIError",),
+    "litellm.exceptions.APIConnectionError": ("openai.APIConnectionError", "openai.APIError"),
+    "litellm.exceptions.Timeout": ("openai.APITimeoutError", "openai.APIConnectionError", "openai.APIError"),
+    "litellm.exceptions.RateLimitError": ("openai.RateLimitError", "openai.APIStatusError", "openai.APIError"),
+    "litellm.exceptions.ServiceUnavailableError": ("openai.APIStatusError", "openai.APIError"),
+    "litellm.exceptions.InternalServerError": ("openai.InternalServerError", "openai.APIStatusError",
+                                               "openai.APIError"),
 }

@@ -1,0 +1,92 @@
+"""litellm: the model-call layer's facts (timeouts and the retries it makes inside), as data.
+
+Read in litellm 1.110.2 (``tests/test_catalog_reality.py`` checks names, parameters and defaults
+against the installed package):
+
+- ``litellm/constants.py``: ``DEFAULT_REQUEST_TIMEOUT_SECONDS = 6000.0``, the value of the
+  module-wide ``litellm.request_timeout`` unless the ``REQUEST_TIMEOUT`` environment variable is
+  set; ``completion(timeout=None)`` waits that long (``litellm/main.py``: ``timeout = timeout or
+  litellm.request_timeout`` for the providers). ``None`` asks for that default: it disables nothing.
+- ``litellm/main.py`` ``embedding(..., timeout=600, ...)``; ``aembedding(*args, **kwargs)`` forwards to it.
+- ``litellm/utils.py`` ``client`` wrapper: a failed ``completion``/``acompletion`` is re-run by
+  ``completion_with_retries`` (tenacity ``stop_after_attempt(num_retries)``) when ``num_retries=``
+  (or the module-wide ``litellm.num_retries``) is set; ``max_retries=`` is handed to the provider's
+  SDK client (``main.py``: ``num_retries`` wins when both are given). Either counts retries: N
+  retries are N + 1 attempts. Without either, litellm itself does not re-run the call (the OpenAI
+  provider's SDK client may still retry 2 times: the provider is chosen at run time by the model
+  string, so that layer is not counted).
+- ``litellm/router_rust/core.py`` ``Resolved``: a ``Router`` retries ``num_retries`` times
+  (default 2, or ``litellm.num_retries``), and its ``timeout`` defaults to ``litellm.request_timeout``.
+- ``fallbacks=`` sends the request to other models after the retries: other dependencies, not more
+  load on the failing one, so fallbacks are not counted as attempts.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Optional, Tuple
+
+from reslint.catalog.model import MODEL, RetryingCall, TimeoutParam, TimeoutSpec
+
+VERSION = "1.110.2"
+#: litellm/constants.py DEFAULT_REQUEST_TIMEOUT_SECONDS: what ``litellm.request_timeout`` holds
+REQUEST_TIMEOUT_S = 6000.0
+#: litellm/main.py embedding(timeout=600)
+EMBEDDING_TIMEOUT_S = 600.0
+#: the module-wide settings a project assigns (``litellm.request_timeout = 120``)
+REQUEST_TIMEOUT_SETTING = "litellm.request_timeout"
+NUM_RETRIES_SETTING = "litellm.num_retries"
+#: litellm/router_rust/core.py Resolved: ``num_retries if not None else litellm.num_retries or 2``
+ROUTER_DEFAULT_RETRIES = 2
+
+_SRC = f"litellm/constants.py DEFAULT_REQUEST_TIMEOUT_SECONDS = 6000.0 = litellm.request_timeout ({VERSION})"
+_NOTE = "litellm waits up to litellm.request_timeout, 6000 s by default"
+#: what a call raises once litellm's retries give up: its exceptions subclass openai's
+#: (litellm/exceptions.py: ``class RateLimitError(openai.RateLimitError)``...)
+RAISES = ("litellm.exceptions.APIError", "litellm.exceptions.APIConnectionError", "litellm.exceptions.Timeout",
+          "litellm.exceptions.RateLimitError", "litellm.exceptions.ServiceUnavailableError",
+          "litellm.exceptions.InternalServerError", "openai.APIError", "openai.APIConnectionError",
+          "openai.APITimeoutError", "openai.RateLimitError", "openai.InternalServerError")
+
+#: the module functions that call a model: (name, position of ``timeout``, default seconds)
+_CALLS: Tuple[Tuple[str, Optional[int], float], ...] = (
+    ("litellm.completion", 2, REQUEST_TIMEOUT_S),
+    ("litellm.acompletion", 4, REQUEST_TIMEOUT_S),
+    ("litellm.embedding", 4, EMBEDDING_TIMEOUT_S),
+    ("litellm.aembedding", 4, EMBEDDING_TIMEOUT_S),
+)
+def timeout_specs():
+    """The litellm rows of the timeout catalog (:data:`reslint.catalog.timeouts.TIMEOUT_CALLS`)."""
+    specs = []
+    for name, position, default in _CALLS:
+        note = _NOTE if default == REQUEST_TIMEOUT_S else f"litellm's {name.rsplit('.', 1)[1]} waits {default:g} s by default"
+        specs.append(TimeoutSpec(name, (TimeoutParam("timeout", position),), default,
+                                 _SRC if default == REQUEST_TIMEOUT_S else f"litellm/main.py embedding(timeout=600) ({VERSION})",
+                                 note, disable_values=(), category=MODEL,
+                                 module_default=REQUEST_TIMEOUT_SETTING if default == REQUEST_TIMEOUT_S else None))
+    specs.append(TimeoutSpec("litellm.Router", (TimeoutParam("timeout", 17),), REQUEST_TIMEOUT_S,
+                             f"litellm/router_rust/core.py Resolved: timeout or litellm.request_timeout ({VERSION})",
+                             "a litellm Router waits up to litellm.request_timeout, 6000 s by default", carrier=True,
+                             disable_values=(), category=MODEL, module_default=REQUEST_TIMEOUT_SETTING))
+    # the Router's request methods (completion, acompletion...) are built at run time, taking
+    # (*args, **kwargs): not listed, so a call on a Router inherits the Router's timeout
+    return specs
+
+
+#: calls that retry inside, by their own arguments (RES301); ``embedding`` reads ``max_retries``
+#: only (handed to the provider's SDK client: litellm/main.py embedding), and only ``completion``
+#: and ``acompletion`` are re-run by the ``client`` wrapper (litellm/utils.py)
+RETRYING_CALLS: Dict[str, RetryingCall] = {c.qualname: c for c in (
+    RetryingCall("litellm.completion", ("num_retries", "max_retries"), 1, RAISES, "num_retries=0",
+                 f"litellm/utils.py client wrapper -> main.py completion_with_retries; main.py max_retries ({VERSION})",
+                 module_default=NUM_RETRIES_SETTING),
+    RetryingCall("litellm.acompletion", ("num_retries", "max_retries"), 1, RAISES, "num_retries=0",
+                 f"litellm/utils.py client wrapper -> main.py acompletion_with_retries ({VERSION})",
+                 module_default=NUM_RETRIES_SETTING),
+    RetryingCall("litellm.embedding", ("max_retries",), 1, RAISES, "max_retries=0",
+                 f"litellm/main.py embedding: max_retries to the provider's client ({VERSION})"),
+    RetryingCall("litellm.aembedding", ("max_retries",), 1, RAISES, "max_retries=0",
+                 f"litellm/main.py aembedding(*args, **kwargs) -> embedding ({VERSION})"),
+)}
+#: litellm/router_rust/core.py Resolved: a Router's requests retry ``num_retries`` times (default 2)
+ROUTER = "litellm.Router"
+ROUTER_SOURCE = f"litellm/router_rust/core.py Resolved: num_retries default 2 or litellm.num_retries ({VERSION})"
