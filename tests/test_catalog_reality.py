@@ -1293,6 +1293,12 @@ def test_litellm_default_request_timeout_is_the_catalogs(monkeypatch):
     require("litellm")
     constants = _quiet_import("litellm.constants")
     assert constants.DEFAULT_REQUEST_TIMEOUT_SECONDS == facts.REQUEST_TIMEOUT_S
+    assert constants.COMPLETION_HTTP_FALLBACK_SECONDS == facts.COMPLETION_TIMEOUT_S
+    resolver = _quiet_import("litellm.litellm_core_utils.completion_timeout").CompletionTimeout
+    assert resolver._fallback_when_no_explicit_timeout(None) == facts.COMPLETION_TIMEOUT_S
+    source = inspect.getsource(resolver.resolve)
+    for alias in ("request_timeout", "stream_timeout"):
+        assert f'kwargs.get("{alias}")' in source, alias
     if os.environ.get("REQUEST_TIMEOUT") is None:
         assert _quiet_import("litellm").request_timeout == facts.REQUEST_TIMEOUT_S
     assert params_of("litellm.embedding").get("timeout").default == facts.EMBEDDING_TIMEOUT_S

@@ -11,7 +11,7 @@ import libcst as cst
 from reslint import libraries
 from reslint.catalog import canonical, retries as retry_catalog
 from reslint.catalog.clients import ADAPTER_RAISES, COUNTS_RETRIES, RETRYING_CLIENTS
-from reslint.analysis.model_calls import call_attempts, retrying_call
+from reslint.analysis.model_calls import call_attempts, retrying_call, unpacked_keywords
 from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, Function, KeyCall, KeyReturn, Layer, ModuleSummary, \
     PendingWrite
 from reslint.semantics.context import Context
@@ -179,7 +179,8 @@ class SummaryCollector:
             override = _per_request_retries(node, client.param, self.ctx)
             if override is not None and override <= 1:
                 return None
-        attempts = override or libraries.client_attempts(client, constructor, self.ctx)
+        attempts = override or _unpacked_attempts(client, constructor, self.ctx) or \
+            libraries.client_attempts(client, constructor, self.ctx)
         if not is_number(attempts) or attempts <= 1:
             return None
         key = (id(constructor), attempts)
@@ -324,6 +325,21 @@ class SummaryCollector:
                 elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
                     stack.append((stmt.body.body, f"{prefix}.{stmt.name.value}"))
         return out
+
+
+def _unpacked_attempts(client, constructor: cst.Call, ctx: Context) -> Optional[int]:
+    """Attempts of a client that counts retries, built with ``**config`` where the config is a
+    visible dict (``OpenAI(**{"max_retries": 0})``); ``None`` when that does not apply."""
+    if client.counts != COUNTS_RETRIES or not any(a.star == "**" for a in constructor.args) or \
+            any(a.keyword is not None and a.keyword.value == client.param for a in constructor.args):
+        return None
+    unpacked = unpacked_keywords(constructor, ctx)
+    if unpacked is None:
+        return None
+    if client.param not in unpacked:
+        return client.default_attempts
+    value = ctx.value_of(unpacked[client.param])
+    return int(value) + 1 if is_number(value) else None
 
 
 def _per_request_retries(node: cst.Call, param: Optional[str], ctx: Context) -> Optional[int]:

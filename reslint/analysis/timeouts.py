@@ -18,9 +18,9 @@ import libcst as cst
 
 from reslint.analysis.commands import BOUNDED, INTERACTIVE, LOCAL, NETWORK, UNKNOWN_COMMAND, read_command, \
     shown_command
-from reslint.analysis.model_calls import setting_value
+from reslint.analysis.model_calls import setting_value, unpacked_keywords
 from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
-from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, NETWORK as NETWORK_CALL, TimeoutObjectSpec, \
+from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, MODEL as MODEL_CALL, NETWORK as NETWORK_CALL, TimeoutObjectSpec, \
     TimeoutParam, TimeoutSpec
 from reslint.catalog.timeouts import MOUNTED_TIMEOUTS
 from reslint.semantics.context import UNKNOWN, Context
@@ -154,13 +154,17 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         return TimeoutReading(spec, OK, "a data: or file: URL is not a network call")
     max_timeout = _max_timeout(ctx, spec.category)
     readings: List[TimeoutReading] = []
+    unpacked = _visible_keywords(call, spec, ctx)
     for param in spec.params:
         arg = find_argument(call, param.name, param.position)
+        value = arg.value if isinstance(arg, cst.Arg) else None
+        if arg is UNKNOWN and unpacked is not None:  # **config, a visible dict
+            arg = value = unpacked.get(param.name)
         if arg is UNKNOWN:
             return TimeoutReading(spec, UNKNOWN_STATE, "the timeout may come from *args or **kwargs")
         if arg is None:
             continue
-        reading = _read_value(arg.value, spec, ctx, max_timeout)
+        reading = _read_value(value, spec, ctx, max_timeout)
         reading.param = param
         readings.append(reading)
     if readings:
@@ -184,6 +188,15 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         return TimeoutReading(spec, OK, "built only when the caller passes no client of its own; the library's "
                                         "default is bounded")
     return reading
+
+
+def _visible_keywords(call: cst.Call, spec: TimeoutSpec, ctx: Context):
+    """For a model client or call built with ``**config`` (and no ``*args``), the keywords of that
+    config when it is a visible dict literal (:func:`reslint.analysis.model_calls.unpacked_keywords`)."""
+    if spec.category != MODEL_CALL or any(a.star == "*" for a in call.args) or \
+            not any(a.star == "**" for a in call.args):
+        return None
+    return unpacked_keywords(call, ctx)
 
 
 def _module_default(spec: TimeoutSpec, ctx: Context, max_timeout: float) -> Optional[TimeoutReading]:

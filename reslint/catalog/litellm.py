@@ -3,10 +3,13 @@
 Read in litellm 1.110.2 (``tests/test_catalog_reality.py`` checks names, parameters and defaults
 against the installed package):
 
-- ``litellm/constants.py``: ``DEFAULT_REQUEST_TIMEOUT_SECONDS = 6000.0``, the value of the
-  module-wide ``litellm.request_timeout`` unless the ``REQUEST_TIMEOUT`` environment variable is
-  set; ``completion(timeout=None)`` waits that long (``litellm/main.py``: ``timeout = timeout or
-  litellm.request_timeout`` for the providers). ``None`` asks for that default: it disables nothing.
+- ``litellm/litellm_core_utils/completion_timeout.py`` ``CompletionTimeout.resolve``: a completion
+  waits ``timeout=``, else ``request_timeout=``, else ``litellm.request_timeout`` when the project
+  set it, else ``COMPLETION_HTTP_FALLBACK_SECONDS`` (600 s, ``litellm/constants.py``); a live
+  stream's reads are bounded by ``stream_timeout=`` instead when it is given. ``None`` asks for
+  that default: it disables nothing.
+- ``litellm/constants.py``: ``litellm.request_timeout`` holds ``DEFAULT_REQUEST_TIMEOUT_SECONDS``
+  (6000 s) unless set, and a Router hands it to every request (below).
 - ``litellm/main.py`` ``embedding(..., timeout=600, ...)``; ``aembedding(*args, **kwargs)`` forwards to it.
 - ``litellm/utils.py`` ``client`` wrapper: a failed ``completion``/``acompletion`` is re-run by
   ``completion_with_retries`` (tenacity ``stop_after_attempt(num_retries)``) when ``num_retries=``
@@ -30,6 +33,8 @@ from reslint.catalog.model import MODEL, RetryingCall, TimeoutParam, TimeoutSpec
 VERSION = "1.110.2"
 #: litellm/constants.py DEFAULT_REQUEST_TIMEOUT_SECONDS: what ``litellm.request_timeout`` holds
 REQUEST_TIMEOUT_S = 6000.0
+#: litellm/constants.py COMPLETION_HTTP_FALLBACK_SECONDS: a completion's wait when nothing sets one
+COMPLETION_TIMEOUT_S = 600.0
 #: litellm/main.py embedding(timeout=600)
 EMBEDDING_TIMEOUT_S = 600.0
 #: the module-wide settings a project assigns (``litellm.request_timeout = 120``)
@@ -38,8 +43,9 @@ NUM_RETRIES_SETTING = "litellm.num_retries"
 #: litellm/router_rust/core.py Resolved: ``num_retries if not None else litellm.num_retries or 2``
 ROUTER_DEFAULT_RETRIES = 2
 
-_SRC = f"litellm/constants.py DEFAULT_REQUEST_TIMEOUT_SECONDS = 6000.0 = litellm.request_timeout ({VERSION})"
-_NOTE = "litellm waits up to litellm.request_timeout, 6000 s by default"
+_SRC = (f"litellm/litellm_core_utils/completion_timeout.py CompletionTimeout.resolve: timeout, request_timeout, "
+        f"litellm.request_timeout if set, else COMPLETION_HTTP_FALLBACK_SECONDS = 600.0 ({VERSION})")
+_NOTE = "litellm waits up to 600 s for a completion when neither the call nor litellm.request_timeout sets a timeout"
 #: what a call raises once litellm's retries give up: its exceptions subclass openai's
 #: (litellm/exceptions.py: ``class RateLimitError(openai.RateLimitError)``...)
 RAISES = ("litellm.exceptions.APIError", "litellm.exceptions.APIConnectionError", "litellm.exceptions.Timeout",
@@ -49,24 +55,31 @@ RAISES = ("litellm.exceptions.APIError", "litellm.exceptions.APIConnectionError"
 
 #: the module functions that call a model: (name, position of ``timeout``, default seconds)
 _CALLS: Tuple[Tuple[str, Optional[int], float], ...] = (
-    ("litellm.completion", 2, REQUEST_TIMEOUT_S),
-    ("litellm.acompletion", 4, REQUEST_TIMEOUT_S),
+    ("litellm.completion", 2, COMPLETION_TIMEOUT_S),
+    ("litellm.acompletion", 4, COMPLETION_TIMEOUT_S),
     ("litellm.embedding", 4, EMBEDDING_TIMEOUT_S),
     ("litellm.aembedding", 4, EMBEDDING_TIMEOUT_S),
 )
+#: completion_timeout.py: ``request_timeout=`` stands for ``timeout=``; ``stream_timeout=`` bounds a stream's reads
+_COMPLETION_ALIASES = (TimeoutParam("request_timeout"), TimeoutParam("stream_timeout"))
+
+
 def timeout_specs():
     """The litellm rows of the timeout catalog (:data:`reslint.catalog.timeouts.TIMEOUT_CALLS`)."""
     specs = []
     for name, position, default in _CALLS:
-        note = _NOTE if default == REQUEST_TIMEOUT_S else f"litellm's {name.rsplit('.', 1)[1]} waits {default:g} s by default"
-        specs.append(TimeoutSpec(name, (TimeoutParam("timeout", position),), default,
-                                 _SRC if default == REQUEST_TIMEOUT_S else f"litellm/main.py embedding(timeout=600) ({VERSION})",
-                                 note, disable_values=(), category=MODEL,
-                                 module_default=REQUEST_TIMEOUT_SETTING if default == REQUEST_TIMEOUT_S else None))
+        completion = "completion" in name
+        params = (TimeoutParam("timeout", position),) + (_COMPLETION_ALIASES if completion else ())
+        specs.append(TimeoutSpec(name, params, default,
+                                 _SRC if completion else f"litellm/main.py embedding(timeout=600) ({VERSION})",
+                                 _NOTE if completion else "litellm's embedding waits 600 s by default",
+                                 disable_values=(), category=MODEL,
+                                 module_default=REQUEST_TIMEOUT_SETTING if completion else None))
     specs.append(TimeoutSpec("litellm.Router", (TimeoutParam("timeout", 17),), REQUEST_TIMEOUT_S,
-                             f"litellm/router_rust/core.py Resolved: timeout or litellm.request_timeout ({VERSION})",
-                             "a litellm Router waits up to litellm.request_timeout, 6000 s by default", carrier=True,
-                             disable_values=(), category=MODEL, module_default=REQUEST_TIMEOUT_SETTING))
+                             f"litellm/router_rust/core.py Resolved: timeout or litellm.request_timeout, "
+                             f"DEFAULT_REQUEST_TIMEOUT_SECONDS = 6000.0 ({VERSION})",
+                             "a litellm Router hands litellm.request_timeout, 6000 s by default, to every request",
+                             carrier=True, disable_values=(), category=MODEL, module_default=REQUEST_TIMEOUT_SETTING))
     # the Router's request methods (completion, acompletion...) are built at run time, taking
     # (*args, **kwargs): not listed, so a call on a Router inherits the Router's timeout
     return specs
