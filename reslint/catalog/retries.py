@@ -83,6 +83,11 @@ NON_TRANSIENT_ERRORS: FrozenSet[str] = frozenset({
     "anthropic.AuthenticationError", "anthropic.PermissionDeniedError", "anthropic.BadRequestError",
     "anthropic.NotFoundError", "anthropic.UnprocessableEntityError",
     "stripe.AuthenticationError", "stripe.InvalidRequestError", "stripe.CardError", "stripe.PermissionError",
+    # litellm/exceptions.py (1.110.2): subclasses of openai's; a too-long prompt or a refused one fails again
+    "litellm.exceptions.AuthenticationError", "litellm.exceptions.PermissionDeniedError",
+    "litellm.exceptions.BadRequestError", "litellm.exceptions.NotFoundError",
+    "litellm.exceptions.UnprocessableEntityError", "litellm.exceptions.ContextWindowExceededError",
+    "litellm.exceptions.ContentPolicyViolationError", "litellm.exceptions.UnsupportedParamsError",
     "ValueError", "TypeError", "KeyError", "PermissionError",
 })
 
@@ -94,7 +99,7 @@ RATE_LIMIT_STATUSES: FrozenSet[int] = frozenset({429, 503})
 
 #: Explicit rate-limit errors ("aimed at 429": DESIGN section 2).
 RATE_LIMIT_ERRORS: FrozenSet[str] = frozenset({
-    "openai.RateLimitError", "anthropic.RateLimitError", "stripe.RateLimitError",
+    "openai.RateLimitError", "anthropic.RateLimitError", "stripe.RateLimitError", "litellm.exceptions.RateLimitError",
     "google.api_core.exceptions.TooManyRequests",
 })
 
@@ -104,4 +109,10 @@ TRANSIENT_ERRORS: Dict[str, Tuple[str, ...]] = {
     "httpx": ("httpx.TransportError",),
     "aiohttp": ("aiohttp.ClientConnectionError", "asyncio.TimeoutError"),
     "urllib3": ("urllib3.exceptions.NewConnectionError", "urllib3.exceptions.TimeoutError"),
+    # the model SDKs: openai/_exceptions.py, anthropic/_exceptions.py (connection errors and
+    # timeouts, 429, 5xx); litellm/exceptions.py (its own, re-exported by litellm/__init__.py)
+    "openai": ("openai.APIConnectionError", "openai.RateLimitError", "openai.InternalServerError"),
+    "anthropic": ("anthropic.APIConnectionError", "anthropic.RateLimitError", "anthropic.InternalServerError"),
+    "litellm": ("litellm.APIConnectionError", "litellm.Timeout", "litellm.RateLimitError",
+                "litellm.ServiceUnavailableError", "litellm.InternalServerError"),
 }
