@@ -34,7 +34,10 @@ def call_time(call: cst.Call, ctx: Context):
         return reading.per_attempt_s
     inherits = reading is None or reading.spec.default_s == INHERITED
     if inherits and isinstance(call.func, cst.Attribute):
-        constructor = _carrier_of(call.func.value, ctx)
+        # a catalog request (``client.chat.completions.create``) inherits through its resource path;
+        # any other method only from the object it is called on (``session.headers.update`` is no request)
+        constructor = _carrier_of(call.func.value, ctx) if reading is not None else \
+            ctx.constructor_of(call.func.value)
         built = read_call_timeout(constructor, ctx) if constructor is not None else None
         if built is not None and built.spec.carrier:
             return built.per_attempt_s if built.per_attempt_s is not None else UNKNOWN

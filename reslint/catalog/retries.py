@@ -110,9 +110,10 @@ TRANSIENT_ERRORS: Dict[str, Tuple[str, ...]] = {
     "aiohttp": ("aiohttp.ClientConnectionError", "asyncio.TimeoutError"),
     "urllib3": ("urllib3.exceptions.NewConnectionError", "urllib3.exceptions.TimeoutError"),
     # the model SDKs: openai/_exceptions.py, anthropic/_exceptions.py (connection errors and
-    # timeouts, 429, 5xx); litellm/exceptions.py (its own, re-exported by litellm/__init__.py)
-    "openai": ("openai.APIConnectionError", "openai.RateLimitError", "openai.InternalServerError"),
-    "anthropic": ("anthropic.APIConnectionError", "anthropic.RateLimitError", "anthropic.InternalServerError"),
-    "litellm": ("litellm.APIConnectionError", "litellm.Timeout", "litellm.RateLimitError",
-                "litellm.ServiceUnavailableError", "litellm.InternalServerError"),
+    # timeouts, 5xx); litellm/exceptions.py (its own, re-exported by litellm/__init__.py). Not
+    # RateLimitError: a 429 says when to come back (Retry-After), which a generic wait ignores (RES206)
+    "openai": ("openai.APIConnectionError", "openai.InternalServerError"),
+    "anthropic": ("anthropic.APIConnectionError", "anthropic.InternalServerError"),
+    "litellm": ("litellm.APIConnectionError", "litellm.Timeout", "litellm.ServiceUnavailableError",
+                "litellm.InternalServerError"),
 }
