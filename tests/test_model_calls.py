@@ -138,3 +138,22 @@ def test_litellm_timeout_none_asks_for_the_default_and_the_setting_bounds_it(tmp
     slow = bounded.replace("= 120", "= 900")
     [(row, code, message)] = run(tmp_path, slow)
     assert (row, code) == (5, "RES103") and "`litellm.request_timeout = 900`" in message
+
+
+def test_a_litellm_layer_is_reached_across_modules(tmp_path):
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "app" / "llm.py").write_text(
+        "import litellm\n\n\ndef ask(q):\n"
+        "    return litellm.completion(model='m', messages=[], timeout=60, num_retries=3)\n", encoding="utf-8")
+    (tmp_path / "app" / "service.py").write_text(
+        "import litellm\nfrom tenacity import retry, retry_if_exception_type, stop_after_attempt, stop_after_delay, "
+        "wait_random_exponential\n\nfrom app.llm import ask\n\n\n"
+        "@retry(retry=retry_if_exception_type(litellm.APIConnectionError), wait=wait_random_exponential(max=5), "
+        "stop=stop_after_attempt(3) | stop_after_delay(300), reraise=True)\ndef answer(q):\n    return ask(q)\n",
+        encoding="utf-8")
+    result = Runner(Settings(root=tmp_path), use_cache=False).run([tmp_path])
+    found = [(f.filename, f.location.row, f.code, f.message) for r in result.results for f in r.findings]
+    [(name, row, code, message)] = found
+    assert (name, row, code) == ("app/service.py", 9, "RES301")
+    assert "answer (3) → litellm.completion (4): up to 12 calls" in message
