@@ -157,3 +157,14 @@ def test_a_litellm_layer_is_reached_across_modules(tmp_path):
     [(name, row, code, message)] = found
     assert (name, row, code) == ("app/service.py", 9, "RES301")
     assert "answer (3) → litellm.completion (4): up to 12 calls" in message
+
+
+def test_a_config_dict_completed_by_constant_keys_keeps_its_other_keys(tmp_path):
+    body = ("def ask(q, key=None):\n    params = {\"model\": \"m\", \"messages\": M}\n    if key:\n"
+            "        params[\"api_key\"] = key\n    return litellm.completion(**params)\n\n\n"
+            "def ask_bounded(q, t):\n    params = {\"model\": \"m\", \"messages\": M}\n    params[\"timeout\"] = t\n"
+            "    return litellm.completion(**params)\n\n\n"
+            "def ask_any(q, extra):\n    params = {\"model\": \"m\", \"messages\": M}\n    for k in extra:\n"
+            "        params[k] = extra[k]\n    return litellm.completion(**params)\n")
+    found = run(tmp_path, body)
+    assert codes(found) == [(5, "RES101")]  # the timeout is set only in ask_bounded; ask_any's keys are computed

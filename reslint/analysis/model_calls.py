@@ -49,6 +49,8 @@ def call_attempts(call: cst.Call, spec: RetryingCall, ctx: Context) -> Number:
     for name in spec.params:
         arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
         if arg is None and unpacked:
+            if name in unpacked and unpacked[name] is None:
+                return UNKNOWN  # ``config["num_retries"] = n`` somewhere: may be passed
             arg = unpacked.get(name)
         if arg is not None:
             value = ctx.value_of(arg)
@@ -78,34 +80,38 @@ def retrying_call(qualname: Optional[str]) -> Optional[RetryingCall]:
 _MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"})
 
 
-def unpacked_keywords(call: cst.Call, ctx: Context) -> Optional[Dict[str, cst.BaseExpression]]:
+def unpacked_keywords(call: cst.Call, ctx: Context) -> Optional[Dict[str, Optional[cst.BaseExpression]]]:
     """The keywords a call passes through ``**config`` when each ``**`` is a visible dict: a dict
-    literal, or a name bound once to one (or to ``dict(key=value, ...)``) that nothing changes
-    afterwards (no item assignment, ``update``/``pop``/``setdefault``, ``|=``, ``del``, nor
-    being passed to a call, which might). ``{key: value expression}``; ``None`` when a ``**`` is
-    not such a dict (its keys are then unknown), ``{}`` when the call has no ``**``."""
-    out: Dict[str, cst.BaseExpression] = {}
+    literal, or a name bound once to one (or to ``dict(key=value, ...)``) that changes afterwards
+    only by item assignments with constant keys (``config["api_key"] = key``: that key may then be
+    passed, with a value not known, ``None`` in the result). Any other change (``update``, ``pop``,
+    ``|=``, a computed key, being passed to a call, which might change it) makes the keys unknown.
+    ``{key: value expression or None}``; ``None`` when a ``**`` is not such a dict, ``{}`` when
+    the call has no ``**``."""
+    out: Dict[str, Optional[cst.BaseExpression]] = {}
     for arg in call.args:
         if arg.star != "**":
             continue
-        expr, scope = arg.value, ctx.scope
+        expr, scope, assigned = arg.value, ctx.scope, ()
         if isinstance(expr, cst.Name):
             binding = ctx.single(expr.value, scope)
             if binding is None or binding.value is None or binding.scope is None:
                 return None
-            if _changed(expr.value, binding.scope.node, binding.value):
+            assigned = _item_assignments(expr.value, binding.scope.node, ctx, binding.scope)
+            if assigned is None:
                 return None
             expr, scope = binding.value, binding.scope
         keywords = _dict_keywords(expr, ctx, scope)
         if keywords is None:
             return None
         out.update(keywords)
+        out.update({key: None for key in assigned})
     return out
 
 
-def _dict_keywords(expr, ctx: Context, scope) -> Optional[Dict[str, cst.BaseExpression]]:
+def _dict_keywords(expr, ctx: Context, scope) -> Optional[Dict[str, Optional[cst.BaseExpression]]]:
     if isinstance(expr, cst.Dict):
-        out = {}
+        out: Dict[str, Optional[cst.BaseExpression]] = {}
         for element in expr.elements:
             if not isinstance(element, cst.DictElement):
                 return None  # ``{**other}``
@@ -120,18 +126,45 @@ def _dict_keywords(expr, ctx: Context, scope) -> Optional[Dict[str, cst.BaseExpr
     return None
 
 
-def _changed(name: str, body: cst.CSTNode, value: cst.CSTNode) -> bool:
-    """Whether the dict bound to ``name`` may change in ``body`` after it is built."""
+def _item_assignments(name: str, body: cst.CSTNode, ctx: Context, scope) -> Optional[Tuple[str, ...]]:
+    """The constant keys assigned to the dict bound to ``name`` in ``body`` (``name["k"] = v``),
+    or ``None`` when it may change in another way (or a key is computed)."""
+    keys = []
+    targets = set()
     for node in expressions(body):
-        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == name:
-            return True  # conservative: a read ``config["k"]`` is rare next to ``**config``
+        if isinstance(node, (cst.Assign, cst.AnnAssign)):
+            for target in (t.target for t in node.targets) if isinstance(node, cst.Assign) else (node.target,):
+                if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and \
+                        target.value.value == name:
+                    targets.add(id(target))
+                    key = _constant_key(target, ctx, scope)
+                    if key is None:
+                        return None
+                    keys.append(key)
+    for node in expressions(body):
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == name and \
+                id(node) not in targets and _constant_key(node, ctx, scope) is None:
+            return None  # ``config[key]`` with a computed key: a write we cannot see, or ``del``
+        if isinstance(node, cst.Del) and _mentions(node, name):
+            return None
         if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == name and \
                 node.attr.value in _MUTATORS:
-            return True
+            return None
         if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and node.target.value == name:
-            return True
+            return None
         if isinstance(node, cst.Call):
             for arg in node.args:
                 if not arg.star and isinstance(arg.value, cst.Name) and arg.value.value == name:
-                    return True
-    return False
+                    return None
+    return tuple(keys)
+
+
+def _constant_key(subscript: cst.Subscript, ctx: Context, scope) -> Optional[str]:
+    if len(subscript.slice) != 1 or not isinstance(subscript.slice[0].slice, cst.Index):
+        return None
+    key = ctx.value_of(subscript.slice[0].slice.value, scope)
+    return key if isinstance(key, str) else None
+
+
+def _mentions(node: cst.CSTNode, name: str) -> bool:
+    return any(isinstance(n, cst.Name) and n.value == name for n in expressions(node))

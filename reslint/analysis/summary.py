@@ -338,6 +338,8 @@ def _unpacked_attempts(client, constructor: cst.Call, ctx: Context) -> Optional[
         return None
     if client.param not in unpacked:
         return client.default_attempts
+    if unpacked[client.param] is None:
+        return None  # set by an item assignment somewhere: unknown
     value = ctx.value_of(unpacked[client.param])
     return int(value) + 1 if is_number(value) else None
 

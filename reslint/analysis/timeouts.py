@@ -159,6 +159,8 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         arg = find_argument(call, param.name, param.position)
         value = arg.value if isinstance(arg, cst.Arg) else None
         if arg is UNKNOWN and unpacked is not None:  # **config, a visible dict
+            if param.name in unpacked and unpacked[param.name] is None:
+                return TimeoutReading(spec, UNKNOWN_STATE, f"`{param.name}` may be added to the config at run time")
             arg = value = unpacked.get(param.name)
         if arg is UNKNOWN:
             return TimeoutReading(spec, UNKNOWN_STATE, "the timeout may come from *args or **kwargs")
