@@ -1337,6 +1337,10 @@ def test_litellm_router_defaults_to_two_retries():
     params = params_of(facts.ROUTER)
     for name in ("num_retries", "timeout", "fallbacks", "allowed_fails", "cooldown_time"):
         assert params.get(name) is not None, name
+    items, position, key = facts.ROUTER_DEPLOYMENTS  # deployments set their own timeouts in litellm_params
+    assert params.positional[position].name == items
+    resolver = inspect.getsource(_quiet_import("litellm.litellm_core_utils.completion_timeout").CompletionTimeout)
+    assert key in resolver
     if litellm.num_retries is None:
         router = litellm.Router(model_list=[])
         assert router.num_retries + 1 == client.default_attempts == facts.ROUTER_DEFAULT_RETRIES + 1

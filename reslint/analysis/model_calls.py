@@ -8,6 +8,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from reslint.catalog.clients import RETRYING_CALLS
 from reslint.catalog.model import RetryingCall
 from reslint.semantics.context import Context
 from reslint.semantics.walk import expressions
@@ -71,8 +72,6 @@ def call_attempts(call: cst.Call, spec: RetryingCall, ctx: Context) -> Number:
 
 def retrying_call(qualname: Optional[str]) -> Optional[RetryingCall]:
     """The catalog entry of a function whose calls retry inside, or ``None``."""
-    from reslint.catalog.clients import RETRYING_CALLS
-
     return RETRYING_CALLS.get(qualname or "")
 
 
@@ -168,3 +167,31 @@ def _constant_key(subscript: cst.Subscript, ctx: Context, scope) -> Optional[str
 
 def _mentions(node: cst.CSTNode, name: str) -> bool:
     return any(isinstance(n, cst.Name) and n.value == name for n in expressions(node))
+
+
+def items_set_no_timeout(call: cst.Call, items: Tuple[str, Optional[int], str], names: Tuple[str, ...],
+                         ctx: Context) -> bool:
+    """Whether the list argument ``items`` = ``(param, position, key)`` of ``call`` (a litellm
+    Router's ``model_list``) is visible and none of its items sets a timeout under ``key``
+    (``{"litellm_params": {"timeout": 60}}``): only then does the call's own default apply.
+    A list that is absent counts as setting none; one that is not a visible literal may."""
+    param, position, key = items
+    arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == param), None)
+    if arg is None and position is not None:
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        arg = positional[position] if len(positional) > position else None
+    if arg is None:
+        return not any(a.star for a in call.args)
+    target, scope = ctx.resolve(arg.value)
+    if not isinstance(target, (cst.List, cst.Tuple)):
+        return False
+    for element in target.elements:
+        item, item_scope = ctx.resolve(element.value, scope)
+        settings = _dict_keywords(item, ctx, item_scope) if not isinstance(element, cst.StarredElement) else None
+        if settings is None or settings.get(key) is None:
+            return False
+        params, params_scope = ctx.resolve(settings[key], item_scope)
+        given = _dict_keywords(params, ctx, params_scope)
+        if given is None or any(name in given for name in names) or any("timeout" in name for name in given):
+            return False  # a deployment's own timeout (or stream_timeout) bounds the requests sent to it
+    return True

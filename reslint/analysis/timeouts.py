@@ -18,7 +18,7 @@ import libcst as cst
 
 from reslint.analysis.commands import BOUNDED, INTERACTIVE, LOCAL, NETWORK, UNKNOWN_COMMAND, read_command, \
     shown_command
-from reslint.analysis.model_calls import setting_value, unpacked_keywords
+from reslint.analysis.model_calls import items_set_no_timeout, setting_value, unpacked_keywords
 from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
 from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, MODEL as MODEL_CALL, NETWORK as NETWORK_CALL, TimeoutObjectSpec, \
     TimeoutParam, TimeoutSpec
@@ -183,6 +183,9 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         setting = _module_default(spec, ctx, max_timeout)
         if setting is not None:
             return setting
+    if spec.item_timeouts is not None and \
+            not items_set_no_timeout(call, spec.item_timeouts, tuple(p.name for p in spec.params), ctx):
+        return TimeoutReading(spec, UNKNOWN_STATE, f"the items of `{spec.item_timeouts[0]}` may set their own timeouts")
     reading = _missing(spec, max_timeout)
     if reading.state == MISSING and spec.bounded_per_request and _bounded_by_its_requests(call, spec, ctx):
         return TimeoutReading(spec, OK, "used in one function only, by requests that each pass `timeout=`")

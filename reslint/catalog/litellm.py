@@ -40,6 +40,10 @@ EMBEDDING_TIMEOUT_S = 600.0
 #: the module-wide settings a project assigns (``litellm.request_timeout = 120``)
 REQUEST_TIMEOUT_SETTING = "litellm.request_timeout"
 NUM_RETRIES_SETTING = "litellm.num_retries"
+#: a Router's deployments (``model_list=[{"model_name": ..., "litellm_params": {...}}]``, its first
+#: parameter) can each set ``timeout``/``stream_timeout`` in their ``litellm_params``, which a request
+#: to them uses first (completion_timeout.py: "model_timeout (call argument / merged litellm_params)")
+ROUTER_DEPLOYMENTS = ("model_list", 0, "litellm_params")
 #: litellm/router_rust/core.py Resolved: ``num_retries if not None else litellm.num_retries or 2``
 ROUTER_DEFAULT_RETRIES = 2
 
@@ -79,7 +83,8 @@ def timeout_specs():
                              f"litellm/router_rust/core.py Resolved: timeout or litellm.request_timeout, "
                              f"DEFAULT_REQUEST_TIMEOUT_SECONDS = 6000.0 ({VERSION})",
                              "a litellm Router hands litellm.request_timeout, 6000 s by default, to every request",
-                             carrier=True, disable_values=(), category=MODEL, module_default=REQUEST_TIMEOUT_SETTING))
+                             carrier=True, disable_values=(), category=MODEL, module_default=REQUEST_TIMEOUT_SETTING,
+                             item_timeouts=ROUTER_DEPLOYMENTS))
     # the Router's request methods (completion, acompletion...) are built at run time, taking
     # (*args, **kwargs): not listed, so a call on a Router inherits the Router's timeout
     return specs

@@ -112,6 +112,10 @@ class TimeoutSpec:
       (``reslint/catalog/programs.py``).
     - ``module_default``: a module attribute whose assignment in the file (``litellm.request_timeout
       = 120``) replaces the library's default for calls that pass no timeout.
+    - ``item_timeouts``: ``(param name, position, key)`` of a list argument whose items can set
+      their own timeout under ``key`` (a litellm Router's ``model_list`` deployments, in their
+      ``litellm_params``): without its own timeout the call is judged by its default only when
+      that list is a visible literal whose items set none.
     - ``fix``: the text a fix inserts, with ``{param}``, ``{seconds}``/``{ms}`` and
       the objects named in ``fix_imports`` (dotted paths) as ``{obj0}``, spelled
       as the file already imports them or with an ``import`` added; ``None`` when
@@ -144,6 +148,7 @@ class TimeoutSpec:
     command: Optional[CommandArgs] = None
     blocks: bool = True
     module_default: Optional[str] = None
+    item_timeouts: Optional[Tuple[str, Optional[int], str]] = None
 
 
 @dataclass(frozen=True)
