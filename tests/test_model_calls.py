@@ -168,3 +168,10 @@ def test_a_config_dict_completed_by_constant_keys_keeps_its_other_keys(tmp_path)
             "        params[k] = extra[k]\n    return litellm.completion(**params)\n")
     found = run(tmp_path, body)
     assert codes(found) == [(5, "RES101")]  # the timeout is set only in ask_bounded; ask_any's keys are computed
+
+
+def test_a_router_request_passing_unknown_kwargs_may_set_its_own_retries(tmp_path):
+    router = 'r = Router(model_list=[], timeout=60)\n\n\n'
+    assert run(tmp_path, router + retried('r.completion(model="m", messages=M, **options)')) == []
+    visible = 'r = Router(model_list=[], timeout=60)\nOPTIONS = {"temperature": 0}\n\n\n'
+    assert codes(run(tmp_path, visible + retried('r.completion(model="m", messages=M, **OPTIONS)'))) == [(7, "RES301")]

@@ -16,7 +16,7 @@ from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, Function, KeyCa
     PendingWrite
 from reslint.semantics.context import Context
 from reslint.model.policy import RetriedKind, RetryPolicy
-from reslint.values import is_number
+from reslint.values import UNKNOWN, is_number
 
 @dataclass
 class _PendingCall:
@@ -175,10 +175,10 @@ class SummaryCollector:
         client = RETRYING_CLIENTS.get(qual or "") or self.ctx.catalog.client(qual)
         if client is None or func.attr.value in ("mount", "close", "with_options", "copy"):
             return None
-        if override is None and client.counts == COUNTS_RETRIES:
+        if override is None and client.per_request:
             override = _per_request_retries(node, client.param, self.ctx)
-            if override is not None and override <= 1:
-                return None
+            if override is not None and (not is_number(override) or override <= 1):
+                return None  # the request sends itself once, or may say so through **kwargs
         attempts = override or _unpacked_attempts(client, constructor, self.ctx) or \
             libraries.client_attempts(client, constructor, self.ctx)
         if not is_number(attempts) or attempts <= 1:
@@ -344,14 +344,21 @@ def _unpacked_attempts(client, constructor: cst.Call, ctx: Context) -> Optional[
     return int(value) + 1 if is_number(value) else None
 
 
-def _per_request_retries(node: cst.Call, param: Optional[str], ctx: Context) -> Optional[int]:
+def _per_request_retries(node: cst.Call, param: Optional[str], ctx: Context):
     """Attempts a request sets for itself with the client's own retries keyword (a litellm
-    Router's ``router.completion(num_retries=0)``), or ``None`` when it passes none."""
-    arg = next((a for a in node.args if a.keyword is not None and a.keyword.value == param), None) if param else None
+    Router's ``router.completion(num_retries=0)``): a number, ``UNKNOWN`` (not a constant, or
+    maybe in ``**kwargs``), or ``None`` when it certainly passes none."""
+    arg = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == param), None) \
+        if param else None
+    if arg is None and any(a.star == "**" for a in node.args):
+        unpacked = unpacked_keywords(node, ctx)
+        if unpacked is None or (param in unpacked and unpacked[param] is None):
+            return UNKNOWN
+        arg = unpacked.get(param)
     if arg is None:
         return None
-    value = ctx.value_of(arg.value)
-    return int(value) + 1 if is_number(value) else None
+    value = ctx.value_of(arg)
+    return int(value) + 1 if is_number(value) else UNKNOWN
 
 
 def _placed(cls, items, positions, end: bool = True, shown=None) -> tuple:

@@ -28,6 +28,8 @@ class RetryingClient:
     - ``raises``: what a call raises once the client gives up (what an outer
       retry would have to catch for attempts to multiply).
     - ``off``: how users turn the client's retries off (for messages).
+    - ``per_request``: a request can set its own retries with ``param`` (a litellm Router's
+      ``router.completion(num_retries=0)``), so a request passing ``**kwargs`` is unknown.
     """
 
     qualname: str
@@ -37,6 +39,7 @@ class RetryingClient:
     raises: Tuple[str, ...]
     off: str
     source: str
+    per_request: bool = False
 
 
 _OPENAI_RAISES = ("openai.APIConnectionError", "openai.APITimeoutError", "openai.RateLimitError",
@@ -83,7 +86,7 @@ RETRYING_CLIENTS: Dict[str, RetryingClient] = {c.qualname: c for c in (
                    ("stripe.APIConnectionError", "stripe.APIError", "stripe.StripeError"), "max_network_retries=0",
                    "stripe/_stripe_client.py: no retries unless max_network_retries is passed (16.1.0)"),
     RetryingClient(litellm.ROUTER, "num_retries", COUNTS_RETRIES, litellm.ROUTER_DEFAULT_RETRIES + 1, litellm.RAISES,
-                   "num_retries=0", litellm.ROUTER_SOURCE),
+                   "num_retries=0", litellm.ROUTER_SOURCE, per_request=True),
     RetryingClient("httpx.HTTPTransport", "retries", COUNTS_OWN_POLICY, 1, ("httpx.ConnectError", "httpx.ConnectTimeout"),
                    "retries=0", "httpx/_transports/default.py retries=0; connect errors only"),
 )}
