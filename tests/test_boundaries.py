@@ -65,7 +65,7 @@ LAYERS: List[Tuple[str, Tuple[str, ...]]] = [
                               "reslint.project", "reslint.profiling", "reslint.semantics.cstutil", "reslint.engine.serial",
                               "reslint.engine.positions", "reslint.rulebook", "reslint.output.terminal", "reslint.engine.files")),
     ("catalog data", ("reslint.catalog", "reslint.catalog.clients", "reslint.catalog.idempotency",
-                      "reslint.catalog.model", "reslint.catalog.names", "reslint.catalog.retries",
+                      "reslint.catalog.model", "reslint.catalog.names", "reslint.catalog.retries", "reslint.catalog.litellm",
                       "reslint.catalog.timeouts", "reslint.catalog.programs", "reslint.catalog.user",
                       "reslint.catalog.langchain", "reslint.catalog.mcp", "reslint.catalog.llama_index",
                       "reslint.catalog.haystack")),

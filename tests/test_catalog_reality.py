@@ -29,6 +29,7 @@ import builtins
 import importlib
 import importlib.metadata
 import inspect
+import os
 import re
 import socket
 import sys
@@ -56,6 +57,9 @@ from reslint.catalog.timeouts import (
     TIMEOUT_INJECTION_HOOKS,
     TIMEOUT_OBJECTS,
 )
+
+# litellm fetches its model price map over the network on import unless told to use its own copy
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 P = inspect.Parameter
 POSITIONAL_KINDS = (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)
@@ -181,10 +185,41 @@ def _spellings(qualname: str) -> Iterable[str]:
             yield alias + qualname[len(target):]
 
 
+#: SDK clients whose resources are instance attributes (``OpenAI().chat.completions`` is a cached
+#: property): a catalog name under one is resolved on a client built offline with a dummy key
+SDK_INSTANCES: Dict[str, Callable[[], object]] = {
+    "openai.OpenAI": lambda: _quiet_import("openai").OpenAI(api_key="test"),
+    "openai.AsyncOpenAI": lambda: _quiet_import("openai").AsyncOpenAI(api_key="test"),
+    "openai.AzureOpenAI": lambda: _quiet_import("openai").AzureOpenAI(
+        api_key="test", api_version="2024-06-01", azure_endpoint="https://example.invalid"),
+    "openai.AsyncAzureOpenAI": lambda: _quiet_import("openai").AsyncAzureOpenAI(
+        api_key="test", api_version="2024-06-01", azure_endpoint="https://example.invalid"),
+    "anthropic.Anthropic": lambda: _quiet_import("anthropic").Anthropic(api_key="test"),
+    "anthropic.AsyncAnthropic": lambda: _quiet_import("anthropic").AsyncAnthropic(api_key="test"),
+}
+
+
+def _walk_instance(qualname: str):
+    """(object, owner, attribute) of a resource method under an SDK client (:data:`SDK_INSTANCES`:
+    ``openai.OpenAI.chat.completions.create``), or ``None`` for other names (a method of the client
+    class itself, ``openai.OpenAI.with_options``, resolves on the class)."""
+    for client, build in SDK_INSTANCES.items():
+        rest = qualname[len(client) + 1:].split(".") if qualname.startswith(client + ".") else []
+        if len(rest) > 1:
+            obj, owner, attr = build(), None, client
+            for part in rest:
+                owner, attr, obj = obj, part, getattr(obj, part)
+            return obj, owner, attr
+    return None
+
+
 def resolve(qualname: str):
     """(object, owner, attribute) of a catalog name; skip if its package is missing, fail if no spelling resolves."""
     qualname = PSEUDO.get(qualname, qualname)
     require(qualname)
+    on_instance = _walk_instance(qualname)
+    if on_instance is not None:
+        return on_instance
     errors = []
     for spelling in _spellings(qualname):
         try:
@@ -342,6 +377,7 @@ for _pool in ("urllib3.PoolManager", "urllib3.HTTPConnectionPool", "urllib3.HTTP
     for _method in ("request", "urlopen", "request_encode_url", "request_encode_body"):
         FORWARDS[f"{_pool}.{_method}"] = "urllib3.HTTPConnectionPool.urlopen"  # urllib3/_request_methods.py
 FORWARDS.update({
+    "litellm.aembedding": "litellm.embedding",  # litellm/main.py aembedding(*args, **kwargs) -> embedding
     "urllib3.PoolManager": "urllib3.HTTPConnectionPool",  # connection_pool_kw -> the pool class
     "subprocess.check_call": "subprocess.call",
     "psycopg2.connect": _libpq_keyword("psycopg2"),  # psycopg2/__init__.py connect -> make_dsn
@@ -642,7 +678,7 @@ def test_llm_client_default_timeout(package: str):
     require(package)
     default = _quiet_import(f"{package}._constants").DEFAULT_TIMEOUT
     for qualname, spec in TIMEOUT_CALLS.items():
-        if qualname.startswith(package + "."):
+        if qualname.startswith(package + ".") and spec.default_s != INHERITED:  # the clients, not their requests
             assert default.read == spec.default_s, qualname
             assert sum(_phases(default)) == spec.default_per_attempt_s, qualname
             assert spec.number_phases == 4
@@ -1371,3 +1407,93 @@ def test_mcp_transports_bound_reads_except_stdio():
     ceiling = Settings(root=Path(".")).max_timeout_for("model")
     assert params_of("mcp.client.sse.sse_client").get("sse_read_timeout").default == 300.0 <= ceiling
     assert _quiet_import("mcp.shared._httpx_utils").MCP_DEFAULT_SSE_READ_TIMEOUT == 300.0 <= ceiling
+
+
+# -- litellm and the model SDKs' retries (reslint/catalog/litellm.py, clients.py) -----------------
+def test_litellm_default_request_timeout_is_the_catalogs(monkeypatch):
+    """``litellm.request_timeout`` (what completion waits when given no timeout) defaults to
+    ``DEFAULT_REQUEST_TIMEOUT_SECONDS``; embedding's own default is 600 s."""
+    from reslint.catalog import litellm as facts
+
+    require("litellm")
+    constants = _quiet_import("litellm.constants")
+    assert constants.DEFAULT_REQUEST_TIMEOUT_SECONDS == facts.REQUEST_TIMEOUT_S
+    assert constants.COMPLETION_HTTP_FALLBACK_SECONDS == facts.COMPLETION_TIMEOUT_S
+    resolver = _quiet_import("litellm.litellm_core_utils.completion_timeout").CompletionTimeout
+    assert resolver._fallback_when_no_explicit_timeout(None) == facts.COMPLETION_TIMEOUT_S
+    source = inspect.getsource(resolver.resolve)
+    for alias in ("request_timeout", "stream_timeout"):
+        assert f'kwargs.get("{alias}")' in source, alias
+    if os.environ.get("REQUEST_TIMEOUT") is None:
+        assert _quiet_import("litellm").request_timeout == facts.REQUEST_TIMEOUT_S
+    assert params_of("litellm.embedding").get("timeout").default == facts.EMBEDDING_TIMEOUT_S
+    assert params_of("litellm.completion").get("timeout").default is None  # None: litellm.request_timeout
+    for setting in (facts.REQUEST_TIMEOUT_SETTING, facts.NUM_RETRIES_SETTING):
+        module, attribute = setting.rsplit(".", 1)
+        assert hasattr(_quiet_import(module), attribute), setting
+    assert _quiet_import("litellm").num_retries is None  # no litellm-level retry unless a project sets it
+
+
+def test_litellm_retrying_calls_read_their_retry_parameters():
+    """Each retries parameter is accepted (by name or through ``**kwargs``) and read in the source of
+    the function that handles it: the ``client`` wrapper re-runs completion with
+    ``completion_with_retries`` (tenacity ``stop_after_attempt(num_retries)``)."""
+    from reslint.catalog.clients import RETRYING_CALLS
+
+    require("litellm")
+    main = _quiet_import("litellm.main")
+    source = inspect.getsource(main)
+    for qualname, spec in RETRYING_CALLS.items():
+        params = params_of(qualname)
+        for name in spec.params:
+            assert params.get(name) is not None or params.var_keyword, (qualname, name)
+            assert f'"{name}"' in source, (qualname, name)
+    retries = inspect.getsource(main.completion_with_retries)
+    assert "stop_after_attempt(num_retries)" in retries and 'kwargs["max_retries"] = 0' in retries
+
+
+def test_litellm_router_defaults_to_two_retries():
+    from reslint.catalog import litellm as facts
+    from reslint.catalog.clients import RETRYING_CLIENTS
+
+    require("litellm")
+    litellm = _quiet_import("litellm")
+    client = RETRYING_CLIENTS[facts.ROUTER]
+    params = params_of(facts.ROUTER)
+    for name in ("num_retries", "timeout", "fallbacks", "allowed_fails", "cooldown_time"):
+        assert params.get(name) is not None, name
+    items, position, key = facts.ROUTER_DEPLOYMENTS  # deployments set their own timeouts in litellm_params
+    assert params.positional[position].name == items
+    resolver = inspect.getsource(_quiet_import("litellm.litellm_core_utils.completion_timeout").CompletionTimeout)
+    assert key in resolver
+    if litellm.num_retries is None:
+        router = litellm.Router(model_list=[])
+        assert router.num_retries + 1 == client.default_attempts == facts.ROUTER_DEFAULT_RETRIES + 1
+        assert router.timeout == facts.REQUEST_TIMEOUT_S
+        assert litellm.Router(model_list=[], num_retries=0).num_retries == 0
+
+
+@pytest.mark.parametrize("package", ["openai", "anthropic"])
+def test_sdk_clients_retry_twice_by_default(package: str):
+    from reslint.catalog.clients import RETRYING_CLIENTS
+
+    require(package)
+    default = _quiet_import(f"{package}._constants").DEFAULT_MAX_RETRIES
+    rows = [c for q, c in RETRYING_CLIENTS.items() if q.startswith(package + ".")]
+    assert rows
+    for client in rows:
+        assert client.default_attempts == default + 1, client.qualname
+        assert params_of(client.qualname).get(client.param) is not None, client.qualname
+        assert params_of(f"{client.qualname}.with_options").get("max_retries") is not None
+
+
+def test_exception_bases_of_litellm_errors_are_real():
+    from reslint.catalog.clients import EXCEPTION_BASES
+
+    require("litellm")
+    for name, bases in EXCEPTION_BASES.items():
+        if not name.startswith("litellm."):
+            continue
+        cls = resolve(name)[0]
+        for base in bases:
+            assert issubclass(cls, resolve(base)[0]), (name, base)

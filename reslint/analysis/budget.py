@@ -28,15 +28,45 @@ def call_time(call: cst.Call, ctx: Context):
     A call on a client that carries the timeout (``client.get()``) costs what the
     client's constructor says."""
     reading = read_call_timeout(call, ctx)
+    if reading is not None and not reading.spec.blocks:
+        return None  # sets a timeout for later calls (``client.with_options(timeout=30)``), waits on nothing
     if reading is not None and reading.per_attempt_s is not None:
         return reading.per_attempt_s
     inherits = reading is None or reading.spec.default_s == INHERITED
     if inherits and isinstance(call.func, cst.Attribute):
-        constructor = ctx.constructor_of(call.func.value)
+        # a catalog request (``client.chat.completions.create``) inherits through its resource path;
+        # any other method only from the object it is called on (``session.headers.update`` is no request)
+        constructor = _carrier_of(call.func.value, ctx) if reading is not None else \
+            ctx.constructor_of(call.func.value)
         built = read_call_timeout(constructor, ctx) if constructor is not None else None
         if built is not None and built.spec.carrier:
             return built.per_attempt_s if built.per_attempt_s is not None else UNKNOWN
     return None if reading is None else UNKNOWN
+
+
+def _carrier_of(expr, ctx: Context):
+    """The call whose timeout a request on ``expr`` inherits: the client's constructor, through a
+    resource path (``client.chat.completions``) and ``client.with_options(timeout=...)`` copies
+    (the copy's timeout when it sets one)."""
+    for _ in range(12):
+        if isinstance(expr, cst.Attribute) and not _bound_attribute(expr, ctx):
+            expr = expr.value
+            continue
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+            reading = read_call_timeout(expr, ctx)
+            if reading is not None and not reading.spec.blocks and reading.state != "missing" and \
+                    reading.per_attempt_s is not None:
+                return expr  # with_options(timeout=30): the copy's own timeout
+            if reading is not None and not reading.spec.blocks:
+                expr = expr.func.value
+                continue
+        break
+    return ctx.constructor_of(expr)
+
+
+def _bound_attribute(expr: cst.Attribute, ctx: Context) -> bool:
+    """Whether ``expr`` is ``self.x`` bound in its class (then it names an object of its own)."""
+    return isinstance(expr.value, cst.Name) and ctx.constructor_of(expr) is not None
 
 
 def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN):

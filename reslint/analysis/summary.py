@@ -10,12 +10,13 @@ import libcst as cst
 
 from reslint import libraries
 from reslint.catalog import canonical, retries as retry_catalog
-from reslint.catalog.clients import ADAPTER_RAISES, REQUEST_METHODS, RETRYING_CLIENTS
+from reslint.catalog.clients import ADAPTER_RAISES, COUNTS_RETRIES, REQUEST_METHODS, RETRYING_CLIENTS
+from reslint.analysis.model_calls import call_attempts, retrying_call, unpacked_keywords
 from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, Function, KeyCall, KeyReturn, Layer, ModuleSummary, \
     PendingWrite
 from reslint.semantics.context import Context
 from reslint.model.policy import RetriedKind, RetryPolicy
-from reslint.values import is_number
+from reslint.values import UNKNOWN, is_number
 
 #: the methods that run a framework's model object (LangChain ``invoke``, LlamaIndex ``complete``...)
 _RUN_METHODS = frozenset(m for library, methods in REQUEST_METHODS.items() if library in RETRYING_CLIENTS
@@ -78,6 +79,8 @@ class SummaryCollector:
         ctx = self.ctx
         callee = ctx.qualname(node.func)
         client = self._client_layer(node)
+        if client is None:
+            client = self._call_layer(node, callee)
         self._receiver_retry(node)
         write = None
         if not ctx.retry_scopes:  # writes inside a local retry are RES402's per-file business
@@ -190,7 +193,12 @@ class SummaryCollector:
         client = RETRYING_CLIENTS.get(qual or "") or self.ctx.catalog.client(qual)
         if client is None:
             return None
-        attempts = override or libraries.client_attempts(client, constructor, self.ctx)
+        if override is None and client.per_request:
+            override = _per_request_retries(node, client.param, self.ctx)
+            if override is not None and (not is_number(override) or override <= 1):
+                return None  # the request sends itself once, or may say so through **kwargs
+        attempts = override or _unpacked_attempts(client, constructor, self.ctx) or \
+            libraries.client_attempts(client, constructor, self.ctx)
         if not is_number(attempts) or attempts <= 1:
             return None
         key = (id(constructor), attempts)
@@ -255,6 +263,22 @@ class SummaryCollector:
             constructor = self.ctx.constructor_of(expr, scope)
             return self._wrapped_client(constructor, depth + 1, scope) if constructor is not None else None
         return None
+
+    def _call_layer(self, node: cst.Call, callee: Optional[str]) -> Optional[int]:
+        """The layer of a call that retries inside by its own arguments (``litellm.completion(num_retries=3)``)."""
+        spec = retrying_call(canonical(callee) if callee else None)
+        if spec is None:
+            return None
+        attempts = call_attempts(node, spec, self.ctx)
+        if not is_number(attempts) or attempts <= 1:
+            return None
+        key = (id(node), attempts)
+        if key not in self._layer_ids:
+            self._layer_ids[key] = self._add_layer(
+                label=spec.qualname,
+                library=spec.qualname, attempts=int(attempts), catches=ANY, raises=spec.raises, node=node,
+                off=spec.off)
+        return self._layer_ids[key]
 
     def _mounted_layer(self, adapter, session) -> Optional[int]:
         """The layer of the policies mounted on a client object (a session's adapters): the last
@@ -375,6 +399,40 @@ class SummaryCollector:
                 elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
                     stack.append((stmt.body.body, f"{prefix}.{stmt.name.value}"))
         return out
+
+
+def _unpacked_attempts(client, constructor: cst.Call, ctx: Context) -> Optional[int]:
+    """Attempts of a client that counts retries, built with ``**config`` where the config is a
+    visible dict (``OpenAI(**{"max_retries": 0})``); ``None`` when that does not apply."""
+    if client.counts != COUNTS_RETRIES or not any(a.star == "**" for a in constructor.args) or \
+            any(a.keyword is not None and a.keyword.value == client.param for a in constructor.args):
+        return None
+    unpacked = unpacked_keywords(constructor, ctx)
+    if unpacked is None:
+        return None
+    if client.param not in unpacked:
+        return client.default_attempts
+    if unpacked[client.param] is None:
+        return None  # set by an item assignment somewhere: unknown
+    value = ctx.value_of(unpacked[client.param])
+    return int(value) + 1 if is_number(value) else None
+
+
+def _per_request_retries(node: cst.Call, param: Optional[str], ctx: Context):
+    """Attempts a request sets for itself with the client's own retries keyword (a litellm
+    Router's ``router.completion(num_retries=0)``): a number, ``UNKNOWN`` (not a constant, or
+    maybe in ``**kwargs``), or ``None`` when it certainly passes none."""
+    arg = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == param), None) \
+        if param else None
+    if arg is None and any(a.star == "**" for a in node.args):
+        unpacked = unpacked_keywords(node, ctx)
+        if unpacked is None or (param in unpacked and unpacked[param] is None):
+            return UNKNOWN
+        arg = unpacked.get(param)
+    if arg is None:
+        return None
+    value = ctx.value_of(arg)
+    return int(value) + 1 if is_number(value) else UNKNOWN
 
 
 def _placed(cls, items, positions, end: bool = True, shown=None) -> tuple:

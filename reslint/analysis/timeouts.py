@@ -18,8 +18,9 @@ import libcst as cst
 
 from reslint.analysis.commands import BOUNDED, INTERACTIVE, LOCAL, NETWORK, UNKNOWN_COMMAND, read_command, \
     shown_command
+from reslint.analysis.model_calls import items_set_no_timeout, setting_value, unpacked_keywords
 from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
-from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, NETWORK as NETWORK_CALL, TimeoutObjectSpec, \
+from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, MODEL as MODEL_CALL, NETWORK as NETWORK_CALL, TimeoutObjectSpec, \
     TimeoutParam, TimeoutSpec
 from reslint.catalog.timeouts import MOUNTED_TIMEOUTS
 from reslint.semantics.arguments import find_argument
@@ -131,22 +132,38 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         return TimeoutReading(spec, OK, "a data: or file: URL is not a network call")
     max_timeout = _max_timeout(ctx, spec.category)
     readings: List[TimeoutReading] = []
+    unpacked = _visible_keywords(call, spec, ctx)
     for param in spec.params:
         arg = find_argument(call, param.name, param.position)
+        value = arg.value if isinstance(arg, cst.Arg) else None
+        if arg is UNKNOWN and unpacked is not None:  # **config, a visible dict
+            if param.name in unpacked and unpacked[param.name] is None:
+                return TimeoutReading(spec, UNKNOWN_STATE, f"`{param.name}` may be added to the config at run time")
+            arg = value = unpacked.get(param.name)
         if arg is UNKNOWN:
             return TimeoutReading(spec, UNKNOWN_STATE, "the timeout may come from *args or **kwargs")
         if arg is None:
             continue
-        reading = _read_value(arg.value, spec, ctx, max_timeout)
+        reading = _read_value(value, spec, ctx, max_timeout)
         reading.param = param
         readings.append(reading)
     if readings:
-        return _combine(readings)
+        combined = _combine(readings)
+        if combined.state == MISSING and spec.module_default is not None:  # ``timeout=None``: the default
+            return _module_default(spec, ctx, max_timeout) or combined
+        return combined
     dsn = _read_dsn(call, spec, ctx, max_timeout)
     if dsn is not None:
         return dsn
     if spec.socket_default and _finite_socket_default(ctx):
         return TimeoutReading(spec, OK, "the module sets a finite socket.setdefaulttimeout()")
+    if spec.module_default is not None:
+        setting = _module_default(spec, ctx, max_timeout)
+        if setting is not None:
+            return setting
+    if spec.item_timeouts is not None and \
+            not items_set_no_timeout(call, spec.item_timeouts, tuple(p.name for p in spec.params), ctx):
+        return TimeoutReading(spec, UNKNOWN_STATE, f"the items of `{spec.item_timeouts[0]}` may set their own timeouts")
     reading = _missing(spec, max_timeout)
     if reading.state == MISSING and spec.streams_from is not None and not _unbounded_stream(call, spec, ctx):
         return TimeoutReading(spec, UNKNOWN_STATE, "its stream comes from a transport that may bound its reads")
@@ -156,6 +173,26 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         return TimeoutReading(spec, OK, "built only when the caller passes no client of its own; the library's "
                                         "default is bounded")
     return reading
+
+
+def _visible_keywords(call: cst.Call, spec: TimeoutSpec, ctx: Context):
+    """For a model client or call built with ``**config`` (and no ``*args``), the keywords of that
+    config when it is a visible dict literal (:func:`reslint.analysis.model_calls.unpacked_keywords`)."""
+    if spec.category != MODEL_CALL or any(a.star == "*" for a in call.args) or \
+            not any(a.star == "**" for a in call.args):
+        return None
+    return unpacked_keywords(call, ctx)
+
+
+def _module_default(spec: TimeoutSpec, ctx: Context, max_timeout: float) -> Optional[TimeoutReading]:
+    """The reading of the module-wide default the file assigns (``litellm.request_timeout = 120``),
+    for a call that passes no timeout of its own; ``None`` when the file assigns none."""
+    value = setting_value(ctx, spec.module_default)
+    if value is None:
+        return None
+    if value is UNKNOWN:
+        return TimeoutReading(spec, UNKNOWN_STATE, f"`{spec.module_default}` is set at run time")
+    return _judge_number(value, spec, max_timeout, None, f"`{spec.module_default} = {value!r}`")
 
 
 def _built_as_fallback(call: cst.Call, ctx: Context) -> bool:

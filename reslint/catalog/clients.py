@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Optional, Tuple
 
-from reslint.catalog import haystack, langchain, llama_index
+from reslint.catalog import haystack, langchain, litellm, llama_index
+from reslint.catalog.model import RetryingCall
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,8 @@ class RetryingClient:
     - ``raises``: what a call raises once the client gives up (what an outer
       retry would have to catch for attempts to multiply).
     - ``off``: how users turn the client's retries off (for messages).
+    - ``per_request``: a request can set its own retries with ``param`` (a litellm Router's
+      ``router.completion(num_retries=0)``), so a request passing ``**kwargs`` is unknown.
     """
 
     qualname: str
@@ -36,6 +39,7 @@ class RetryingClient:
     raises: Tuple[str, ...]
     off: str
     source: str
+    per_request: bool = False
 
 
 _OPENAI_RAISES = ("openai.APIConnectionError", "openai.APITimeoutError", "openai.RateLimitError",
@@ -81,6 +85,8 @@ RETRYING_CLIENTS: Dict[str, RetryingClient] = {c.qualname: c for c in (
     RetryingClient("stripe.StripeClient", "max_network_retries", COUNTS_RETRIES, 1,
                    ("stripe.APIConnectionError", "stripe.APIError", "stripe.StripeError"), "max_network_retries=0",
                    "stripe/_stripe_client.py: no retries unless max_network_retries is passed (16.1.0)"),
+    RetryingClient(litellm.ROUTER, "num_retries", COUNTS_RETRIES, litellm.ROUTER_DEFAULT_RETRIES + 1, litellm.RAISES,
+                   "num_retries=0", litellm.ROUTER_SOURCE, per_request=True),
     RetryingClient("httpx.HTTPTransport", "retries", COUNTS_OWN_POLICY, 1, ("httpx.ConnectError", "httpx.ConnectTimeout"),
                    "retries=0", "httpx/_transports/default.py retries=0; connect errors only"),
 )}
@@ -88,6 +94,9 @@ RETRYING_CLIENTS: Dict[str, RetryingClient] = {c.qualname: c for c in (
 #: model frameworks whose model objects retry inside (their SDK client's retries), one catalog module each
 for _entry in langchain.RETRYING + llama_index.RETRYING + haystack.RETRYING:
     RETRYING_CLIENTS[_entry[0]] = RetryingClient(_entry[0], _entry[1], COUNTS_RETRIES, *_entry[2:])
+
+#: Functions whose calls retry inside, as their arguments say (litellm's ``completion``).
+RETRYING_CALLS: Dict[str, RetryingCall] = dict(litellm.RETRYING_CALLS)
 
 #: requests sessions retry through mounted adapters: HTTPAdapter(max_retries=N or Retry(total=N)).
 ADAPTER_RAISES = _REQUESTS_RAISES
@@ -127,4 +136,12 @@ EXCEPTION_BASES = {
     "httpx.ConnectTimeout": ("httpx.TimeoutException", "httpx.TransportError", "httpx.HTTPError"),
     "httpx.ReadTimeout": ("httpx.TimeoutException", "httpx.TransportError", "httpx.HTTPError"),
     "tenacity.RetryError": (),
+    # litellm/exceptions.py: litellm's errors subclass openai's (1.110.2)
+    "litellm.exceptions.APIError": ("openai.APIError",),
+    "litellm.exceptions.APIConnectionError": ("openai.APIConnectionError", "openai.APIError"),
+    "litellm.exceptions.Timeout": ("openai.APITimeoutError", "openai.APIConnectionError", "openai.APIError"),
+    "litellm.exceptions.RateLimitError": ("openai.RateLimitError", "openai.APIStatusError", "openai.APIError"),
+    "litellm.exceptions.ServiceUnavailableError": ("openai.APIStatusError", "openai.APIError"),
+    "litellm.exceptions.InternalServerError": ("openai.InternalServerError", "openai.APIStatusError",
+                                               "openai.APIError"),
 }

@@ -115,6 +115,12 @@ class TimeoutSpec:
     - ``command``: for a subprocess call, where its command line is (:class:`CommandArgs`):
       only a program that waits on the network with no bound of its own is reported
       (``reslint/catalog/programs.py``).
+    - ``module_default``: a module attribute whose assignment in the file (``litellm.request_timeout
+      = 120``) replaces the library's default for calls that pass no timeout.
+    - ``item_timeouts``: ``(param name, position, key)`` of a list argument whose items can set
+      their own timeout under ``key`` (a litellm Router's ``model_list`` deployments, in their
+      ``litellm_params``): without its own timeout the call is judged by its default only when
+      that list is a visible literal whose items set none.
     - ``fix``: the text a fix inserts, with ``{param}``, ``{seconds}``/``{ms}`` and
       the objects named in ``fix_imports`` (dotted paths) as ``{obj0}``, spelled
       as the file already imports them or with an ``import`` added; ``None`` when
@@ -147,6 +153,29 @@ class TimeoutSpec:
     numeric_strings: bool = False
     command: Optional[CommandArgs] = None
     blocks: bool = True
+    module_default: Optional[str] = None
+    item_timeouts: Optional[Tuple[str, Optional[int], str]] = None
+
+
+@dataclass(frozen=True)
+class RetryingCall:
+    """A function whose calls retry inside, as its own arguments say (``litellm.completion(num_retries=3)``).
+
+    - ``params``: the parameters that set the number of retries (attempts = value + 1); the
+      first one passed wins.
+    - ``default_attempts``: attempts when none is passed (1: no retry layer).
+    - ``raises``: what a call raises once it gives up; ``off``: how users turn it off.
+    - ``module_default``: a module attribute whose assignment in the file (``litellm.num_retries = 3``)
+      sets the retries of every call that passes none.
+    """
+
+    qualname: str
+    params: Tuple[str, ...]
+    default_attempts: int
+    raises: Tuple[str, ...]
+    off: str
+    source: str
+    module_default: Optional[str] = None
 
 
 @dataclass(frozen=True)

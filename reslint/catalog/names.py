@@ -55,6 +55,22 @@ ALIASES: Dict[str, str] = {
     "openai.AsyncClient": "openai.AsyncOpenAI",
     "anthropic.Client": "anthropic.Anthropic",
     "anthropic.AsyncClient": "anthropic.AsyncAnthropic",
+    # litellm/__init__.py re-exports its exceptions and the Router (1.110.2)
+    "litellm.router.Router": "litellm.Router",
+    "litellm.APIError": "litellm.exceptions.APIError",
+    "litellm.APIConnectionError": "litellm.exceptions.APIConnectionError",
+    "litellm.Timeout": "litellm.exceptions.Timeout",
+    "litellm.RateLimitError": "litellm.exceptions.RateLimitError",
+    "litellm.ServiceUnavailableError": "litellm.exceptions.ServiceUnavailableError",
+    "litellm.InternalServerError": "litellm.exceptions.InternalServerError",
+    "litellm.AuthenticationError": "litellm.exceptions.AuthenticationError",
+    "litellm.PermissionDeniedError": "litellm.exceptions.PermissionDeniedError",
+    "litellm.BadRequestError": "litellm.exceptions.BadRequestError",
+    "litellm.NotFoundError": "litellm.exceptions.NotFoundError",
+    "litellm.UnprocessableEntityError": "litellm.exceptions.UnprocessableEntityError",
+    "litellm.ContextWindowExceededError": "litellm.exceptions.ContextWindowExceededError",
+    "litellm.ContentPolicyViolationError": "litellm.exceptions.ContentPolicyViolationError",
+    "litellm.UnsupportedParamsError": "litellm.exceptions.UnsupportedParamsError",
     # psycopg 3
     "psycopg.connection.Connection": "psycopg.Connection",
     "psycopg.Connection.connect": "psycopg.connect",
@@ -94,6 +110,13 @@ FACTORIES: Dict[str, str] = {
     "asyncpg.connect": "asyncpg.Connection",
     "asyncpg.create_pool": "asyncpg.Pool",
     "urllib.request.urlopen": "http.client.HTTPResponse",
+    # openai/_client.py, anthropic/_client.py: with_options = copy returns a client of the same class
+    "openai.OpenAI.with_options": "openai.OpenAI",
+    "openai.AsyncOpenAI.with_options": "openai.AsyncOpenAI",
+    "openai.AzureOpenAI.with_options": "openai.AzureOpenAI",
+    "openai.AsyncAzureOpenAI.with_options": "openai.AsyncAzureOpenAI",
+    "anthropic.Anthropic.with_options": "anthropic.Anthropic",
+    "anthropic.AsyncAnthropic.with_options": "anthropic.AsyncAnthropic",
 }
 
 

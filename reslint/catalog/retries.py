@@ -83,6 +83,11 @@ NON_TRANSIENT_ERRORS: FrozenSet[str] = frozenset({
     "anthropic.AuthenticationError", "anthropic.PermissionDeniedError", "anthropic.BadRequestError",
     "anthropic.NotFoundError", "anthropic.UnprocessableEntityError",
     "stripe.AuthenticationError", "stripe.InvalidRequestError", "stripe.CardError", "stripe.PermissionError",
+    # litellm/exceptions.py (1.110.2): subclasses of openai's; a too-long prompt or a refused one fails again
+    "litellm.exceptions.AuthenticationError", "litellm.exceptions.PermissionDeniedError",
+    "litellm.exceptions.BadRequestError", "litellm.exceptions.NotFoundError",
+    "litellm.exceptions.UnprocessableEntityError", "litellm.exceptions.ContextWindowExceededError",
+    "litellm.exceptions.ContentPolicyViolationError", "litellm.exceptions.UnsupportedParamsError",
     "ValueError", "TypeError", "KeyError",
 })
 # Not the builtin PermissionError: it is the OS's EACCES/EPERM on a local file or process, and on
@@ -99,7 +104,7 @@ RATE_LIMIT_STATUSES: FrozenSet[int] = frozenset({429, 503})
 
 #: Explicit rate-limit errors ("aimed at 429": DESIGN section 2).
 RATE_LIMIT_ERRORS: FrozenSet[str] = frozenset({
-    "openai.RateLimitError", "anthropic.RateLimitError", "stripe.RateLimitError",
+    "openai.RateLimitError", "anthropic.RateLimitError", "stripe.RateLimitError", "litellm.exceptions.RateLimitError",
     "google.api_core.exceptions.TooManyRequests",
 })
 
@@ -109,4 +114,11 @@ TRANSIENT_ERRORS: Dict[str, Tuple[str, ...]] = {
     "httpx": ("httpx.TransportError",),
     "aiohttp": ("aiohttp.ClientConnectionError", "asyncio.TimeoutError"),
     "urllib3": ("urllib3.exceptions.NewConnectionError", "urllib3.exceptions.TimeoutError"),
+    # the model SDKs: openai/_exceptions.py, anthropic/_exceptions.py (connection errors and
+    # timeouts, 5xx); litellm/exceptions.py (its own, re-exported by litellm/__init__.py). Not
+    # RateLimitError: a 429 says when to come back (Retry-After), which a generic wait ignores (RES206)
+    "openai": ("openai.APIConnectionError", "openai.InternalServerError"),
+    "anthropic": ("anthropic.APIConnectionError", "anthropic.InternalServerError"),
+    "litellm": ("litellm.APIConnectionError", "litellm.Timeout", "litellm.ServiceUnavailableError",
+                "litellm.InternalServerError"),
 }

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Dict, List, Set, Tuple
 
-from reslint.catalog import haystack, langchain, llama_index, mcp
+from reslint.catalog import haystack, langchain, litellm, llama_index, mcp
 from reslint.catalog.model import DATABASE, INHERITED, MODEL, CommandArgs, NoOpAttribute, TimeoutObjectSpec, TimeoutParam, TimeoutSpec
 
 T = TimeoutParam("timeout")
@@ -287,6 +287,39 @@ def _cloud() -> List[TimeoutSpec]:
     return specs
 
 
+#: The request methods of the model SDKs' clients (each resource as the client spells it): a
+#: per-request ``timeout=`` replaces the client's for that request (openai/_base_client.py
+#: ``_build_request``: ``timeout = self.timeout if isinstance(options.timeout, NotGiven) else
+#: options.timeout``; ``None`` there is no timeout at all). Streaming methods take it too.
+MODEL_REQUESTS: Dict[str, Tuple[str, ...]] = {
+    "openai": ("chat.completions.create", "chat.completions.parse", "chat.completions.stream", "responses.create",
+               "responses.parse", "responses.stream", "completions.create", "embeddings.create"),
+    "anthropic": ("messages.create", "messages.stream", "beta.messages.create"),
+}
+#: ``client.with_options(timeout=...)`` returns a copy of the client with that timeout (openai/_client.py
+#: ``copy``, aliased ``with_options``; anthropic/_client.py the same)
+WITH_OPTIONS = "with_options"
+MODEL_CLIENTS: Dict[str, Tuple[str, ...]] = {
+    "openai": ("openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI", "openai.AsyncAzureOpenAI"),
+    "anthropic": ("anthropic.Anthropic", "anthropic.AsyncAnthropic"),
+}
+
+
+def _model_requests() -> List[TimeoutSpec]:
+    src = {"openai": "openai/_base_client.py _build_request: per-request timeout (3.57.0)",
+           "anthropic": "anthropic/_base_client.py _build_request: per-request timeout (2.15.0)"}
+    specs = []
+    for package, clients in MODEL_CLIENTS.items():
+        for client in clients:
+            for method in MODEL_REQUESTS[package]:
+                specs.append(TimeoutSpec(f"{client}.{method}", (T,), INHERITED, src[package],
+                                         "inherits the client's timeout", category=MODEL, number_phases=4))
+            specs.append(TimeoutSpec(f"{client}.{WITH_OPTIONS}", (T,), INHERITED, src[package],
+                                     "keeps the client's timeout", category=MODEL, number_phases=4, carrier=True,
+                                     blocks=False))
+    return specs
+
+
 #: gRPC stub methods: ``*_pb2_grpc.*Stub.Method(request, timeout=...)``; no deadline by default.
 GRPC_STUB_SPEC = TimeoutSpec(
     "*_pb2_grpc.*Stub.*",
@@ -325,7 +358,8 @@ def _index(specs: List[TimeoutSpec]) -> Dict[str, TimeoutSpec]:
 
 
 TIMEOUT_CALLS: Dict[str, TimeoutSpec] = _index(
-    _requests() + _httpx() + _aiohttp() + _urllib3() + _stdlib() + _subprocess() + _databases() + _cloud()
+    _requests() + _httpx() + _aiohttp() + _urllib3() + _stdlib() + _subprocess() + _databases() + _cloud() +
+    _model_requests() + litellm.timeout_specs()
     # model and agent frameworks: one catalog module each
     + list(langchain.TIMEOUTS + mcp.TIMEOUTS + llama_index.TIMEOUTS + haystack.TIMEOUTS)
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from reslint.analysis.budget import call_time, fmt
-from reslint.analysis.timeouts import read_call_timeout
+from reslint.analysis.timeouts import MISSING, read_call_timeout
 from reslint.rules.base import Rule
 from reslint.values import is_number
 
@@ -26,6 +26,9 @@ class TimeoutExceedsDeadline(Rule):
         seconds = call_time(node, self.ctx)
         if not is_number(seconds):
             return
+        reading = read_call_timeout(node, self.ctx)
+        if reading is not None and reading.state == MISSING:
+            return  # one finding per fault: RES101 reports this call's missing timeout, and its fix sets one
         budgets = []
         for scope in self.ctx.retry_scopes:
             policy = scope.policy

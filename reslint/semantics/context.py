@@ -124,6 +124,8 @@ class SemanticModel:
         self.import_roots: Set[str] = set()
         #: calls that are whole statements (``x.mount(...)``, ``socket.setdefaulttimeout(...)``)
         self.expression_calls: List[Tuple[cst.Call, Scope]] = []
+        #: assignments to an attribute of a name (``litellm.num_retries = 3``): (target, value, scope)
+        self.attribute_assignments: List[Tuple[cst.Attribute, cst.BaseExpression, Scope]] = []
         self._walk(module.body, self.module_scope)
 
     # -- building -----------------------------------------------------------------
@@ -155,6 +157,8 @@ class SemanticModel:
         if isinstance(small, cst.Assign):
             for t in small.targets:
                 self._bind_target(t.target, "assign", small.value, stmt, scope)
+                if isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name):
+                    self.attribute_assignments.append((t.target, small.value, scope))
         elif isinstance(small, cst.AnnAssign):
             if small.value is not None:
                 self._bind_target(small.target, "assign", small.value, stmt, scope)
