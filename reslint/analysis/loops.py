@@ -176,6 +176,37 @@ def _names_a_wait(func, words) -> bool:
     return any(word in name for word in words)
 
 
+def _statements_before(block, target) -> List[cst.CSTNode]:
+    """The statements that run before ``target`` on its way through ``block``: in each block
+    around it (not into nested functions), those before the statement that holds it."""
+    body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+    for index, stmt in enumerate(body):
+        if any(n is target for n in own_nodes(stmt)) or stmt is target:
+            out = list(body[:index])
+            for inner in _blocks(stmt):
+                if any(n is target for n in own_nodes(inner)):
+                    out += _statements_before(inner, target)
+            return out
+    return []
+
+
+def _blocks(stmt) -> List[cst.CSTNode]:
+    """The indented blocks of a compound statement (``if``/``elif``/``else``, ``try`` parts, ``with``)."""
+    out = []
+    if isinstance(stmt, cst.If):
+        out.append(stmt.body)
+        orelse = stmt.orelse
+        while orelse is not None:
+            out.append(orelse.body)
+            orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+    elif isinstance(stmt, (cst.Try, cst.TryStar)):
+        out += [stmt.body] + [h.body for h in stmt.handlers]
+        out += [b.body for b in (stmt.orelse, stmt.finalbody) if b is not None]
+    elif isinstance(stmt, cst.With):
+        out.append(stmt.body)
+    return out
+
+
 def _raises(block) -> bool:
     """A block whose last statement raises."""
     body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
@@ -644,6 +675,29 @@ class LoopAnalyzer:
         for node in expressions(expr):
             if isinstance(node, cst.Name) and node is not expr and depth < 4 and \
                     self.reads_retry_after(node, scope) and self.retry_after_capped(node, scope, depth + 1):
+                return True
+        return False
+
+    def capped_before(self, loop, sleep: cst.Call, scope) -> bool:
+        """Whether a give-up test bounds the sleep's value before it is slept: ``if wait > 20:
+        raise ...`` (or ``return``/``break``), on the path to ``sleep(wait)``, with a known bound."""
+        arg = sleep.args[0].value if sleep.args and not sleep.args[0].star else None
+        if not isinstance(arg, cst.Name):
+            return False
+        for stmt in _statements_before(loop.body, sleep):
+            if not (isinstance(stmt, cst.If) and isinstance(stmt.test, cst.Comparison) and _always_leaves(stmt.body)
+                    and len(stmt.test.comparisons) == 1):
+                continue
+            test, target = stmt.test, stmt.test.comparisons[0]
+            if isinstance(test.left, cst.Name) and test.left.value == arg.value and \
+                    isinstance(target.operator, (cst.GreaterThan, cst.GreaterThanEqual)):
+                bound = target.comparator
+            elif isinstance(target.comparator, cst.Name) and target.comparator.value == arg.value and \
+                    isinstance(target.operator, (cst.LessThan, cst.LessThanEqual)):
+                bound = test.left
+            else:
+                continue
+            if _finite(self.ctx.value_of(bound, scope)) or self._is_name_constant(bound, scope):
                 return True
         return False
 
