@@ -140,6 +140,36 @@ def test_while_true_with_a_give_up_count_is_capped(linter):
             except T:
                 pass
     """,
+    # a future waited for with a timeout, looked at again
+    """\
+    import concurrent.futures
+    def f(fut):
+        while True:
+            try:
+                fut.result(10)
+                break
+            except concurrent.futures.TimeoutError:
+                print('still waiting')
+    """,
+    # an exception reslint cannot place (a star import of the project's errors)
+    """\
+    from .errors import *
+    def f(post):
+        while True:
+            try:
+                return post.download()
+            except PostChanged:
+                continue
+    """,
+    # a handler that calls the project's own code (a reconnect) may wait there
+    """\
+    def f(conn):
+        while True:
+            try:
+                return conn.get('u', timeout=5)
+            except T:
+                conn.reconnect()
+    """,
     # a call named like a sleep on another object: it may pause
     """\
     def f(clock):
@@ -248,6 +278,20 @@ def test_count_with_a_time_cap_or_a_give_up_is_capped(linter):
                         raise
                     time.sleep(random.uniform(0, 2))
         """) == []
+
+
+def test_count_whose_handler_reconnects_waits_an_unknown_time(linter):
+    # no RES205: the reconnect may wait; RES204 still applies to the retried scope
+    assert codes(linter, """\
+        def f(conn, fun, max_retries=None):
+            for retries in itertools.count(0):
+                try:
+                    return fun()
+                except Exception:
+                    if max_retries is not None and retries >= max_retries:
+                        raise
+                    conn.ensure_connection()
+        """) == [(5, "RES204")]
 
 
 def test_count_over_pages_is_not_a_retry(linter):

@@ -13,6 +13,7 @@ retried.
 
 from __future__ import annotations
 
+import builtins
 import math
 from typing import List, Optional, Tuple
 
@@ -43,7 +44,7 @@ _LOCAL_ERRORS = frozenset({
 #: no sleep, such a loop waits for data, it does not retry a failure
 _READ_TIMEOUTS = frozenset({
     "socket.timeout", "TimeoutError", "builtins.TimeoutError", "asyncio.TimeoutError", "ssl.SSLWantReadError",
-    "ssl.SSLWantWriteError",
+    "ssl.SSLWantWriteError", "concurrent.futures.TimeoutError", "concurrent.futures._base.TimeoutError",
 })
 #: exception names that mean "nothing there yet" (a wait for data, not a failure to retry)
 _WAIT_ERROR_SUFFIXES = ("Empty", "EmptyError", "Full", "WouldBlock", "NotReady")
@@ -207,6 +208,22 @@ def _blocks(stmt) -> List[cst.CSTNode]:
     return out
 
 
+#: logger methods (``logging.Logger``: https://docs.python.org/3/library/logging.html#logger-objects)
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+#: calls that cannot pause a loop: a logger, bookkeeping on a builtin container or string, cleanup
+_QUIET_METHODS = _LOG_METHODS | {"append", "extend", "add", "insert", "update", "pop", "clear", "format", "join",
+                                 "close", "rollback"}
+
+
+def _foreign(error: str, own: str) -> bool:
+    """An exception type raised by I/O or a library, not this project's own: a qualified name
+    outside the project's package, or a real builtin (a bare name that is not one came from a
+    ``from .errors import *`` reslint did not follow)."""
+    if "." not in error:
+        return hasattr(builtins, error)
+    return not error.startswith(own)
+
+
 def _raises(block) -> bool:
     """A block whose last statement raises."""
     body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
@@ -287,6 +304,8 @@ class LoopAnalyzer:
                          trailing=bool(sleeps) and not _sleeps_guarded(nodes, sleeps))
         if helper_sleeps:
             wait = Wait.unknown(helper_sleeps[0])  # a helper sleeps: how long is unknown here
+        elif not sleeps and not all(self._quiet(h, scope) for h in handlers):
+            wait = Wait.unknown(loop)  # no sleep here, but a handler calls what may wait (a reconnect)
         retried, aimed = self.retried(handlers, nodes, scope)
         in_handlers = {id(n) for h in handlers for n in own_nodes(h.body)}
         # no handler and only success statuses compared (``if r.status_code == 200: return``):
@@ -443,8 +462,8 @@ class LoopAnalyzer:
                 return False
             # the project's own exceptions (``except RestartExtraction: pass``) steer the control
             # flow; a retry with no pause at all is one of a fault raised by I/O or a library
-            faults = faults or (found is not None and any(not t.startswith(own) for t in found))
-        if not faults:
+            faults = faults or (found is not None and any(_foreign(t, own) for t in found))
+        if not faults or not all(self._quiet(h, scope) for h in handlers):
             return False
         for node in nodes:
             if isinstance(node, cst.Call) and _names_a_wait(node.func, _HOT_WAIT_WORDS):
@@ -455,6 +474,20 @@ class LoopAnalyzer:
                     qual = f"builtins.{node.func.value}"
                 if qual in cat.RANDOM_DRAWS or qual in cat.PROMPTS:
                     return False
+        return True
+
+    def _quiet(self, handler: cst.ExceptHandler, scope) -> bool:
+        """A handler that goes round at once: it calls nothing but a logger or ``print`` (the
+        project's own calls in it, a reconnect, a host switch, may well wait)."""
+        for node in own_nodes(handler.body):
+            if not isinstance(node, cst.Call):
+                continue
+            func = node.func
+            if isinstance(func, cst.Name) and hasattr(builtins, func.value) and self.ctx.lookup(func.value, scope) is None:
+                continue  # print, str, len, isinstance…
+            if isinstance(func, cst.Attribute) and func.attr.value in _QUIET_METHODS:
+                continue
+            return False
         return True
 
     def _counter_bound(self, test, loop, scope):
