@@ -1,9 +1,13 @@
-"""Hand-rolled retry loops: ``for attempt in range(n)`` / ``while`` loops that retry.
+"""Hand-rolled retry loops: ``for attempt in range(n)`` / ``itertools.count()`` / ``while`` loops
+that retry.
 
-A loop is a retry loop when success leaves it (``return``/``break``) and a
-failure goes round again: an ``except`` handler that does not always leave, or
-a sleep before the next iteration (a status check, then ``sleep``). Loops over
-data (``for item in items``) are never retry loops. Shapes and static tests
+A loop is a retry loop when success leaves it (``return``/``break``, or ``done = True`` in
+``while not done:``) and a failure goes round again: an ``except`` handler that does not always
+leave, or a sleep before the next iteration (a status check, then ``sleep``). A ``while`` loop
+with no sleep retries only when its success always leaves and its handler goes round at once
+(:meth:`LoopAnalyzer._hot_retry`). Loops over data (``for item in items``, ``range(len(items))``)
+are never retry loops. The attempt number is a ``for`` target or a counter kept by hand
+(``attempt += 1``), whichever the waits and give-up tests read. Shapes and static tests
 follow ``research/retry-semantics.md`` section 1.17.
 
 Anchors (DESIGN section 2): the loop statement for bounds and backoff, the

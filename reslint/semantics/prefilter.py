@@ -445,8 +445,8 @@ def may_retry_by_recursion(text: str) -> bool:
 def _retry_shaped(loop) -> bool:
     """A loop that may be a hand-rolled retry, by the necessary conditions of
     :meth:`reslint.analysis.loops.LoopAnalyzer.policy`: a ``while`` or a ``for`` over
-    ``range(...)``, whose own body (not nested functions or loops) leaves with
-    ``return``/``break``, and either holds a ``try`` whose success leaves the loop and whose
+    ``range(...)`` or ``count(...)``, whose own body (not nested functions or loops) leaves with
+    ``return``/``break`` (or, in ``while not done:``, assigns the flag it tests), and either holds a ``try`` whose success leaves the loop and whose
     failure may go round again, or compares a ``.status``/``.status_code`` (a status check,
     then a sleep)."""
     if type(loop) is not ast.While and not (type(loop.iter) is ast.Call and _counter_name(loop.iter.func)):
