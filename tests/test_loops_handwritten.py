@@ -504,3 +504,35 @@ def test_the_prefilter_keeps_the_new_loop_shapes(text):
     assert Relevance(entry_points(), canonical, True).wanted(ast.parse(text), "app.svc", False)
     assert not Relevance(entry_points(), canonical, True).wanted(
         ast.parse(text.replace("pass", "raise").replace("continue", "raise")), "app.svc", False)
+
+
+# -- a poll that tolerates errors on the way ----------------------------------------------------
+def test_a_poll_that_swallows_errors_is_not_a_retry(linter):
+    # success leaves only when the returned state says so, and it sleeps after a good call too
+    assert codes(linter, """\
+        class Tool:
+            def wait(self, job_id):
+                for i in range(self.max_polling_time):
+                    try:
+                        status = session.get(f'u/{job_id}', timeout=5).json()
+                        if status.get('state') == 'success':
+                            return status['result']
+                    except Exception:
+                        if i == self.max_polling_time - 1:
+                            raise
+                    time.sleep(1)
+        """) == []
+
+
+def test_a_retry_on_a_failed_response_and_an_error_is_still_a_retry(linter):
+    assert codes(linter, """\
+        def f(n):
+            for attempt in range(n):
+                try:
+                    r = session.get('u', timeout=5)
+                    if r.ok:
+                        return r
+                except Exception:
+                    pass
+                time.sleep(2 ** attempt)
+        """) == [(7, "RES204"), (9, "RES201")]

@@ -41,6 +41,7 @@ _LOCAL_ERRORS = frozenset({
     "StopAsyncIteration", "ZeroDivisionError", "ArithmeticError", "UnicodeError", "UnicodeDecodeError",
     "UnicodeEncodeError", "AssertionError", "NotImplementedError", "NameError", "ImportError",
     "ModuleNotFoundError", "FileNotFoundError", "FileExistsError", "IsADirectoryError", "NotADirectoryError",
+    "json.JSONDecodeError", "json.decoder.JSONDecodeError",
     "queue.Empty", "queue.Full", "asyncio.CancelledError", "BlockingIOError", "InterruptedError",
     "asyncio.QueueEmpty", "asyncio.QueueFull",
 })
@@ -49,6 +50,11 @@ _LOCAL_ERRORS = frozenset({
 _READ_TIMEOUTS = frozenset({
     "socket.timeout", "TimeoutError", "builtins.TimeoutError", "asyncio.TimeoutError", "ssl.SSLWantReadError",
     "ssl.SSLWantWriteError", "concurrent.futures.TimeoutError", "concurrent.futures._base.TimeoutError",
+})
+#: builtin errors of a connection (https://docs.python.org/3/library/exceptions.html#os-exceptions)
+_CONNECTION_ERRORS = frozenset({
+    "ConnectionError", "ConnectionResetError", "ConnectionRefusedError", "ConnectionAbortedError",
+    "BrokenPipeError", "socket.gaierror", "socket.herror",
 })
 #: exception names that mean "nothing there yet" (a wait for data, not a failure to retry)
 _WAIT_ERROR_SUFFIXES = ("Empty", "EmptyError", "Full", "WouldBlock", "NotReady")
@@ -315,6 +321,12 @@ class LoopAnalyzer:
         # no handler and only success statuses compared (``if r.status_code == 200: return``):
         # it waits for a condition, it does not retry a fault
         poll = not handlers and bool(retried.statuses) and all(s < 400 for s in retried.statuses)
+        # it goes round after a call that succeeded too: success leaves only when a returned value
+        # says so (``if status["state"] == "success": return``), and it sleeps outside its handlers;
+        # the errors it tolerates on the way are a poll's, as tenacity's ``retry_if_result`` (DESIGN)
+        poll = poll or (bool(handlers) and not any(_success_leaves(t, flag) for t in tries)
+                        and not any(isinstance(n, cst.If) and _checks_response(n.test) for n in nodes)
+                        and any(id(n) not in in_handlers for n in sleeps + helper_sleeps))
         facts = LoopFacts(sleeps=tuple(sleeps), handlers=tuple(handlers), aimed_at_rate_limit=aimed,
                           sleeps_in_handlers=frozenset(id(s) for s in sleeps if id(s) in in_handlers),
                           raise_for_status=unguarded_raise_for_status(loop.body, self.ctx, scope, in_try=True),
@@ -469,6 +481,8 @@ class LoopAnalyzer:
             faults = faults or (found is not None and any(_foreign(t, own) for t in found))
         if not faults or not all(self._quiet(h, scope) for h in handlers):
             return False
+        if not self._remote(tries, handlers, scope):
+            return False  # ``except Exception: pass`` around a key press or a parse: not a remote fault
         for node in nodes:
             if isinstance(node, cst.Call) and _names_a_wait(node.func, _HOT_WAIT_WORDS):
                 return False  # ``extractor.sleep(...)``, ``self.wait(...)``: it may well pause
@@ -479,6 +493,18 @@ class LoopAnalyzer:
                 if qual in cat.RANDOM_DRAWS or qual in cat.PROMPTS:
                     return False
         return True
+
+    def _remote(self, tries, handlers, scope) -> bool:
+        """The loop retries a remote call: a try body makes a call the catalog times (a request, a
+        query, a model call; calls to this module's functions followed), or a handler catches a
+        connection error (a builtin one or a client library's transient error)."""
+        from reslint.analysis.budget import body_time  # budget reads loops: imported when needed
+
+        for handler in handlers:
+            found = self._handler_types(handler.type, scope) if handler.type is not None else None
+            if found and any(t in _CONNECTION_ERRORS or t in cat.TRANSIENT_ERROR_NAMES for t in found):
+                return True
+        return any(body_time(t.body, self.ctx, scope, empty=None) is not None for t in tries)
 
     def _quiet(self, handler: cst.ExceptHandler, scope) -> bool:
         """A handler that goes round at once: it calls nothing but a logger or ``print`` (the
@@ -832,6 +858,13 @@ class LoopAnalyzer:
         if handlers:
             return Retried(RetriedKind.TYPES, tuple(types), frozenset(statuses), bool(statuses)), aimed
         return Retried(RetriedKind.STATUS, (), frozenset(statuses), True), aimed
+
+
+def _checks_response(test) -> bool:
+    """A test of a response's status (``r.status_code``, ``r.status``, ``r.ok``, ``r.is_success``)."""
+    return any(isinstance(n, cst.Attribute) and n.attr.value in ("status_code", "status", "ok", "is_success",
+                                                                  "is_error")
+               for n in expressions(test))
 
 
 def _mentions_status_code(node) -> bool:

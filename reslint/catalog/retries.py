@@ -115,3 +115,8 @@ TRANSIENT_ERRORS: Dict[str, Tuple[str, ...]] = {
     "aiohttp": ("aiohttp.ClientConnectionError", "asyncio.TimeoutError"),
     "urllib3": ("urllib3.exceptions.NewConnectionError", "urllib3.exceptions.TimeoutError"),
 }
+
+
+#: Every transient error named in :data:`TRANSIENT_ERRORS` (a connection failure of a client
+#: library: a loop that catches one retries a remote call).
+TRANSIENT_ERROR_NAMES: FrozenSet[str] = frozenset(name for names in TRANSIENT_ERRORS.values() for name in names)
