@@ -536,3 +536,16 @@ def test_a_retry_on_a_failed_response_and_an_error_is_still_a_retry(linter):
                     pass
                 time.sleep(2 ** attempt)
         """) == [(7, "RES204"), (9, "RES201")]
+
+
+def test_a_failover_over_indexed_servers_is_not_a_retry(linter):
+    assert codes(linter, """\
+        class Pool:
+            def get(self):
+                for i in range(self.size):
+                    try:
+                        return self.servers[i].get('u', timeout=5)
+                    except T:
+                        time.sleep(1)
+        """) == []
+

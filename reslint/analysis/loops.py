@@ -273,8 +273,9 @@ class LoopAnalyzer:
             return None
         sleeps = [n for n in nodes if isinstance(n, cst.Call) and self.ctx.qualname(n.func, scope) in cat.SLEEPS]
         sleep_ids = {id(n) for n in sleeps}  # not `n not in sleeps`: quadratic in a loop of many sleeps
+        in_sleeps = {id(n) for s in sleeps for n in own_nodes(s)}  # ``sleep(backoff_for(attempt))``
         helper_sleeps = [n for n in nodes if isinstance(n, cst.Call) and id(n) not in sleep_ids
-                         and (self._sleeps_inside(n, scope) or self._named_sleep(n, scope))]
+                         and (self._sleeps_inside(n, scope) or (id(n) not in in_sleeps and self._named_sleep(n, scope)))]
         # a try drives the retry when success leaves the loop from it (``try: return op()``, or an
         # ``else: break``); a try around logging or bookkeeping inside a poll does not
         tries = [t for t in self.tries(loop.body) if exits_on_success(t, flag)]
@@ -822,12 +823,16 @@ class LoopAnalyzer:
         return list(found) if found is not None else None
 
     def _uses(self, body, var: str) -> bool:
-        """Whether a call in ``body`` takes the loop variable as (part of) an argument."""
+        """Whether a call in ``body`` takes the loop variable as (part of) an argument, or the
+        body indexes with it (``self.servers[i].connect()``: a failover over items)."""
         for node in own_nodes(body):
             if isinstance(node, cst.Call) and self.ctx.qualname(node.func) not in cat.SLEEPS:
                 for arg in node.args:
                     if any(isinstance(n, cst.Name) and n.value == var for n in expressions(arg.value)):
                         return True
+            elif isinstance(node, cst.Subscript) and any(
+                    isinstance(n, cst.Name) and n.value == var for e in node.slice for n in expressions(e)):
+                return True
         return False
 
     # -- what is retried ----------------------------------------------------------------
