@@ -549,3 +549,24 @@ def test_a_failover_over_indexed_servers_is_not_a_retry(linter):
                         time.sleep(1)
         """) == []
 
+
+
+def test_an_immediate_while_retry_is_a_retried_scope_for_writes_and_keys(linter):
+    assert codes(linter, """\
+        import uuid
+
+        def pay(order):
+            while True:
+                try:
+                    return session.post('u', json={'order': order}, timeout=5)
+                except T:
+                    continue
+
+        def pay_with_key(order):
+            while True:
+                try:
+                    return session.post('u', json={'order': order}, headers={'Idempotency-Key': str(uuid.uuid4())},
+                                        timeout=5)
+                except T:
+                    continue
+        """) == [(4, "RES203"), (4, "RES205"), (6, "RES402"), (11, "RES203"), (11, "RES205"), (13, "RES401")]
