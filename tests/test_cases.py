@@ -9,7 +9,8 @@ The copy differs from the shared cases in one line, on purpose: ``timeouts_stdli
 expects RES101 on ``subprocess.run(["tar", ...])``, a local program, which RES101 no longer
 reports (a timeout would kill a long archive and protects from no remote fault; see the
 rule page's "Subprocesses"). Here that line runs ``rsync`` to a host instead, and the
-``tar`` call is a clean counterpart. ``timeouts_subprocess_programs.py`` is our own.
+``tar`` call is a clean counterpart. ``timeouts_subprocess_programs.py`` and
+``retry_loops_handwritten.py`` are our own.
 """
 
 from __future__ import annotations

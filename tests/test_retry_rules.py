@@ -305,12 +305,29 @@ def test_urllib3_jitter_fix_not_offered_when_pinned_below_2(tmp_path):
 
 
 def test_messages_carry_the_numbers(linter):
+    """No give-up test before the sleep: the sixth failure sleeps too before the loop ends, so the
+    waits are 1 + 2 + 4 + 8 + 8 + 8 = 31 s."""
     text = HEAD + textwrap.dedent("""\
         def f():
             for attempt in range(6):
                 try:
                     return session.get('u', timeout=(3.05, 10))
                 except T:
+                    time.sleep(random.uniform(0, min(8, 2 ** attempt)))
+        """)
+    (finding,) = [f for f in linter.lint_text(text, "m.py")[0] if f.code == "RES202"]
+    assert "6 attempts × 13.05 s + up to 31 s of waits = 109.3 s > max-retry-time (60 s)" in finding.message
+
+
+def test_a_give_up_test_before_the_sleep_spares_the_last_wait(linter):
+    text = HEAD + textwrap.dedent("""\
+        def f():
+            for attempt in range(6):
+                try:
+                    return session.get('u', timeout=(3.05, 10))
+                except T:
+                    if attempt == 5:
+                        raise
                     time.sleep(random.uniform(0, min(8, 2 ** attempt)))
         """)
     (finding,) = [f for f in linter.lint_text(text, "m.py")[0] if f.code == "RES202"]

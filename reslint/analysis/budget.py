@@ -161,10 +161,10 @@ def total_wait(policy: RetryPolicy):
         return UNKNOWN
     if attempts > MAX_WAITS:
         return None
-    if attempts <= 1:  # no wait (also -inf from `max_retries=-(10 ** 400)`, which range() cannot take)
+    if attempts < 1 or (attempts == 1 and not policy.wait.trailing):  # no wait (also -inf from `max_retries=-(10 ** 400)`, which range() cannot take)
         return 0.0
     total = 0.0
-    for k in range(1, int(attempts)):
+    for k in range(1, int(attempts) + (1 if policy.wait.trailing else 0)):
         bound = policy.wait.bound(k)
         if bound is UNKNOWN:
             return UNKNOWN

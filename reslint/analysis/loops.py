@@ -1,9 +1,13 @@
-"""Hand-rolled retry loops: ``for attempt in range(n)`` / ``while`` loops that retry.
+"""Hand-rolled retry loops: ``for attempt in range(n)`` / ``itertools.count()`` / ``while`` loops
+that retry.
 
-A loop is a retry loop when success leaves it (``return``/``break``) and a
-failure goes round again: an ``except`` handler that does not always leave, or
-a sleep before the next iteration (a status check, then ``sleep``). Loops over
-data (``for item in items``) are never retry loops. Shapes and static tests
+A loop is a retry loop when success leaves it (``return``/``break``, or ``done = True`` in
+``while not done:``) and a failure goes round again: an ``except`` handler that does not always
+leave, or a sleep before the next iteration (a status check, then ``sleep``). A ``while`` loop
+with no sleep retries only when its success always leaves and its handler goes round at once
+(:meth:`LoopAnalyzer._hot_retry`). Loops over data (``for item in items``, ``range(len(items))``)
+are never retry loops. The attempt number is a ``for`` target or a counter kept by hand
+(``attempt += 1``), whichever the waits and give-up tests read. Shapes and static tests
 follow ``research/retry-semantics.md`` section 1.17.
 
 Anchors (DESIGN section 2): the loop statement for bounds and backoff, the
@@ -13,6 +17,7 @@ retried.
 
 from __future__ import annotations
 
+import builtins
 import math
 from typing import List, Optional, Tuple
 
@@ -30,15 +35,26 @@ from reslint.semantics.walk import children, expressions
 _EXITS = (cst.Return, cst.Break)
 #: header names whose value is a server-directed wait (Retry-After, rate-limit resets)
 _SERVER_WAIT_HEADERS = ("retry-after", "ratelimit-reset", "rate-limit-reset", "x-rate-limit-reset")
-_ATTEMPT_WORDS = ("attempt", "retr", "tries", "try")
 #: builtin errors no I/O retry catches: a loop that only handles these searches items
 _LOCAL_ERRORS = frozenset({
     "IndexError", "KeyError", "LookupError", "ValueError", "TypeError", "AttributeError", "StopIteration",
     "StopAsyncIteration", "ZeroDivisionError", "ArithmeticError", "UnicodeError", "UnicodeDecodeError",
     "UnicodeEncodeError", "AssertionError", "NotImplementedError", "NameError", "ImportError",
     "ModuleNotFoundError", "FileNotFoundError", "FileExistsError", "IsADirectoryError", "NotADirectoryError",
+    "json.JSONDecodeError", "json.decoder.JSONDecodeError",
     "queue.Empty", "queue.Full", "asyncio.CancelledError", "BlockingIOError", "InterruptedError",
     "asyncio.QueueEmpty", "asyncio.QueueFull",
+})
+#: timeouts of a read that looks again (``except socket.timeout: continue`` in a receive loop): with
+#: no sleep, such a loop waits for data, it does not retry a failure
+_READ_TIMEOUTS = frozenset({
+    "socket.timeout", "TimeoutError", "builtins.TimeoutError", "asyncio.TimeoutError", "ssl.SSLWantReadError",
+    "ssl.SSLWantWriteError", "concurrent.futures.TimeoutError", "concurrent.futures._base.TimeoutError",
+})
+#: builtin errors of a connection (https://docs.python.org/3/library/exceptions.html#os-exceptions)
+_CONNECTION_ERRORS = frozenset({
+    "ConnectionError", "ConnectionResetError", "ConnectionRefusedError", "ConnectionAbortedError",
+    "BrokenPipeError", "socket.gaierror", "socket.herror",
 })
 #: exception names that mean "nothing there yet" (a wait for data, not a failure to retry)
 _WAIT_ERROR_SUFFIXES = ("Empty", "EmptyError", "Full", "WouldBlock", "NotReady")
@@ -83,10 +99,63 @@ def _statement_leaves(last) -> bool:
     return False
 
 
-def exits_on_success(node: cst.Try) -> bool:
-    """Whether a return or break in the try body or its ``else`` leaves the loop on success."""
+def exits_on_success(node: cst.Try, flag=None) -> bool:
+    """Whether a return or break in the try body or its ``else`` leaves the loop on success
+    (``flag``: (name, value) of a ``while not done:`` loop, whose ``done = True`` leaves it)."""
     blocks = [node.body] + ([node.orelse.body] if node.orelse is not None else [])
-    return any(isinstance(n, _EXITS) for block in blocks for n in own_nodes(block))
+    return any(isinstance(n, _EXITS) or _sets_flag(n, flag) for block in blocks for n in own_nodes(block))
+
+
+def _sets_flag(node, flag) -> bool:
+    """``done = True`` for the flag ``("done", True)`` of a ``while not done:`` loop."""
+    if flag is None or not isinstance(node, cst.Assign):
+        return False
+    name, value = flag
+    return isinstance(node.value, cst.Name) and node.value.value == str(value) and any(
+        isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)
+
+
+def _success_leaves(node: cst.Try, flag) -> bool:
+    """The try's success path always leaves the loop: its body ends with ``return``/``break`` (or
+    sets the loop's flag), or its ``else`` always leaves. A ``break`` under an ``if`` in the body
+    (a quit command, an end of data) is not the success of an attempt."""
+    def ends(block) -> bool:
+        body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+        if not body:
+            return False
+        last = body[-1]
+        smalls = last.body if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else ()
+        return _statement_leaves(last) or any(_sets_flag(small, flag) for small in smalls)
+    return ends(node.body) or (node.orelse is not None and ends(node.orelse.body))
+
+
+def _position(nodes, targets) -> int:
+    """The index in ``nodes`` (the loop body in source order) of the first of ``targets``."""
+    ids = {id(t) for t in targets}
+    return next((i for i, n in enumerate(nodes) if id(n) in ids), len(nodes))
+
+
+def _stepped_before(nodes, var: str, sleeps) -> bool:
+    """``attempt += 1`` comes before the first sleep of the loop body."""
+    steps = [n for n in nodes if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name)
+             and n.target.value == var]
+    return bool(steps) and _position(nodes, steps) < _position(nodes, sleeps)
+
+
+def _sleeps_guarded(nodes, sleeps) -> bool:
+    """Whether the last failed attempt can leave before it sleeps: a give-up branch (``if attempt
+    == n - 1: raise``) comes before the first sleep, or a test decides whether to sleep (``if
+    attempt < n - 1: sleep(...)``). When neither, every failed attempt sleeps, the last one too."""
+    first = _position(nodes, sleeps)
+    sleep_ids = {id(s) for s in sleeps}
+    for index, node in enumerate(nodes):
+        if isinstance(node, cst.If):
+            if index < first and _one_branch_leaves(node):
+                return True
+            if any(id(n) in sleep_ids for n in own_nodes(node.body)) or (
+                    node.orelse is not None and any(id(n) in sleep_ids for n in own_nodes(node.orelse))):
+                return True
+    return False
 
 
 def _changes_the_request(handler: cst.ExceptHandler, node: cst.Try) -> bool:
@@ -104,6 +173,75 @@ def _changes_the_request(handler: cst.ExceptHandler, node: cst.Try) -> bool:
         if isinstance(n, cst.Call) and any(isinstance(m, cst.Name) and m.value in changed
                                            for arg in n.args for m in expressions(arg.value)):
             return True
+    return False
+
+
+#: words in the name of a call that may pause a loop (its last part: ``extractor.sleep``, ``_backoff``)
+_SLEEP_WORDS = ("sleep", "backoff")
+_HOT_WAIT_WORDS = _SLEEP_WORDS + ("wait", "delay", "pause", "throttle")
+
+
+def _names_a_wait(func, words) -> bool:
+    name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else ""
+    name = name.lower()
+    return any(word in name for word in words)
+
+
+def _statements_before(block, target) -> List[cst.CSTNode]:
+    """The statements that run before ``target`` on its way through ``block``: in each block
+    around it (not into nested functions), those before the statement that holds it."""
+    body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+    for index, stmt in enumerate(body):
+        if any(n is target for n in own_nodes(stmt)) or stmt is target:
+            out = list(body[:index])
+            for inner in _blocks(stmt):
+                if any(n is target for n in own_nodes(inner)):
+                    out += _statements_before(inner, target)
+            return out
+    return []
+
+
+def _blocks(stmt) -> List[cst.CSTNode]:
+    """The indented blocks of a compound statement (``if``/``elif``/``else``, ``try`` parts, ``with``)."""
+    out = []
+    if isinstance(stmt, cst.If):
+        out.append(stmt.body)
+        orelse = stmt.orelse
+        while orelse is not None:
+            out.append(orelse.body)
+            orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+    elif isinstance(stmt, (cst.Try, cst.TryStar)):
+        out += [stmt.body] + [h.body for h in stmt.handlers]
+        out += [b.body for b in (stmt.orelse, stmt.finalbody) if b is not None]
+    elif isinstance(stmt, cst.With):
+        out.append(stmt.body)
+    return out
+
+
+#: logger methods (``logging.Logger``: https://docs.python.org/3/library/logging.html#logger-objects)
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+#: calls that cannot pause a loop: a logger, bookkeeping on a builtin container or string, cleanup
+_QUIET_METHODS = _LOG_METHODS | {"append", "extend", "add", "insert", "update", "pop", "clear", "format", "join",
+                                 "close", "rollback"}
+
+
+def _foreign(error: str, own: str) -> bool:
+    """An exception type raised by I/O or a library, not this project's own: a qualified name
+    outside the project's package, or a real builtin (a bare name that is not one came from a
+    ``from .errors import *`` reslint did not follow)."""
+    if "." not in error:
+        return hasattr(builtins, error)
+    return not error.startswith(own)
+
+
+def _raises(block) -> bool:
+    """A block whose last statement raises."""
+    body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        return any(isinstance(small, cst.Raise) for small in last.body)
     return False
 
 
@@ -129,16 +267,18 @@ class LoopAnalyzer:
             return None
         attempts, var, start = counted
         nodes = own_nodes(loop.body)
-        exits = any(isinstance(n, _EXITS) for n in nodes)
+        flag = self._flag(loop, scope)
+        exits = any(isinstance(n, _EXITS) or _sets_flag(n, flag) for n in nodes)
         if not exits:
             return None
         sleeps = [n for n in nodes if isinstance(n, cst.Call) and self.ctx.qualname(n.func, scope) in cat.SLEEPS]
         sleep_ids = {id(n) for n in sleeps}  # not `n not in sleeps`: quadratic in a loop of many sleeps
+        in_sleeps = {id(n) for s in sleeps for n in own_nodes(s)}  # ``sleep(backoff_for(attempt))``
         helper_sleeps = [n for n in nodes if isinstance(n, cst.Call) and id(n) not in sleep_ids
-                         and self._sleeps_inside(n, scope)]
+                         and (self._sleeps_inside(n, scope) or (id(n) not in in_sleeps and self._named_sleep(n, scope)))]
         # a try drives the retry when success leaves the loop from it (``try: return op()``, or an
         # ``else: break``); a try around logging or bookkeeping inside a poll does not
-        tries = [t for t in self.tries(loop.body) if exits_on_success(t)]
+        tries = [t for t in self.tries(loop.body) if exits_on_success(t, flag)]
         handlers = [h for t in tries for h in t.handlers if not _always_leaves(h.body)]
         handler_ids = {id(h) for h in handlers}  # not `h in handlers`, once per handler of every try
         if handlers and all(_changes_the_request(h, t) for t in tries for h in t.handlers if id(h) in handler_ids):
@@ -150,30 +290,49 @@ class LoopAnalyzer:
         status_checks = any(isinstance(n, cst.Comparison) and _compares_http_status(n, self.ctx, scope) for n in nodes)
         if not handlers and not ((sleeps or helper_sleeps) and status_checks):
             return None  # a poll or a scheduler loop, not a retry after a failure
-        if isinstance(loop, cst.While) and not (sleeps or helper_sleeps):
+        if isinstance(loop, cst.While) and not (sleeps or helper_sleeps) and \
+                not self._hot_retry(tries, handlers, nodes, scope, flag):
             return None  # readiness and generator loops: a `while` retry waits between attempts
         capped, cap = self.time_cap(loop, nodes, scope)
-        if sleeps and not helper_sleeps and self._constant(sleeps, scope) and (
-                capped or (is_number(attempts) and attempts > 10)):
-            return None  # sleeping a constant interval until a deadline, or many times: a wait for readiness
+        if sleeps and not helper_sleeps and self._constant(sleeps, scope) and capped:
+            return None  # sleeping a constant interval until a deadline: a wait for readiness
         if attempts is None or attempts is UNKNOWN:
             guarded = self._guard(nodes, scope, handlers)
             if guarded is not None:
                 attempts = guarded
+        counter = var if isinstance(loop, cst.While) else None
+        if var is None and isinstance(loop, cst.While):
+            counter = self._guard_counter(nodes, scope, handlers)
+            if counter is not None:
+                initial = self._initial(counter, scope)
+                var, start = counter, int(initial) if _finite(initial) else 0
         if deadline_s is not None:
             capped, cap = True, deadline_s
-        wait = self.wait(sleeps, var, start, scope, while_loop=isinstance(loop, cst.While))
+        # the attempt number at a sleep: a ``for`` target is 1 short of the pass count (``range(5)``
+        # sleeps with 0..4); a counter kept by hand is so only when it is stepped after the sleep
+        stepped_first = isinstance(loop, cst.While) and var is not None and _stepped_before(nodes, var, sleeps)
+        wait = self.wait(sleeps, var, start, scope, while_loop=stepped_first,
+                         trailing=bool(sleeps) and not _sleeps_guarded(nodes, sleeps))
         if helper_sleeps:
             wait = Wait.unknown(helper_sleeps[0])  # a helper sleeps: how long is unknown here
+        elif not sleeps and not all(self._quiet(h, scope) for h in handlers):
+            wait = Wait.unknown(loop)  # no sleep here, but a handler calls what may wait (a reconnect)
         retried, aimed = self.retried(handlers, nodes, scope)
         in_handlers = {id(n) for h in handlers for n in own_nodes(h.body)}
         # no handler and only success statuses compared (``if r.status_code == 200: return``):
         # it waits for a condition, it does not retry a fault
         poll = not handlers and bool(retried.statuses) and all(s < 400 for s in retried.statuses)
+        # it goes round after a call that succeeded too: success leaves only when a returned value
+        # says so (``if status["state"] == "success": return``), and it sleeps outside its handlers;
+        # the errors it tolerates on the way are a poll's, as tenacity's ``retry_if_result`` (DESIGN)
+        poll = poll or (bool(handlers) and not any(_success_leaves(t, flag) for t in tries)
+                        and not any(isinstance(n, cst.If) and _checks_response(n.test) for n in nodes)
+                        and any(id(n) not in in_handlers for n in sleeps + helper_sleeps))
         facts = LoopFacts(sleeps=tuple(sleeps), handlers=tuple(handlers), aimed_at_rate_limit=aimed,
                           sleeps_in_handlers=frozenset(id(s) for s in sleeps if id(s) in in_handlers),
                           raise_for_status=unguarded_raise_for_status(loop.body, self.ctx, scope, in_try=True),
-                          time_capped=capped, poll=poll, bound=dict(self.ctx.param_values) or None)
+                          time_capped=capped, poll=poll, counter=counter,
+                          bound=dict(self.ctx.param_values) or None)
         return RetryPolicy(HAND_ROLLED, Role.LOOP, loop, attempts=attempts, max_delay_s=cap if capped else None,
                            wait=wait, retried=retried, loop=facts)
 
@@ -215,6 +374,13 @@ class LoopAnalyzer:
                                       for n in own_nodes(func.body))
         return self.ctx.cache[key]
 
+    def _named_sleep(self, call: cst.Call, scope) -> bool:
+        """A call reslint cannot follow whose name says it sleeps (``extractor.sleep(t, "retry")``,
+        ``self._backoff(attempt)`` of another object): a wait of unknown length, not none."""
+        if not _names_a_wait(call.func, _SLEEP_WORDS):
+            return False
+        return self._local_def(call, scope) is None  # a local one is read by _sleeps_inside
+
     def _owner_class(self, qual: str):
         """The (node, scope) of the local class whose qualified name, followed by ``.``, starts
         ``qual`` (the last such class in definition order), or ``None``. Those names are the
@@ -241,16 +407,18 @@ class LoopAnalyzer:
         """(attempts, loop variable, its first value) for loops that can retry; None for data loops."""
         if isinstance(loop, cst.For):
             it = loop.iter
+            var = loop.target.value if isinstance(loop.target, cst.Name) else None
+            if isinstance(it, cst.Call) and self.ctx.qualname(it.func, scope) in cat.COUNTERS:
+                return self._endless(it, var, scope)
             if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range"
                     and self.ctx.lookup("range", scope) is None):
                 return None
-            var = loop.target.value if isinstance(loop.target, cst.Name) else None
             values = [self.ctx.value_of(a.value, scope) for a in it.args if not a.keyword and not a.star]
             if len(values) != len(it.args) or not values or not all(_finite(v) for v in values):
-                # range(n) over a computed n is a retry only when n names attempts (max_retries…)
-                names = " ".join(n.value.lower() for a in it.args for n in expressions(a.value)
-                                 if isinstance(n, cst.Name))
-                if not any(word in names for word in _ATTEMPT_WORDS):
+                # range(n) over a computed n (a parameter, an attribute, a setting): the attempts are
+                # unknown; range(len(items)) walks the items
+                if any(isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == "len"
+                       for a in it.args for n in expressions(a.value)):
                     return None
                 return UNKNOWN, var, 0
             start, stop, step = (0, values[0], 1) if len(values) == 1 else (values[0], values[1],
@@ -261,13 +429,97 @@ class LoopAnalyzer:
         if isinstance(loop, cst.While):
             test = loop.test
             value = self.ctx.value_of(test, scope)
-            if value is True or (is_number(value) and value):
-                return None, None, 0
+            if value is True or (is_number(value) and value) or self._flag(loop, scope) is not None:
+                return None, None, 0  # ``while True:``, ``while not done:``: no attempt cap
             counter = self._counter_bound(test, loop, scope)
             if counter is not None:
                 return counter
             return UNKNOWN, None, 0
         return None
+
+    def _endless(self, it: cst.Call, var, scope):
+        """``itertools.count(start)``: no attempt cap; the attempt number starts at ``start``
+        (a step other than the default leaves the number unread)."""
+        start, step = cat.COUNTERS[self.ctx.qualname(it.func, scope)]
+        values = [self.ctx.value_of(a.value, scope) for a in it.args if not a.star]
+        if any(a.keyword is not None for a in it.args) or len(values) > 2 or \
+                not all(_finite(v) for v in values) or (len(values) == 2 and values[1] != step):
+            return None, None, 0
+        return None, var, int(values[0]) if values else start
+
+    def _flag(self, loop, scope):
+        """(name, the value that leaves) for ``while not done:`` / ``while running:`` over a local
+        bound only to ``True``/``False``, else ``None``."""
+        if not isinstance(loop, cst.While):
+            return None
+        test, leaving = loop.test, False
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, leaving = test.expression, True
+        if not isinstance(test, cst.Name):
+            return None
+        found = self.ctx.lookup(test.value, scope) or ()
+        if not found or any(b.kind != "assign" or not isinstance(b.value, cst.Name)
+                            or b.value.value not in ("True", "False") for b in found):
+            return None
+        return test.value, leaving
+
+    def _hot_retry(self, tries, handlers, nodes, scope, flag) -> bool:
+        """A ``while`` loop with no sleep that still retries a fault: a try whose success always
+        leaves (``return op()``, ``break`` or ``done = True`` at its end) and whose handler goes
+        round at once (``continue``, ``pass``). Not a read that times out to look again
+        (``except socket.timeout: continue``), a prompt until the answer parses, or a search that
+        draws a new candidate each pass (a free port, a unique name)."""
+        if not handlers or not any(_success_leaves(t, flag) for t in tries):
+            return False
+        own = self.ctx.model.module_name.split(".")[0] + "."
+        faults = False
+        for handler in handlers:
+            found = self._handler_types(handler.type, scope) if handler.type is not None else ["BaseException"]
+            if found is not None and found and all(t in _READ_TIMEOUTS for t in found):
+                return False
+            # the project's own exceptions (``except RestartExtraction: pass``) steer the control
+            # flow; a retry with no pause at all is one of a fault raised by I/O or a library
+            faults = faults or (found is not None and any(_foreign(t, own) for t in found))
+        if not faults or not all(self._quiet(h, scope) for h in handlers):
+            return False
+        if not self._remote(tries, handlers, scope):
+            return False  # ``except Exception: pass`` around a key press or a parse: not a remote fault
+        for node in nodes:
+            if isinstance(node, cst.Call) and _names_a_wait(node.func, _HOT_WAIT_WORDS):
+                return False  # ``extractor.sleep(...)``, ``self.wait(...)``: it may well pause
+            if isinstance(node, cst.Call):
+                qual = self.ctx.qualname(node.func, scope)
+                if qual is None and isinstance(node.func, cst.Name) and self.ctx.lookup(node.func.value, scope) is None:
+                    qual = f"builtins.{node.func.value}"
+                if qual in cat.RANDOM_DRAWS or qual in cat.PROMPTS:
+                    return False
+        return True
+
+    def _remote(self, tries, handlers, scope) -> bool:
+        """The loop retries a remote call: a try body makes a call the catalog times (a request, a
+        query, a model call; calls to this module's functions followed), or a handler catches a
+        connection error (a builtin one or a client library's transient error)."""
+        from reslint.analysis.budget import body_time  # budget reads loops: imported when needed
+
+        for handler in handlers:
+            found = self._handler_types(handler.type, scope) if handler.type is not None else None
+            if found and any(t in _CONNECTION_ERRORS or t in cat.TRANSIENT_ERROR_NAMES for t in found):
+                return True
+        return any(body_time(t.body, self.ctx, scope, empty=None) is not None for t in tries)
+
+    def _quiet(self, handler: cst.ExceptHandler, scope) -> bool:
+        """A handler that goes round at once: it calls nothing but a logger or ``print`` (the
+        project's own calls in it, a reconnect, a host switch, may well wait)."""
+        for node in own_nodes(handler.body):
+            if not isinstance(node, cst.Call):
+                continue
+            func = node.func
+            if isinstance(func, cst.Name) and hasattr(builtins, func.value) and self.ctx.lookup(func.value, scope) is None:
+                continue  # print, str, len, isinstance…
+            if isinstance(func, cst.Attribute) and func.attr.value in _QUIET_METHODS:
+                continue
+            return False
+        return True
 
     def _counter_bound(self, test, loop, scope):
         """``while attempt < N`` with ``attempt`` changed in the loop: (N - start, name, start)."""
@@ -300,17 +552,81 @@ class LoopAnalyzer:
     def _guard(self, nodes, scope, handlers):
         """``if attempt >= N: raise`` inside a ``while True`` loop with a counter: N attempts.
         Any other give-up test on the failure path bounds the loop by something unknown."""
+        return self._guarded(nodes, scope, handlers)[0]
+
+    def _guard_counter(self, nodes, scope, handlers) -> Optional[str]:
+        """The counter a give-up test of :meth:`_guard` compares (``attempt`` in ``if attempt >= N:
+        raise``): the attempt number of a ``while True`` loop."""
+        return self._guarded(nodes, scope, handlers)[1]
+
+    def _guarded(self, nodes, scope, handlers):
         counters = {n.target.value for n in nodes if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name)}
         for node in nodes:
             if isinstance(node, cst.If) and isinstance(node.test, cst.Comparison) and _one_branch_leaves(node):
                 test = node.test
                 if isinstance(test.left, cst.Name) and test.left.value in counters and len(test.comparisons) == 1:
                     bound = self.ctx.value_of(test.comparisons[0].comparator, scope)
-                    return int(bound) if _finite(bound) else UNKNOWN
+                    return (int(bound) if _finite(bound) else UNKNOWN), test.left.value
+        for handler in handlers:
+            for node in own_nodes(handler.body):
+                if isinstance(node, cst.Call) and counters:
+                    found = self._helper_guard(node, counters, scope)
+                    if found is not None:
+                        return found
         for handler in handlers:
             if any(isinstance(n, cst.If) and _one_branch_leaves(n) for n in own_nodes(handler.body)):
-                return UNKNOWN
+                return UNKNOWN, None
+        return None, None
+
+    def _helper_guard(self, call: cst.Call, counters, scope):
+        """(N, counter) when a handler hands the counter to a function of this module that raises
+        once it reaches N (``_backoff_or_raise(error, attempt)`` with ``if attempt >= MAX: raise``,
+        alone or as one side of an ``or``): the helper caps the attempts. ``None`` otherwise."""
+        func = self._local_def(call, scope)
+        if func is None:
+            return None
+        positional = [p.name.value for p in func.params.params]
+        if positional and positional[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
+            positional = positional[1:]
+        passed = {}
+        for index, arg in enumerate(call.args):
+            if arg.star or not isinstance(arg.value, cst.Name) or arg.value.value not in counters:
+                continue
+            if arg.keyword is not None:
+                passed[arg.keyword.value] = arg.value.value
+            elif index < len(positional):
+                passed[positional[index]] = arg.value.value
+        if not passed:
+            return None
+        inner = self.ctx.model.scopes.get(id(func.body), scope)
+        for node in own_nodes(func.body):
+            if not (isinstance(node, cst.If) and _raises(node.body)):
+                continue
+            tests = [node.test]
+            while tests and isinstance(tests[-1], cst.BooleanOperation) and isinstance(tests[-1].operator, cst.Or):
+                last = tests.pop()
+                tests += [last.left, last.right]
+            for test in tests:
+                if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and \
+                        isinstance(test.left, cst.Name) and test.left.value in passed and \
+                        isinstance(test.comparisons[0].operator, (cst.GreaterThan, cst.GreaterThanEqual, cst.Equal)):
+                    bound = self.ctx.value_of(test.comparisons[0].comparator, inner)
+                    return (int(bound) if _finite(bound) else UNKNOWN), passed[test.left.value]
         return None
+
+    def _local_def(self, call: cst.Call, scope) -> Optional[cst.FunctionDef]:
+        """The function of this module a call names (a local or module function, ``self.method``)."""
+        if isinstance(call.func, cst.Name):
+            found = self.ctx.lookup(call.func.value, scope)
+            func = found[0].node if found and len(found) == 1 and found[0].kind == "def" else None
+        elif isinstance(call.func, cst.Attribute):
+            qual = self.ctx.qualname(call.func, scope)
+            owner = self._owner_class(qual) if qual is not None else None
+            found = owner[1].bindings.get(call.func.attr.value) if owner is not None else None
+            func = found[0].node if found and found[0].kind == "def" else None
+        else:
+            func = None
+        return func if isinstance(func, cst.FunctionDef) else None
 
     def time_cap(self, loop, nodes, scope) -> Tuple[bool, object]:
         """Whether the loop compares a clock with a bound, and the bound in seconds if known."""
@@ -346,7 +662,11 @@ class LoopAnalyzer:
         return UNKNOWN
 
     # -- waits -----------------------------------------------------------------------
-    def wait(self, sleeps: List[cst.Call], var, start: int, scope, while_loop: bool = False) -> Wait:
+    def wait(self, sleeps: List[cst.Call], var, start: int, scope, while_loop: bool = False,
+             trailing: bool = False) -> Wait:
+        """The loop's waits; ``while_loop``: the attempt number is stepped before the sleep (the
+        k-th sleep sees ``start + k``, else ``start + k - 1``); ``trailing``: the last failed
+        attempt sleeps too before the loop gives up."""
         if not sleeps:
             return Wait.none()
         args = [s.args[0].value if s.args and not s.args[0].star else None for s in sleeps]
@@ -368,7 +688,7 @@ class LoopAnalyzer:
             return max(values)
 
         zero = all(self.ctx.value_of(a, scope) == 0 for a in args)
-        return Wait(WaitShape.LOOP, jitter, bound, sleeps[0], zero=zero, reads_retry_after=reads)
+        return Wait(WaitShape.LOOP, jitter, bound, sleeps[0], zero=zero, reads_retry_after=reads, trailing=trailing)
 
     def _inline(self, expr, scope, depth=0):
         if isinstance(expr, cst.Name) and depth < 6:
@@ -419,6 +739,29 @@ class LoopAnalyzer:
         for node in expressions(expr):
             if isinstance(node, cst.Name) and node is not expr and depth < 4 and \
                     self.reads_retry_after(node, scope) and self.retry_after_capped(node, scope, depth + 1):
+                return True
+        return False
+
+    def capped_before(self, loop, sleep: cst.Call, scope) -> bool:
+        """Whether a give-up test bounds the sleep's value before it is slept: ``if wait > 20:
+        raise ...`` (or ``return``/``break``), on the path to ``sleep(wait)``, with a known bound."""
+        arg = sleep.args[0].value if sleep.args and not sleep.args[0].star else None
+        if not isinstance(arg, cst.Name):
+            return False
+        for stmt in _statements_before(loop.body, sleep):
+            if not (isinstance(stmt, cst.If) and isinstance(stmt.test, cst.Comparison) and _always_leaves(stmt.body)
+                    and len(stmt.test.comparisons) == 1):
+                continue
+            test, target = stmt.test, stmt.test.comparisons[0]
+            if isinstance(test.left, cst.Name) and test.left.value == arg.value and \
+                    isinstance(target.operator, (cst.GreaterThan, cst.GreaterThanEqual)):
+                bound = target.comparator
+            elif isinstance(target.comparator, cst.Name) and target.comparator.value == arg.value and \
+                    isinstance(target.operator, (cst.LessThan, cst.LessThanEqual)):
+                bound = test.left
+            else:
+                continue
+            if _finite(self.ctx.value_of(bound, scope)) or self._is_name_constant(bound, scope):
                 return True
         return False
 
@@ -480,12 +823,16 @@ class LoopAnalyzer:
         return list(found) if found is not None else None
 
     def _uses(self, body, var: str) -> bool:
-        """Whether a call in ``body`` takes the loop variable as (part of) an argument."""
+        """Whether a call in ``body`` takes the loop variable as (part of) an argument, or the
+        body indexes with it (``self.servers[i].connect()``: a failover over items)."""
         for node in own_nodes(body):
             if isinstance(node, cst.Call) and self.ctx.qualname(node.func) not in cat.SLEEPS:
                 for arg in node.args:
                     if any(isinstance(n, cst.Name) and n.value == var for n in expressions(arg.value)):
                         return True
+            elif isinstance(node, cst.Subscript) and any(
+                    isinstance(n, cst.Name) and n.value == var for e in node.slice for n in expressions(e)):
+                return True
         return False
 
     # -- what is retried ----------------------------------------------------------------
@@ -516,6 +863,13 @@ class LoopAnalyzer:
         if handlers:
             return Retried(RetriedKind.TYPES, tuple(types), frozenset(statuses), bool(statuses)), aimed
         return Retried(RetriedKind.STATUS, (), frozenset(statuses), True), aimed
+
+
+def _checks_response(test) -> bool:
+    """A test of a response's status (``r.status_code``, ``r.status``, ``r.ok``, ``r.is_success``)."""
+    return any(isinstance(n, cst.Attribute) and n.attr.value in ("status_code", "status", "ok", "is_success",
+                                                                  "is_error")
+               for n in expressions(test))
 
 
 def _mentions_status_code(node) -> bool:

@@ -24,6 +24,16 @@ RANDOM_DRAWS: FrozenSet[str] = frozenset({
     "backoff.full_jitter", "backoff.random_jitter",
 })
 
+#: Endless counters a hand-rolled loop can number its attempts with (``for attempt in
+#: itertools.count(1):``): no attempt cap. Value: the default (start, step). Source:
+#: https://docs.python.org/3/library/itertools.html#itertools.count (``count(start=0, step=1)``).
+COUNTERS: Dict[str, Tuple[int, int]] = {"itertools.count": (0, 1)}
+
+#: Calls that ask a person for input: a loop that goes round until the answer parses is a prompt,
+#: not a retry of a fault. Sources: https://docs.python.org/3/library/functions.html#input,
+#: https://docs.python.org/3/library/getpass.html#getpass.getpass
+PROMPTS: FrozenSet[str] = frozenset({"input", "builtins.input", "getpass.getpass"})
+
 #: Monotonic and wall clocks (a loop that compares one with a bound has a time cap).
 CLOCKS: FrozenSet[str] = frozenset({
     "time.monotonic", "time.time", "time.perf_counter", "time.monotonic_ns", "time.time_ns",
@@ -122,3 +132,8 @@ TRANSIENT_ERRORS: Dict[str, Tuple[str, ...]] = {
     "litellm": ("litellm.APIConnectionError", "litellm.Timeout", "litellm.ServiceUnavailableError",
                 "litellm.InternalServerError"),
 }
+
+
+#: Every transient error named in :data:`TRANSIENT_ERRORS` (a connection failure of a client
+#: library: a loop that catches one retries a remote call).
+TRANSIENT_ERROR_NAMES: FrozenSet[str] = frozenset(name for names in TRANSIENT_ERRORS.values() for name in names)

@@ -88,7 +88,9 @@ class Wait:
     ``bound(k)`` is the largest wait (seconds) after the k-th failed attempt (k = 1, 2, ...),
     ``None`` if unbounded or :data:`UNKNOWN`. ``node`` is the expression a fix rewrites
     (the ``wait=...`` value), if any; ``zero`` says every wait is 0; ``reads_retry_after``
-    whether a wait follows the server's ``Retry-After`` (``None``: cannot tell).
+    whether a wait follows the server's ``Retry-After`` (``None``: cannot tell); ``trailing``
+    that the last failed attempt waits too before the retry gives up (a hand-rolled loop that
+    sleeps at the end of every failed pass), so ``bound(attempts)`` is waited as well.
     """
 
     shape: WaitShape
@@ -97,6 +99,7 @@ class Wait:
     node: Optional[cst.CSTNode] = None
     zero: bool = False
     reads_retry_after: Optional[bool] = False
+    trailing: bool = False
 
     @staticmethod
     def none(node=None) -> "Wait":

@@ -49,7 +49,8 @@ class RetryAfterIgnored(PolicyRule):
             if arg is None:
                 continue
             reads = loops.reads_retry_after(arg, self.ctx.scope)
-            if reads and not loops.retry_after_capped(arg, self.ctx.scope):
+            if reads and not loops.retry_after_capped(arg, self.ctx.scope) and \
+                    not loops.capped_before(policy.node, sleep, self.ctx.scope):
                 self.report(sleep, "retry loop sleeps a server-sent `Retry-After` with no upper bound: a server (or "
                                    "a proxy) can say 3600 and hold this caller for an hour; wrap it in "
                                    "`min(value, MAX_WAIT_S)` and give up past your deadline")

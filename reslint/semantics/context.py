@@ -513,11 +513,14 @@ class Context:
         return types.pop()
 
     def _self_class(self, name: str, scope: Scope) -> Optional[Scope]:
-        """The class scope when ``name`` is the ``self`` of the enclosing method."""
-        while scope is not None and scope.kind in ("lambda", "comprehension"):
+        """The class scope when ``name`` is the ``self`` of the enclosing method, also from a
+        function nested in it that does not bind ``name`` itself (a closure over ``self``)."""
+        while scope is not None:
+            if scope.kind == "function" and scope.self_name == name:
+                return scope.class_scope
+            if scope.kind not in ("lambda", "comprehension", "function") or name in scope.bindings:
+                return None
             scope = scope.parent
-        if scope is not None and scope.kind == "function" and scope.self_name == name:
-            return scope.class_scope
         return None
 
     def _local_class_type(self, qual: str, node: cst.ClassDef, cscope: Scope, depth: int) -> Optional[str]:

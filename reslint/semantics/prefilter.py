@@ -445,20 +445,21 @@ def may_retry_by_recursion(text: str) -> bool:
 def _retry_shaped(loop) -> bool:
     """A loop that may be a hand-rolled retry, by the necessary conditions of
     :meth:`reslint.analysis.loops.LoopAnalyzer.policy`: a ``while`` or a ``for`` over
-    ``range(...)``, whose own body (not nested functions or loops) leaves with
-    ``return``/``break``, and either holds a ``try`` whose success leaves the loop and whose
+    ``range(...)`` or ``count(...)``, whose own body (not nested functions or loops) leaves with
+    ``return``/``break`` (or, in ``while not done:``, assigns the flag it tests), and either holds a ``try`` whose success leaves the loop and whose
     failure may go round again, or compares a ``.status``/``.status_code`` (a status check,
     then a sleep)."""
-    if type(loop) is not ast.While and not (type(loop.iter) is ast.Call and type(loop.iter.func) is ast.Name
-                                          and loop.iter.func.id == "range"):
+    if type(loop) is not ast.While and not (type(loop.iter) is ast.Call and _counter_name(loop.iter.func)):
         return False
+    flag = _flag_name(loop.test) if type(loop) is ast.While else None
     exits = again = False
     for node in _own_nodes(loop.body):
         kind = type(node)
-        if kind in _EXITS:
+        if kind in _EXITS or (flag is not None and kind is ast.Assign and any(
+                type(t) is ast.Name and t.id == flag for t in node.targets)):
             exits = True
         elif kind in _TRIES:
-            again = again or _retry_try(node)
+            again = again or _retry_try(node, flag)
         elif kind is ast.Compare:
             again = again or any(type(n) is ast.Attribute and n.attr in ("status", "status_code")
                                  for n in ast.walk(node))
@@ -467,9 +468,24 @@ def _retry_shaped(loop) -> bool:
     return False
 
 
-def _retry_try(node) -> bool:
+def _counter_name(func) -> bool:
+    """``range(...)``, or an endless counter spelled ``count(...)`` / ``itertools.count(...)`` (a
+    superset of the names :data:`reslint.catalog.retries.COUNTERS` resolves)."""
+    name = func.id if type(func) is ast.Name else func.attr if type(func) is ast.Attribute else None
+    return name in ("range", "count")
+
+
+def _flag_name(test) -> Optional[str]:
+    """The name a ``while not done:`` / ``while running:`` loop tests (assigning it may leave)."""
+    if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+        test = test.operand
+    return test.id if type(test) is ast.Name else None
+
+
+def _retry_try(node, flag: Optional[str] = None) -> bool:
     """A ``try`` that leaves the loop on success and has a handler that may not leave."""
-    leaves = any(type(n) in _EXITS for n in _own_nodes(node.body + node.orelse))
+    leaves = any(type(n) in _EXITS or (flag is not None and type(n) is ast.Assign and any(
+        type(t) is ast.Name and t.id == flag for t in n.targets)) for n in _own_nodes(node.body + node.orelse))
     return leaves and any(not (h.body and type(h.body[-1]) in _LEAVES) for h in node.handlers)
 
 

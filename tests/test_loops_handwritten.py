@@ -1,0 +1,572 @@
+"""Hand-rolled retry loops as real code writes them (issue 16): each shape's finding and its clean
+counterpart, the waits a counter kept by hand really sleeps, give-ups in a helper and before a
+server-sent wait, and calls of a retried scope made from a nested function."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from reslint.config import Settings
+from reslint.engine.filepass import Linter
+
+HEAD = """\
+import itertools
+import random
+import time
+
+import requests
+from tenacity import retry, stop_after_attempt, wait_random_exponential
+
+T = (requests.ConnectionError, requests.Timeout)
+session = requests.Session()
+"""
+
+
+@pytest.fixture()
+def linter(tmp_path):
+    return Linter(Settings(root=tmp_path))
+
+
+def codes(linter, body, module="m.py"):
+    text = HEAD + textwrap.dedent(body)
+    found, errors = linter.lint_text(text, module)
+    assert errors == []
+    offset = HEAD.count("\n")
+    return sorted((f.location.row - offset, f.code) for f in found)
+
+
+def messages(linter, body, code):
+    found, _ = linter.lint_text(HEAD + textwrap.dedent(body), "m.py")
+    return [f.message for f in found if f.code == code]
+
+
+# -- while True / while not done that go round at once ----------------------------------
+def test_while_true_with_continue_is_an_endless_immediate_retry(linter):
+    assert codes(linter, """\
+        def f():
+            while True:
+                try:
+                    return session.get('u', timeout=5)
+                except T:
+                    continue
+        """) == [(2, "RES203"), (2, "RES205")]
+
+
+def test_while_not_done_with_pass_is_an_endless_immediate_retry(linter):
+    assert codes(linter, """\
+        def f():
+            done = False
+            while not done:
+                try:
+                    r = session.get('u', timeout=5)
+                    done = True
+                except Exception:
+                    pass
+            return r
+        """) == [(3, "RES203"), (3, "RES205"), (7, "RES204")]
+
+
+def test_while_true_with_a_give_up_count_is_capped(linter):
+    assert codes(linter, """\
+        def f():
+            attempt = 0
+            while True:
+                try:
+                    return session.get('u', timeout=5)
+                except T:
+                    attempt += 1
+                    if attempt >= 3:
+                        raise
+                    continue
+        """) == [(3, "RES205")]
+
+
+@pytest.mark.parametrize("body", [
+    # a read that times out to look again
+    """\
+    import socket
+    def f(conn):
+        while True:
+            try:
+                data = conn.recv(10)
+                break
+            except socket.timeout:
+                continue
+        return data
+    """,
+    # a prompt until the answer parses
+    """\
+    def f():
+        while True:
+            try:
+                return session.get(input('url? '), timeout=5)
+            except T:
+                continue
+    """,
+    # a new candidate drawn each pass
+    """\
+    def f():
+        while True:
+            port = random.randint(2000, 3000)
+            try:
+                return session.get(f'http://localhost:{port}', timeout=5)
+            except T:
+                continue
+    """,
+    # the module's own control-flow exception
+    """\
+    class Restart(Exception):
+        pass
+    def f(job):
+        while True:
+            try:
+                job.run()
+                break
+            except Restart:
+                pass
+    """,
+    # a break under an `if` (a quit command) is not an attempt's success
+    """\
+    def f(q):
+        while True:
+            try:
+                item = q.get()
+                if item is None:
+                    break
+                session.post('u', json=item, timeout=5)
+            except T:
+                pass
+    """,
+    # a future waited for with a timeout, looked at again
+    """\
+    import concurrent.futures
+    def f(fut):
+        while True:
+            try:
+                fut.result(10)
+                break
+            except concurrent.futures.TimeoutError:
+                print('still waiting')
+    """,
+    # an exception reslint cannot place (a star import of the project's errors)
+    """\
+    from .errors import *
+    def f(post):
+        while True:
+            try:
+                return post.download()
+            except PostChanged:
+                continue
+    """,
+    # a handler that calls the project's own code (a reconnect) may wait there
+    """\
+    def f(conn):
+        while True:
+            try:
+                return conn.get('u', timeout=5)
+            except T:
+                conn.reconnect()
+    """,
+    # a call named like a sleep on another object: it may pause
+    """\
+    def f(clock):
+        while True:
+            try:
+                return session.get('u', timeout=5)
+            except T:
+                clock.wait(2)
+    """,
+])
+def test_loops_that_only_look_like_an_immediate_retry_stay_quiet(linter, body):
+    assert codes(linter, body) == []
+
+
+# -- a counter kept by hand -------------------------------------------------------------
+def test_a_hand_kept_counter_numbers_the_attempts(linter):
+    body = """\
+        def f():
+            attempt = 0
+            while attempt < 5:
+                try:
+                    return session.get('u', timeout=5)
+                except T:
+                    attempt += 1
+                    time.sleep(2 ** attempt)
+        """
+    assert codes(linter, body) == [(3, "RES202"), (8, "RES201")]
+    # every failed pass sleeps, the fifth too: 2 + 4 + 8 + 16 + 32 s
+    (message,) = messages(linter, body, "RES202")
+    assert "up to 62 s of waits" in message
+
+
+def test_a_counter_stepped_after_the_sleep_sleeps_the_earlier_numbers(linter):
+    (message,) = messages(linter, """\
+        def f():
+            attempt = 0
+            while attempt < 5:
+                try:
+                    return session.get('u', timeout=5)
+                except T:
+                    time.sleep(2 ** attempt)
+                    attempt += 1
+        """, "RES202")
+    assert "up to 31 s of waits" in message  # 1 + 2 + 4 + 8 + 16
+
+
+def test_a_give_up_before_the_sleep_spares_the_last_wait(linter):
+    (message,) = messages(linter, """\
+        def f():
+            attempt = 0
+            while attempt < 5:
+                try:
+                    return session.get('u', timeout=5)
+                except T:
+                    attempt += 1
+                    if attempt == 5:
+                        raise
+                    time.sleep(random.uniform(0, 2 ** attempt))
+        """, "RES202")
+    assert "up to 30 s of waits" in message  # 2 + 4 + 8 + 16
+
+
+def test_a_jittered_short_counter_loop_is_clean(linter):
+    assert codes(linter, """\
+        def f():
+            attempt = 0
+            while attempt < 3:
+                try:
+                    return session.get('u', timeout=5)
+                except T:
+                    attempt += 1
+                    time.sleep(random.uniform(0, 2 ** attempt))
+        """) == []
+
+
+# -- itertools.count ------------------------------------------------------------------
+def test_count_has_no_attempt_cap(linter):
+    assert codes(linter, """\
+        def f():
+            for attempt in itertools.count(1):
+                try:
+                    return session.get('u', timeout=5)
+                except T:
+                    time.sleep(random.uniform(0, min(30, 2 ** attempt)))
+        """) == [(2, "RES203")]
+
+
+def test_count_with_a_time_cap_or_a_give_up_is_capped(linter):
+    assert codes(linter, """\
+        def f():
+            deadline = time.monotonic() + 30
+            for attempt in itertools.count():
+                if time.monotonic() > deadline:
+                    raise TimeoutError
+                try:
+                    return session.get('u', timeout=5)
+                except T:
+                    time.sleep(random.uniform(0, 2))
+
+        def g():
+            for attempt in itertools.count():
+                try:
+                    return session.get('u', timeout=5)
+                except T:
+                    if attempt >= 3:
+                        raise
+                    time.sleep(random.uniform(0, 2))
+        """) == []
+
+
+def test_count_whose_handler_reconnects_waits_an_unknown_time(linter):
+    # no RES205: the reconnect may wait; RES204 still applies to the retried scope
+    assert codes(linter, """\
+        def f(conn, fun, max_retries=None):
+            for retries in itertools.count(0):
+                try:
+                    return fun()
+                except Exception:
+                    if max_retries is not None and retries >= max_retries:
+                        raise
+                    conn.ensure_connection()
+        """) == [(5, "RES204")]
+
+
+def test_count_over_pages_is_not_a_retry(linter):
+    assert codes(linter, """\
+        def f():
+            out = []
+            for page in itertools.count(1):
+                try:
+                    out.append(session.get('u', params={'page': page}, timeout=5).json())
+                except T:
+                    break
+            return out
+        """) == []
+
+
+# -- range(n) over a computed n -----------------------------------------------------------
+def test_range_over_a_parameter_is_a_retry_with_unknown_attempts(linter):
+    # RES201 and RES204 apply; RES202/RES203 cannot be proven with the attempts unknown
+    assert codes(linter, """\
+        def f(n):
+            for i in range(n):
+                try:
+                    return session.get('u', timeout=5)
+                except Exception:
+                    time.sleep(2)
+        """) == [(5, "RES204"), (6, "RES201")]
+
+
+def test_range_over_an_attribute_is_a_retry(linter):
+    assert codes(linter, """\
+        class C:
+            def f(self):
+                for i in range(self.n):
+                    try:
+                        return session.get('u', timeout=5)
+                    except T:
+                        continue
+        """) == [(3, "RES205")]
+
+
+def test_range_over_len_walks_items(linter):
+    assert codes(linter, """\
+        def f(urls):
+            for i in range(len(urls)):
+                try:
+                    return session.get(urls[i], timeout=5)
+                except T:
+                    time.sleep(2)
+        """) == []
+
+
+# -- no cutoff at 10 attempts ------------------------------------------------------------
+def test_fifteen_attempts_are_a_retry_too(linter):
+    assert codes(linter, """\
+        def f():
+            for i in range(15):
+                try:
+                    return session.get('u', timeout=5)
+                except T:
+                    time.sleep(1)
+        """) == [(2, "RES202"), (6, "RES201")]
+
+
+def test_a_constant_sleep_until_a_deadline_is_a_readiness_wait(linter):
+    assert codes(linter, """\
+        def f():
+            deadline = time.monotonic() + 30
+            for i in range(15):
+                if time.monotonic() > deadline:
+                    raise TimeoutError
+                try:
+                    return session.get('u', timeout=5)
+                except T:
+                    time.sleep(1)
+        """) == []
+
+
+# -- give-ups in a helper, before a server-sent wait ----------------------------------------
+HELPER = """\
+MAX = 4
+
+def _backoff_or_raise(error, attempt):
+    if {test}:
+        raise error
+    time.sleep(random.uniform(0, 2 ** attempt))
+
+def f():
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            return session.get('u', timeout=5)
+        except T as error:
+            _backoff_or_raise(error, attempt)
+"""
+
+
+def test_a_helper_that_raises_at_the_bound_caps_the_loop(linter):
+    assert codes(linter, HELPER.format(test="attempt >= MAX")) == []
+    assert codes(linter, HELPER.format(test="not retryable(error) or attempt >= MAX")) == []
+
+
+def test_a_helper_that_may_not_raise_at_the_bound_does_not_cap_it(linter):
+    assert codes(linter, HELPER.format(test="not retryable(error)")) == [(10, "RES203")]
+    assert codes(linter, HELPER.format(test="retryable(error) and attempt >= MAX")) == [(10, "RES203")]
+
+
+RATE_LIMITED = """\
+def f():
+    for retry in range(1, 6):
+        r = session.get('u', timeout=5)
+        if r.status_code == 429:
+            wait = int(r.headers['Retry-After'])
+{guard}            time.sleep(wait)
+            continue
+        return r
+"""
+
+
+def test_a_give_up_past_a_bound_bounds_a_server_sent_wait(linter):
+    guard = "            if wait > 20:\n                raise RuntimeError('later')\n"
+    assert codes(linter, RATE_LIMITED.format(guard=guard)) == []
+
+
+def test_a_server_sent_wait_with_no_bound_is_reported(linter):
+    assert codes(linter, RATE_LIMITED.format(guard="")) == [(6, "RES206")]
+    guard = "            if wait > 20:\n                print('long wait')\n"  # logs, does not leave
+    assert codes(linter, RATE_LIMITED.format(guard=guard)) == [(8, "RES206")]
+
+
+# -- calls of a retried scope -----------------------------------------------------------------
+RETRIED = "@retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=5))"
+
+
+def nested(tmp_path, body):
+    """The rows (in ``body``) of the RES301 findings of a project of one module."""
+    from reslint.engine.runner import Runner
+
+    (tmp_path / "svc.py").write_text(HEAD + textwrap.dedent(body), encoding="utf-8")
+    run = Runner(Settings(root=tmp_path, select=("RES301",)), use_cache=False).run([tmp_path])
+    offset = HEAD.count("\n")
+    return sorted(f.location.row - offset for r in run.results for f in r.findings if f.code == "RES301")
+
+
+@pytest.mark.parametrize("call, row", [
+    ("[self.get_item(i) for i in ids]", 10),
+    ("list(self.get_item(i) for i in ids)", 10),
+    ("list(map(lambda i: self.get_item(i), ids))", 10),
+    ("[one(i) for i in ids]", 9),  # reported in the nested function, where it calls the retried method
+])
+def test_calls_in_comprehensions_lambdas_and_nested_functions_are_retried(tmp_path, call, row):
+    found = nested(tmp_path, f"""\
+        class C:
+            {RETRIED}
+            def get_item(self, i):
+                return session.get('u', timeout=5)
+
+            {RETRIED}
+            def get_all(self, ids):
+                def one(i):
+                    return {'self.get_item(i)' if call.startswith('[one') else 'i'}
+                return {call}
+        """)
+    assert found == [row]
+
+
+def test_the_same_calls_outside_a_retry_are_not_nested(tmp_path):
+    found = nested(tmp_path, f"""\
+        class C:
+            {RETRIED}
+            def get_item(self, i):
+                return session.get('u', timeout=5)
+
+            def get_all(self, ids):
+                def one(i):
+                    return self.get_item(i)
+                return [one(i) for i in ids] + [self.get_item(i) for i in ids]
+        """)
+    assert found == []
+
+
+def test_self_in_a_nested_function_that_binds_its_own_self_is_not_the_method_s(tmp_path):
+    found = nested(tmp_path, f"""\
+        class C:
+            {RETRIED}
+            def get_item(self, i):
+                return session.get('u', timeout=5)
+
+            {RETRIED}
+            def get_all(self, ids):
+                def one(self, i):
+                    return self.get_item(i)
+                return [one(x, i) for i in ids]
+        """)
+    assert found == []
+
+
+# -- the prefilter keeps the new shapes ------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "def f():\n    done = False\n    while not done:\n        try:\n            g()\n            done = True\n"
+    "        except OSError:\n            pass\n",
+    "import itertools\ndef f():\n    for attempt in itertools.count(1):\n        try:\n            return g()\n"
+    "        except OSError:\n            continue\n",
+])
+def test_the_prefilter_keeps_the_new_loop_shapes(text):
+    from reslint.catalog import canonical
+    from reslint.catalog.entries import entry_points
+    from reslint.semantics.prefilter import Relevance
+
+    assert Relevance(entry_points(), canonical, True).wanted(ast.parse(text), "app.svc", False)
+    assert not Relevance(entry_points(), canonical, True).wanted(
+        ast.parse(text.replace("pass", "raise").replace("continue", "raise")), "app.svc", False)
+
+
+# -- a poll that tolerates errors on the way ----------------------------------------------------
+def test_a_poll_that_swallows_errors_is_not_a_retry(linter):
+    # success leaves only when the returned state says so, and it sleeps after a good call too
+    assert codes(linter, """\
+        class Tool:
+            def wait(self, job_id):
+                for i in range(self.max_polling_time):
+                    try:
+                        status = session.get(f'u/{job_id}', timeout=5).json()
+                        if status.get('state') == 'success':
+                            return status['result']
+                    except Exception:
+                        if i == self.max_polling_time - 1:
+                            raise
+                    time.sleep(1)
+        """) == []
+
+
+def test_a_retry_on_a_failed_response_and_an_error_is_still_a_retry(linter):
+    assert codes(linter, """\
+        def f(n):
+            for attempt in range(n):
+                try:
+                    r = session.get('u', timeout=5)
+                    if r.ok:
+                        return r
+                except Exception:
+                    pass
+                time.sleep(2 ** attempt)
+        """) == [(7, "RES204"), (9, "RES201")]
+
+
+def test_a_failover_over_indexed_servers_is_not_a_retry(linter):
+    assert codes(linter, """\
+        class Pool:
+            def get(self):
+                for i in range(self.size):
+                    try:
+                        return self.servers[i].get('u', timeout=5)
+                    except T:
+                        time.sleep(1)
+        """) == []
+
+
+
+def test_an_immediate_while_retry_is_a_retried_scope_for_writes_and_keys(linter):
+    assert codes(linter, """\
+        import uuid
+
+        def pay(order):
+            while True:
+                try:
+                    return session.post('u', json={'order': order}, timeout=5)
+                except T:
+                    continue
+
+        def pay_with_key(order):
+            while True:
+                try:
+                    return session.post('u', json={'order': order}, headers={'Idempotency-Key': str(uuid.uuid4())},
+                                        timeout=5)
+                except T:
+                    continue
+        """) == [(4, "RES203"), (4, "RES205"), (6, "RES402"), (11, "RES203"), (11, "RES205"), (13, "RES401")]
