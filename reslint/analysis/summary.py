@@ -186,6 +186,11 @@ class SummaryCollector:
         methods = REQUEST_METHODS.get(qual or "")
         if methods is not None and not any_method and func.attr.value not in methods:
             return None  # a model object's method that builds or reads, sending no request
+        client = RETRYING_CLIENTS.get(qual or "") or self.ctx.catalog.client(qual)
+        if client is not None and override is None and client.per_request:
+            override = _per_request_retries(node, client.param, self.ctx)
+            if override is not None and (not is_number(override) or override <= 1):
+                return None  # the request sends itself once, or may say so through **kwargs
         return self._constructor_layer(constructor, qual, override)
 
     def _constructor_layer(self, constructor: cst.Call, qual: Optional[str], override=None) -> Optional[int]:
@@ -193,10 +198,6 @@ class SummaryCollector:
         client = RETRYING_CLIENTS.get(qual or "") or self.ctx.catalog.client(qual)
         if client is None:
             return None
-        if override is None and client.per_request:
-            override = _per_request_retries(node, client.param, self.ctx)
-            if override is not None and (not is_number(override) or override <= 1):
-                return None  # the request sends itself once, or may say so through **kwargs
         attempts = override or _unpacked_attempts(client, constructor, self.ctx) or \
             libraries.client_attempts(client, constructor, self.ctx)
         if not is_number(attempts) or attempts <= 1:
