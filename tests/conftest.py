@@ -14,3 +14,15 @@ import tempfile
 _CONFIG_HOME = tempfile.mkdtemp(prefix="reslint-test-config-")
 os.environ["XDG_CONFIG_HOME"] = _CONFIG_HOME
 os.environ.pop("RESLINT_CACHE_KEY", None)
+
+
+import pytest  # noqa: E402 - after the environment is set, before anything reads it
+
+
+@pytest.fixture()
+def linter(tmp_path):
+    """A linter with the default settings, rooted in the test's own directory."""
+    from reslint.config import Settings
+    from reslint.engine.filepass import Linter
+
+    return Linter(Settings(root=tmp_path))

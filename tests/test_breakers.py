@@ -11,6 +11,7 @@ from reslint.config import Settings
 from reslint.engine.filepass import Linter
 from reslint.engine.fixer import fix_text
 from reslint.engine.runner import Runner
+from tests.linting import project_rows
 
 HEAD = """\
 import random
@@ -34,11 +35,7 @@ afactory = AsyncCircuitBreakerFactory()
 
 
 def codes(tmp_path: Path, body: str, select=("RES501", "RES204")):
-    (tmp_path / "app.py").write_text(HEAD + textwrap.dedent(body), encoding="utf-8")
-    run = Runner(Settings(root=tmp_path, select=select), use_cache=False).run([tmp_path / "app.py"])
-    assert run.errors == []
-    offset = HEAD.count("\n")
-    return sorted((f.location.row - offset, f.code) for r in run.results for f in r.findings)
+    return project_rows(tmp_path, HEAD, body, select)
 
 
 @pytest.mark.parametrize("body, expected", [

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from reslint.catalog.idempotency import (
     DEDUP_ATTRIBUTES, DEDUP_WORDS, DELIVERY_DECORATORS, DELIVERY_FUNCTION_WORDS, ORM_READS, ORM_WRITES,
 )
 from reslint.semantics.prefilter import CheckThenAct, Relevance
+from tests.linting import project_rows
 
 HEAD = """\
 import redis
@@ -28,11 +28,7 @@ r = redis.Redis(socket_timeout=5)
 
 
 def codes(tmp_path: Path, body: str, head: str = HEAD):
-    (tmp_path / "app.py").write_text(head + textwrap.dedent(body), encoding="utf-8")
-    run = Runner(Settings(root=tmp_path, select=("RES404",)), use_cache=False).run([tmp_path / "app.py"])
-    assert run.errors == []
-    offset = head.count("\n")
-    return sorted((f.location.row - offset, f.code) for r in run.results for f in r.findings)
+    return project_rows(tmp_path, head, body, ("RES404",))
 
 
 @pytest.mark.parametrize("body, expected", [

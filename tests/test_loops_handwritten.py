@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from reslint.config import Settings
-from reslint.engine.filepass import Linter
+from tests.linting import messages as linted_messages, rows
 
 HEAD = """\
 import itertools
@@ -25,22 +25,12 @@ session = requests.Session()
 """
 
 
-@pytest.fixture()
-def linter(tmp_path):
-    return Linter(Settings(root=tmp_path))
-
-
 def codes(linter, body, module="m.py"):
-    text = HEAD + textwrap.dedent(body)
-    found, errors = linter.lint_text(text, module)
-    assert errors == []
-    offset = HEAD.count("\n")
-    return sorted((f.location.row - offset, f.code) for f in found)
+    return rows(linter, HEAD, body, module)
 
 
 def messages(linter, body, code):
-    found, _ = linter.lint_text(HEAD + textwrap.dedent(body), "m.py")
-    return [f.message for f in found if f.code == code]
+    return linted_messages(linter, HEAD, body, code)
 
 
 # -- while True / while not done that go round at once ----------------------------------

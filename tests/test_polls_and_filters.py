@@ -8,9 +8,8 @@ import textwrap
 import libcst as cst
 import pytest
 
-from reslint.config import Settings
-from reslint.engine.filepass import Linter
 from reslint.engine.fixer import fix_text
+from tests.linting import messages as linted_messages, rows
 
 HEAD = """\
 import random
@@ -27,22 +26,12 @@ session = requests.Session()
 """
 
 
-@pytest.fixture()
-def linter(tmp_path):
-    return Linter(Settings(root=tmp_path))
-
-
 def found(linter, body):
-    text = HEAD + textwrap.dedent(body)
-    results, errors = linter.lint_text(text, "m.py")
-    assert errors == []
-    offset = HEAD.count("\n")
-    return sorted((f.location.row - offset, f.code) for f in results)
+    return rows(linter, HEAD, body)
 
 
 def messages(linter, body, code):
-    results, _ = linter.lint_text(HEAD + textwrap.dedent(body), "m.py")
-    return [f.message for f in results if f.code == code]
+    return linted_messages(linter, HEAD, body, code)
 
 
 # -- polls ---------------------------------------------------------------------------------------

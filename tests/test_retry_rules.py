@@ -11,6 +11,7 @@ import pytest
 from reslint.config import Settings
 from reslint.engine.filepass import Linter
 from reslint.engine.fixer import fix_text
+from tests.linting import rows
 
 HEAD = """\
 import random
@@ -28,17 +29,8 @@ session = requests.Session()
 """
 
 
-@pytest.fixture()
-def linter(tmp_path):
-    return Linter(Settings(root=tmp_path))
-
-
 def findings(linter, body):
-    text = HEAD + textwrap.dedent(body)
-    found, errors = linter.lint_text(text, "m.py")
-    assert errors == []
-    offset = HEAD.count("\n")
-    return sorted((f.location.row - offset, f.code) for f in found)
+    return rows(linter, HEAD, body)
 
 
 @pytest.mark.parametrize("body, expected", [
