@@ -372,12 +372,16 @@ def test_a_file_no_grammar_accepts_names_both_grammars(linter):
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="this Python accepts PEP 695 syntax")
 def test_requires_python_below_the_newer_syntax_keeps_res000(tmp_path):
     # the project supports no Python that accepts `def f[T]`: the file is broken for it
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\nrequires-python = ">=3.8,<3.12"\n')
+    # (a ceiling just above the running Python: 3.11 or 3.10, the ones that reject it)
+    running, ceiling = f"3.{sys.version_info[1]}", f"3.{sys.version_info[1] + 1}"
+    with pytest.raises(SyntaxError) as rejected:  # its grammar's message: "expected '('" on 3.11, "invalid syntax" on 3.10
+        compile(NEWER_SYNTAX["pep695"], "m.py", "exec", dont_inherit=True)
+    (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "p"\nrequires-python = ">=3.8,<{ceiling}"\n')
     linter = Linter(Settings(root=tmp_path, project_root=tmp_path))
     findings, _ = linter.lint_text(NEWER_SYNTAX["pep695"], "m.py")
     assert [(f.code, f.location.row, f.message) for f in findings] == [
-        ("RES000", 4, "cannot parse: expected '(' (rejected by Python 3.11's grammar; the project's "
-                      "requires-python = \">=3.8,<3.12\" allows no later Python)")]
+        ("RES000", 4, f"cannot parse: {rejected.value.msg} (rejected by Python {running}'s grammar; the project's "
+                      f"requires-python = \">=3.8,<{ceiling}\" allows no later Python)")]
     # a project that supports Python 3.12 gets the file checked
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\nrequires-python = ">=3.8"\n')
     findings, _ = Linter(Settings(root=tmp_path, project_root=tmp_path)).lint_text(NEWER_SYNTAX["pep695"], "m.py")

@@ -149,6 +149,22 @@ _RUNNING = f"{sys.version_info[0]}.{sys.version_info[1]}"
 _UNREAD = object()
 
 
+def _too_deep() -> str:
+    """Why a file too deep to parse or render is RES000. reslint raises the recursion limit
+    (:data:`RECURSION_LIMIT`) and runs on a large stack, which is all Python 3.11 and earlier
+    need; from 3.12 on, calls made through C (LibCST's code generator makes two per level of
+    nesting: positions and fixes render the tree) also count against a C recursion limit fixed
+    when the interpreter was built (``Py_C_RECURSION_LIMIT``: 10,000 on 3.13 and 1,500 on 3.12.1
+    on Linux), which ``sys.setrecursionlimit`` does not raise."""
+    if sys.version_info >= (3, 12):
+        return (f"too deeply nested (for Python {_RUNNING}'s fixed C recursion limit; reslint on "
+                "Python 3.11 or earlier checks deeper nesting)")
+    return "too deeply nested"
+
+
+_TOO_DEEP = _too_deep()
+
+
 def _libcst_grammars() -> str:
     """Which Python versions' syntax the installed LibCST reads (its native parser reads them all)."""
     known = getattr(cst, "KNOWN_PYTHON_VERSION_STRINGS", None)
@@ -312,7 +328,7 @@ class Linter(Judge):
                                     f"LibCST cannot parse it: new syntax or very deep nesting)",
                                     Location(exc.raw_line, exc.raw_column + 1), ignored), [], None, []
             except RecursionError:
-                return self.syntax(display, "cannot parse: too deeply nested", Location(1, 1), ignored), [], None, []
+                return self.syntax(display, f"cannot parse: {_TOO_DEEP}", Location(1, 1), ignored), [], None, []
             except Exception as exc:  # noqa: BLE001 - the native parser raises assorted errors
                 return self.syntax(display, f"cannot parse: {type(exc).__name__}: {exc}", Location(1, 1),
                                     ignored), [], None, []
@@ -331,7 +347,7 @@ class Linter(Judge):
                 findings, suppressed = self._findings(module, positions, suppressions, text, display, reports, ignored)
                 return findings, errors, summary, suppressed
             except RecursionError:
-                return self.syntax(display, "cannot analyse: too deeply nested", Location(1, 1), ignored), errors, \
+                return self.syntax(display, f"cannot analyse: {_TOO_DEEP}", Location(1, 1), ignored), errors, \
                     None, []
             finally:
                 if profile is not None:

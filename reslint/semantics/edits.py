@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import builtins
 import functools
-import os
 import sys
-import sysconfig
 from dataclasses import dataclass
 from typing import Callable, Optional, Tuple
 
@@ -373,19 +371,8 @@ def import_section(module: str, first_party: Callable[[str], bool]) -> int:
 
 @functools.lru_cache(maxsize=1)
 def _stdlib_names() -> frozenset:
-    """The standard library's top-level modules: ``sys.stdlib_module_names`` (Python 3.10+), or
-    on 3.9 the modules of the standard library's directory and the built-in ones."""
-    names = getattr(sys, "stdlib_module_names", None)
-    if names is not None:
-        return frozenset(names)
-    found = set(sys.builtin_module_names)
-    stdlib = sysconfig.get_paths()["stdlib"]
-    for entry in os.listdir(stdlib):
-        if entry.endswith(".py"):
-            found.add(entry[:-3])
-        elif os.path.isdir(os.path.join(stdlib, entry)) and entry.isidentifier() and entry != "site-packages":
-            found.add(entry)
-    return frozenset(found)
+    """The standard library's top-level modules (``sys.stdlib_module_names``, Python 3.10+)."""
+    return frozenset(sys.stdlib_module_names)
 
 
 def _statement_import(stmt, first_party) -> Optional[Tuple[int, int, str]]:
