@@ -114,6 +114,19 @@ def test_an_automation_file_that_cannot_be_read_names_every_script(tmp_path):
     assert "scripts/stars.py:5:5: RES101" in reported(tmp_path)
 
 
+def test_an_automation_directory_that_cannot_be_listed_names_every_script(tmp_path, monkeypatch):
+    project(tmp_path, {"scripts/stars.py": SCRIPT, ".github/workflows/ci.yml": "steps: []\n"})
+    real = os.listdir
+
+    def denied(path="."):
+        if os.fspath(path).endswith(os.path.join(".github", "workflows")):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "listdir", denied)
+    assert OperatorScripts(tmp_path).named("stars.py")
+
+
 def test_a_file_checked_outside_any_project_is_checked_whole(tmp_path):
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "stars.py").write_text(SCRIPT, encoding="utf-8")

@@ -124,6 +124,13 @@ class OperatorScripts:
         found = []
         directory = Path(os.path.abspath(self.root))
         for _ in range(MAX_LEVELS_UP + 1):
+            for parent in {os.path.dirname(pattern) for pattern in AUTOMATION_FILES if "/" in pattern}:
+                try:  # a directory of automation files that cannot be listed hides no finding either
+                    os.listdir(directory / parent.split("*")[0])
+                except FileNotFoundError:
+                    pass
+                except OSError:
+                    self._unreadable = True
             for pattern in AUTOMATION_FILES:
                 found.extend(sorted(p for p in directory.glob(pattern) if not p.is_dir()))
             if (directory / ".git").exists() or directory.parent == directory:
