@@ -669,13 +669,14 @@ def show_settings(path, select, extend_select, ignore, config_file, isolated, ca
     lines.extend(f"  {text:<{width}}  # {origin}" for text, origin in rows)
 
     per_file: List[Tuple[str, Tuple[str, ...]]] = []
+    script = path is not None and path.is_file() and _is_operator_script(path, settings)
     if path is not None:
-        lines.extend(["", *_path_lines(path, settings)])
+        lines.extend(["", *_path_lines(path, settings, script)])
         if path.is_file() or not path.exists():
             per_file = _per_file_ignores_for(path, settings)
     lines.extend(["", "Rules:"])
     for info in registry.RULES:
-        state, why = _rule_state(info, settings, per_file, path)
+        state, why = _rule_state(info, settings, per_file, path, script)
         lines.append(f"  {info.code}  {info.name:<26} {state:<3}  {why}")
     # the paths and the configuration's globs come from the checkout (a pull request's)
     click.echo("\n".join(visible(line) for line in lines))
@@ -719,7 +720,8 @@ def _is_test_code(path: Path, settings) -> bool:
     return pathspec.GitIgnoreSpec.from_lines(settings.test_paths).match_file(_display(path, settings))
 
 
-def _path_lines(path: Path, settings) -> List[str]:
+def _path_lines(path: Path, settings, script: bool = False) -> List[str]:
+    """What applies to ``path`` (``script``: it is an operator script, :mod:`reslint.engine.scripts`)."""
     from reslint.engine.discovery import DiscoveryError, Walker
 
     display = _display(path, settings)
@@ -737,7 +739,7 @@ def _path_lines(path: Path, settings) -> List[str]:
                        f"also when the file is named on the command line")
         else:
             out.append("  not test code (test-paths)")
-        if _is_operator_script(path, settings):
+        if script:
             out.append(f"  an operator script (run by hand: in a script directory, not named by CI or another "
                        f"automation file): script-ignore = {_toml(list(settings.script_ignore))} applies")
         return out
@@ -754,7 +756,7 @@ def _path_lines(path: Path, settings) -> List[str]:
             f"applies"]
 
 
-def _rule_state(info, settings, per_file, path) -> Tuple[str, str]:
+def _rule_state(info, settings, per_file, path, script: bool = False) -> Tuple[str, str]:
     """("on"/"off", why) for one rule: which selector selected it, which ignored it."""
     def matching(selectors):
         return [s for s in selectors if info.code in registry.expand(s)]
@@ -776,8 +778,7 @@ def _rule_state(info, settings, per_file, path) -> Tuple[str, str]:
     if path is not None and path.is_file() and info.code in settings.codes(settings.test_ignore) and \
             _is_test_code(path, settings):
         return "on", f"{why}; off in {_display(path, settings)}, test code, by test-ignore"
-    if path is not None and path.is_file() and info.code in settings.codes(settings.script_ignore) and \
-            _is_operator_script(path, settings):
+    if script and info.code in settings.codes(settings.script_ignore):
         return "on", f"{why}; off in {_display(path, settings)}, an operator script, by script-ignore"
     return "on", why
 

@@ -1168,7 +1168,8 @@ def _names(*tables) -> List[str]:
 
 
 _EXCEPTION_NAMES = _names(retries.CATCH_ALL, retries.BROAD_HTTP_ERRORS, retries.STATUS_ERRORS,
-                          retries.NON_TRANSIENT_ERRORS, retries.RATE_LIMIT_ERRORS, retries.TRANSIENT_ERRORS)
+                          retries.NON_TRANSIENT_ERRORS, retries.RATE_LIMIT_ERRORS, retries.TRANSIENT_ERRORS,
+                          retries.LOCAL_ERRORS, retries.READ_TIMEOUT_ERRORS, retries.CONNECTION_ERRORS)
 
 
 @pytest.mark.parametrize("qualname", _EXCEPTION_NAMES)

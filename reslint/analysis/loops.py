@@ -33,29 +33,6 @@ from reslint.values import UNKNOWN, arithmetic, is_number
 from reslint.semantics.walk import children, expressions
 
 _EXITS = (cst.Return, cst.Break)
-#: header names whose value is a server-directed wait (Retry-After, rate-limit resets)
-_SERVER_WAIT_HEADERS = ("retry-after", "ratelimit-reset", "rate-limit-reset", "x-rate-limit-reset")
-#: builtin errors no I/O retry catches: a loop that only handles these searches items
-_LOCAL_ERRORS = frozenset({
-    "IndexError", "KeyError", "LookupError", "ValueError", "TypeError", "AttributeError", "StopIteration",
-    "StopAsyncIteration", "ZeroDivisionError", "ArithmeticError", "UnicodeError", "UnicodeDecodeError",
-    "UnicodeEncodeError", "AssertionError", "NotImplementedError", "NameError", "ImportError",
-    "ModuleNotFoundError", "FileNotFoundError", "FileExistsError", "IsADirectoryError", "NotADirectoryError",
-    "json.JSONDecodeError", "json.decoder.JSONDecodeError",
-    "queue.Empty", "queue.Full", "asyncio.CancelledError", "BlockingIOError", "InterruptedError",
-    "asyncio.QueueEmpty", "asyncio.QueueFull",
-})
-#: timeouts of a read that looks again (``except socket.timeout: continue`` in a receive loop): with
-#: no sleep, such a loop waits for data, it does not retry a failure
-_READ_TIMEOUTS = frozenset({
-    "socket.timeout", "TimeoutError", "builtins.TimeoutError", "asyncio.TimeoutError", "ssl.SSLWantReadError",
-    "ssl.SSLWantWriteError", "concurrent.futures.TimeoutError", "concurrent.futures._base.TimeoutError",
-})
-#: builtin errors of a connection (https://docs.python.org/3/library/exceptions.html#os-exceptions)
-_CONNECTION_ERRORS = frozenset({
-    "ConnectionError", "ConnectionResetError", "ConnectionRefusedError", "ConnectionAbortedError",
-    "BrokenPipeError", "socket.gaierror", "socket.herror",
-})
 #: exception names that mean "nothing there yet" (a wait for data, not a failure to retry)
 _WAIT_ERROR_SUFFIXES = ("Empty", "EmptyError", "Full", "WouldBlock", "NotReady")
 
@@ -475,7 +452,7 @@ class LoopAnalyzer:
         faults = False
         for handler in handlers:
             found = self._handler_types(handler.type, scope) if handler.type is not None else ["BaseException"]
-            if found is not None and found and all(t in _READ_TIMEOUTS for t in found):
+            if found is not None and found and all(t in cat.READ_TIMEOUT_ERRORS for t in found):
                 return False
             # the project's own exceptions (``except RestartExtraction: pass``) steer the control
             # flow; a retry with no pause at all is one of a fault raised by I/O or a library
@@ -503,7 +480,7 @@ class LoopAnalyzer:
 
         for handler in handlers:
             found = self._handler_types(handler.type, scope) if handler.type is not None else None
-            if found and any(t in _CONNECTION_ERRORS or t in cat.TRANSIENT_ERROR_NAMES for t in found):
+            if found and any(t in cat.CONNECTION_ERRORS or t in cat.TRANSIENT_ERROR_NAMES for t in found):
                 return True
         return any(body_time(t.body, self.ctx, scope, empty=None) is not None for t in tries)
 
@@ -713,7 +690,7 @@ class LoopAnalyzer:
         """Whether a wait comes from the server: ``Retry-After`` or a rate-limit reset header,
         read directly or through a local assigned from one (on any branch)."""
         for node in expressions(expr):
-            if isinstance(node, cst.SimpleString) and any(h in node.value.lower() for h in _SERVER_WAIT_HEADERS):
+            if isinstance(node, cst.SimpleString) and any(h in node.value.lower() for h in cat.SERVER_WAIT_HEADERS):
                 return True
             if isinstance(node, cst.Attribute) and node.attr.value in ("retry_after", "reset", "reset_time"):
                 return True
@@ -815,7 +792,7 @@ class LoopAnalyzer:
         if found is None:  # self.queue.Empty: judge by the name as written
             text = source(handler.type)
             found = [part.strip() for part in text.strip("()").split(",") if part.strip()]
-        return bool(found) and all(t in _LOCAL_ERRORS or t.rsplit(".", 1)[-1].endswith(_WAIT_ERROR_SUFFIXES)
+        return bool(found) and all(t in cat.LOCAL_ERRORS or t.rsplit(".", 1)[-1].endswith(_WAIT_ERROR_SUFFIXES)
                                    for t in found)
 
     def _handler_types(self, expr, scope) -> Optional[List[str]]:

@@ -68,6 +68,31 @@ GREEN_DEADLINES: FrozenSet[str] = frozenset({
     "eventlet.Timeout", "eventlet.timeout.Timeout", "gevent.Timeout", "gevent.timeout.Timeout",
 })
 
+# -- what a hand-rolled loop catches (reslint/analysis/loops.py) ------------------------------------
+#: header names whose value is a server-directed wait (Retry-After, rate-limit resets)
+SERVER_WAIT_HEADERS: Tuple[str, ...] = ("retry-after", "ratelimit-reset", "rate-limit-reset", "x-rate-limit-reset")
+#: builtin errors no I/O retry catches: a loop that only handles these searches items
+LOCAL_ERRORS: FrozenSet[str] = frozenset({
+    "IndexError", "KeyError", "LookupError", "ValueError", "TypeError", "AttributeError", "StopIteration",
+    "StopAsyncIteration", "ZeroDivisionError", "ArithmeticError", "UnicodeError", "UnicodeDecodeError",
+    "UnicodeEncodeError", "AssertionError", "NotImplementedError", "NameError", "ImportError",
+    "ModuleNotFoundError", "FileNotFoundError", "FileExistsError", "IsADirectoryError", "NotADirectoryError",
+    "json.JSONDecodeError", "json.decoder.JSONDecodeError",
+    "queue.Empty", "queue.Full", "asyncio.CancelledError", "BlockingIOError", "InterruptedError",
+    "asyncio.QueueEmpty", "asyncio.QueueFull",
+})
+#: timeouts of a read that looks again (``except socket.timeout: continue`` in a receive loop): with
+#: no sleep, such a loop waits for data, it does not retry a failure
+READ_TIMEOUT_ERRORS: FrozenSet[str] = frozenset({
+    "socket.timeout", "TimeoutError", "builtins.TimeoutError", "asyncio.TimeoutError", "ssl.SSLWantReadError",
+    "ssl.SSLWantWriteError", "concurrent.futures.TimeoutError", "concurrent.futures._base.TimeoutError",
+})
+#: builtin errors of a connection (https://docs.python.org/3/library/exceptions.html#os-exceptions)
+CONNECTION_ERRORS: FrozenSet[str] = frozenset({
+    "ConnectionError", "ConnectionResetError", "ConnectionRefusedError", "ConnectionAbortedError",
+    "BrokenPipeError", "socket.gaierror", "socket.herror",
+})
+
 # -- what is transient (RES204) ---------------------------------------------------------
 #: Exception types that catch every error.
 CATCH_ALL: FrozenSet[str] = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
