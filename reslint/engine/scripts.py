@@ -30,6 +30,7 @@ import re
 from pathlib import Path
 from typing import Iterable, List, Optional
 
+from reslint.engine.discovery import relative
 from reslint.engine.files import read_regular_text
 
 #: Files that run a project's programs without a person watching, as globs relative to a
@@ -88,9 +89,9 @@ class OperatorScripts:
         when ``text`` is ``None`` (not known)."""
         if text is None or not runs_as_program(text) or self.root is None:
             return False
-        relative = os.path.relpath(os.path.abspath(path), os.path.abspath(self.root))
-        directories = Path(relative).parts[:-1]
-        if relative.startswith("..") or not directories or (
+        below = relative(os.path.abspath(path), os.path.abspath(self.root))
+        directories = below.split("/")[:-1] if below is not None else []
+        if not directories or (
                 directories[0] not in SCRIPT_DIRECTORIES and not ANYWHERE_DIRECTORIES.intersection(directories)):
             return False
         return not self.named(os.path.basename(path))
