@@ -31,7 +31,7 @@ def reported(tmp_path: Path, *args) -> str:
 
 
 @pytest.mark.parametrize("directory", ["scripts", "bin", "tools", "docs", "examples", "libraries/python/examples",
-                                       "packages/site/docs"])
+                                       "packages/site/docs", "benchmarks", "evals/simple_evals"])
 def test_the_script_directories(tmp_path, directory):
     project(tmp_path, {f"{directory}/stars.py": SCRIPT, "src/demo/stars.py": SCRIPT})
     output = reported(tmp_path)
@@ -60,7 +60,19 @@ def test_every_kind_of_automation_file_names_a_script(tmp_path, automation):
     assert f"{directory}/stars.py:5:5: RES101" in reported(tmp_path)
 
 
+@pytest.mark.parametrize("name", ["deep_agents/recency_benchmark.py", "src/demo/bench_io.py",
+                                  "src/demo/benchmarks.py", "benchmark.py"])
+def test_a_benchmark_program_is_an_operator_script_at_any_depth(tmp_path, name):
+    project(tmp_path, {name: SCRIPT, "src/demo/stars.py": SCRIPT})
+    output = reported(tmp_path)
+    assert "src/demo/stars.py:5:5: RES101" in output and name not in output
+
+
 @pytest.mark.parametrize(("path", "text"), [
+    ("src/demo/benchmark_results.py", SCRIPT.split("\n\n\nif")[0] + "\n\n\nmain()\n"),  # no main guard
+    ("src/demo/benchmarking.py", SCRIPT),  # not a benchmark's name
+    ("src/demo/workbench.py", SCRIPT),
+    ("libs/evals/harness/judge.py", SCRIPT),  # an evaluation harness runs unattended, in many containers
     ("src/demo/cli.py", SCRIPT),  # a package's command-line tool: its users run it unattended
     (".github/scripts/milestone.py", SCRIPT),  # CI's own scripts
     ("scripts/stars.py", SCRIPT.split("\n\n\nif")[0] + "\n\n\nmain()\n"),  # no main guard: a module

@@ -4,9 +4,10 @@ A file is an *operator script* when all three hold:
 
 1. it runs as a program: a module-level ``if __name__ == "__main__":``;
 2. it lives where projects keep the scripts they run themselves (:data:`SCRIPT_DIRECTORIES`:
-   ``scripts/``, ``bin/``, ``tools/``, ``docs/``, ``examples/``... at the top of the project), not in the
-   package they ship, whose command-line tools run on users' machines and in their automation,
-   nor under ``.github/``, whose scripts CI runs;
+   ``scripts/``, ``bin/``, ``tools/``, ``docs/``, ``examples/``, ``benchmarks/``... at the top of the
+   project), or is named as a benchmark (:data:`BENCHMARK_NAME`: ``bench_io.py``,
+   ``recency_benchmark.py``), not in the package they ship, whose command-line tools run on users'
+   machines and in their automation, nor under ``.github/``, whose scripts CI runs;
 3. no automation file of the project names it (:data:`AUTOMATION_FILES`: CI workflows,
    Makefiles, Dockerfiles, cron and process files, tox and nox): a script that CI or a container
    runs has nobody watching it.
@@ -50,15 +51,23 @@ AUTOMATION_FILES = (
 #: layouts of the Python Packaging User Guide's and many projects' maintenance scripts), ``tools``,
 #: ``dev`` and ``devtools`` (developer tooling), ``docs``/``doc`` (the scripts that build the
 #: documentation), ``examples``/``example`` (programs a reader runs to see a feature work; in the
-#: judged sample every timeout and retry finding in an example program was judged false). A file
+#: judged sample every timeout and retry finding in an example program was judged false),
+#: ``benchmarks``/``benchmark``/``bench`` and ``evals``/``eval`` (the measurements a developer
+#: runs and reads: in the judged sample, five model-client findings in hand-run benchmark and
+#: evaluation programs were judged false). A file
 #: is in one when the first directory of its path, relative to the project root, has one of these
 #: names (deeper, most of them are as often packages: ``crewai_tools/tools/``), or when any
 #: directory of its path is one of :data:`ANYWHERE_DIRECTORIES`.
 SCRIPT_DIRECTORIES = frozenset({"scripts", "script", "bin", "tools", "dev", "devtools", "docs", "doc", "examples",
-                                "example"})
+                                "example", "benchmarks", "benchmark", "bench", "evals", "eval"})
 #: the script directories whose names mean the same at any depth (a monorepo's
 #: ``libraries/python/examples/``)
 ANYWHERE_DIRECTORIES = frozenset({"examples", "example", "docs", "doc"})
+#: the file names of benchmark programs, at any depth (pytest-benchmark's and asv's ``bench_*``,
+#: ``*_benchmark``): a program a developer runs to measure something and reads the result of.
+#: Evaluation harnesses are not matched by name: they also run unattended, in many containers at
+#: once (a judged retry finding in one was true).
+BENCHMARK_NAME = re.compile(r"(?:^|_)bench(?:mark)?s?(?:_|$)")
 
 #: how far up from the project root automation files are looked for (a subproject of a monorepo
 #: is run by the repository's CI); the walk also stops at the directory holding ``.git``
@@ -90,9 +99,11 @@ class OperatorScripts:
         if text is None or not runs_as_program(text) or self.root is None:
             return False
         below = relative(os.path.abspath(path), os.path.abspath(self.root))
-        directories = below.split("/")[:-1] if below is not None else []
-        if not directories or (
-                directories[0] not in SCRIPT_DIRECTORIES and not ANYWHERE_DIRECTORIES.intersection(directories)):
+        parts = below.split("/") if below is not None else []
+        directories, stem = parts[:-1], os.path.splitext(os.path.basename(path))[0]
+        in_script_directory = bool(directories) and (
+            directories[0] in SCRIPT_DIRECTORIES or bool(ANYWHERE_DIRECTORIES.intersection(directories)))
+        if not in_script_directory and not (parts and BENCHMARK_NAME.search(stem)):
             return False
         return not self.named(os.path.basename(path))
 
