@@ -78,6 +78,33 @@ def test_with_retry_defaults_retry_every_exception(tmp_path):
     assert (row, code) == (6, "RES204") and "retries every exception (the default predicate)" in message
 
 
+@pytest.mark.parametrize("chain", [
+    "llm.with_structured_output(dict).with_retry()",
+    "llm.with_structured_output(dict).with_retry(stop_after_attempt=2).with_config({})",
+    "llm.with_structured_output(dict).with_config({}).with_retry(retry_if_exception_type=(Exception,))",
+])
+def test_with_retry_on_structured_output_re_asks_and_its_catch_all_is_no_finding(tmp_path, chain):
+    # a reply that does not parse raises OutputParserException, ValidationError or ValueError,
+    # which only a broad predicate catches: re-asking is what this retry is for
+    found = _findings(tmp_path, LANGCHAIN + f"llm = ChatOpenAI(timeout=60, max_retries=0)\nchain = {chain}\n")
+    assert found == []
+
+
+def test_with_retry_on_structured_output_reached_through_a_name(tmp_path):
+    found = _findings(tmp_path, LANGCHAIN + "llm = ChatOpenAI(timeout=60, max_retries=0)\n"
+                                            "structured = llm.with_structured_output(dict)\n"
+                                            "chain = structured.with_retry()\n")
+    assert found == []
+
+
+def test_with_retry_on_tools_or_a_plain_model_still_retries_every_exception(tmp_path):
+    # bind_tools parses nothing: the catch-all re-sends auth and context-length errors
+    found = _findings(tmp_path, LANGCHAIN + "llm = ChatOpenAI(timeout=60, max_retries=0)\n"
+                                            "a = llm.bind_tools([]).with_retry()\n"
+                                            "b = llm.with_config({}).with_retry()\n")
+    assert _codes(found) == [(6, "RES204"), (7, "RES204")]
+
+
 def test_with_retry_without_waits_and_with_many_attempts(tmp_path):
     found = _findings(tmp_path, LANGCHAIN + "llm = ChatOpenAI(timeout=60, max_retries=0)\n"
                                             "a = llm.with_retry(retry_if_exception_type=TRANSIENT, wait_exponential_jitter=False)\n"

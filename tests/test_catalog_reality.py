@@ -1363,6 +1363,31 @@ def test_langchain_run_methods_exist_on_runnables_and_chat_models():
     assert REQUEST_METHODS["langchain_openai.ChatOpenAI"] == langchain_catalog.RUN_METHODS
 
 
+def test_langchain_structured_output_raises_on_a_reply_that_does_not_validate():
+    """``with_structured_output`` parses the reply with ``PydanticToolsParser``: a reply whose
+    arguments do not validate raises, and the same parser accepts a valid one (a re-ask)."""
+    chat = pytest.importorskip("langchain_core.language_models").BaseChatModel
+    for method in langchain_catalog.STRUCTURED_OUTPUT_METHODS:
+        assert callable(getattr(chat, method, None)), method
+    pydantic = pytest.importorskip("pydantic")
+    from langchain_core.messages import AIMessage
+    from langchain_core.output_parsers.openai_tools import PydanticToolsParser
+    from langchain_core.outputs import ChatGeneration
+
+    class Answer(pydantic.BaseModel):
+        score: int
+
+    parser = PydanticToolsParser(tools=[Answer], first_tool_only=True)
+
+    def reply(args):
+        return [ChatGeneration(message=AIMessage(content="", tool_calls=[{"name": "Answer", "args": args, "id": "1"}]))]
+
+    with pytest.raises(Exception) as raised:
+        parser.parse_result(reply({"score": "high"}))
+    assert isinstance(raised.value, (pydantic.ValidationError, ValueError)), type(raised.value)
+    assert parser.parse_result(reply({"score": 3})) == Answer(score=3)
+
+
 def test_mcp_client_session_has_no_read_timeout_by_default():
     from reslint.catalog import mcp as mcp_catalog
 

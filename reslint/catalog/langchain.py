@@ -73,6 +73,15 @@ CURRENT_RUN_METHODS = frozenset({
 LEGACY_RUN_METHODS = frozenset({"predict", "apredict", "predict_messages", "apredict_messages"})
 RUN_METHODS = CURRENT_RUN_METHODS | LEGACY_RUN_METHODS
 
+#: the Runnable methods whose result parses the model's reply into a schema; a reply that does not
+#: parse or validate raises (``OutputParserException``, pydantic ``ValidationError``, ``ValueError``)
+#: and depends on what the model wrote, so another attempt can succeed: the default predicate of a
+#: ``with_retry`` on such a Runnable, every ``Exception``, is how LangChain code re-asks
+#: (langchain_core/language_models/chat_models.py ``BaseChatModel.with_structured_output`` ->
+#: ``PydanticToolsParser``; langchain_core/output_parsers/openai_tools.py ``parse_result``, "Raises:
+#: ... ValidationError")
+STRUCTURED_OUTPUT_METHODS = frozenset({"with_structured_output"})
+
 #: ``with_retry``'s defaults (langchain_core/runnables/base.py, 1.8.3)
 WITH_RETRY_DEFAULTS = {"stop_after_attempt": 3, "wait_exponential_jitter": True}
 #: ``RunnableRetry``'s field names for the same settings (langchain_core/runnables/retry.py)

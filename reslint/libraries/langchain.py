@@ -12,6 +12,7 @@ recognised by its name (:attr:`LangChain.method_spellings`) in a file that impor
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 import libcst as cst
@@ -22,6 +23,9 @@ from reslint.semantics.context import Context
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
 from reslint.values import UNKNOWN, add, clamp, is_number, mul, scaled_power
+
+#: how many builder calls ``_parses_reply`` looks through (``a.b(...).c(...)...``)
+_MAX_BUILDERS = 16
 
 WITH_RETRY = "langchain_core.runnables.Runnable.with_retry"
 RUNNABLE_RETRY = "langchain_core.runnables.RunnableRetry"
@@ -53,7 +57,8 @@ class LangChain(RetryAdapter):
             attempts = None
         return self.policy(site, attempts=attempts, max_delay_s=None,
                            wait=self._wait(reader, args, names, scope),
-                           retried=self._retried(reader, args.expr(names["retry_if_exception_type"]), scope))
+                           retried=self._retried(reader, args.expr(names["retry_if_exception_type"]), scope,
+                                                 self._parses_reply(site, reader.ctx)))
 
     def _wait(self, reader: PolicyReader, args: Args, names, scope) -> Wait:
         switch = names["wait_exponential_jitter"]
@@ -80,13 +85,32 @@ class LangChain(RetryAdapter):
                     lambda k: clamp(add(mul(p["initial"], scaled_power(p["exp_base"], k - 1)), p["jitter"]), None,
                                     p["max"]), args.arg(switch))
 
-    def _retried(self, reader: PolicyReader, expr, scope) -> Retried:
+    def _retried(self, reader: PolicyReader, expr, scope, reasks: bool) -> Retried:
         if expr is None:
-            return Retried(RetriedKind.ANY, ("Exception",), default=True)
+            return Retried(RetriedKind.ANY, ("Exception",), default=True, reasks=reasks)
         types = reader.exception_types(expr, scope)
         if types is None:
-            return reader.predicate_function(expr, scope, expr)
-        return Retried(RetriedKind.TYPES, types, node=expr)
+            return dataclasses.replace(reader.predicate_function(expr, scope, expr), reasks=reasks)
+        return Retried(RetriedKind.TYPES, types, node=expr, reasks=reasks)
+
+    def _parses_reply(self, site: Site, ctx: Context) -> bool:
+        """Whether the Runnable retried is built by ``with_structured_output`` (catalog
+        ``STRUCTURED_OUTPUT_METHODS``): ``model.with_structured_output(S).with_retry()``, also
+        through names (``structured = model.with_structured_output(S)``) and other builder
+        methods in between (``.with_config(...)``)."""
+        call = site.call
+        if call is None or not isinstance(call.func, cst.Attribute):
+            return False
+        node, scope, seen = call.func.value, site.scope, 0
+        while seen < _MAX_BUILDERS:
+            seen += 1
+            node, scope = ctx.resolve(node, scope)
+            if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+                return False
+            if node.func.attr.value in cat.STRUCTURED_OUTPUT_METHODS:
+                return True
+            node = node.func.value
+        return False
 
     def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
         if remedy is Remedy.TIME_CAP:

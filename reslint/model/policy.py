@@ -120,6 +120,9 @@ class Retried:
     library's default (nothing was passed). ``excluded`` are exception types it never
     retries (tenacity ``retry_if_not_exception_type``); ``filtered`` says a predicate
     decides per error to give up (backoff ``giveup=``), so any type may be excluded.
+    ``reasks`` says the retried operation parses a model's reply into a schema, so part of what
+    a broad predicate retries is a parse failure another attempt can fix (LangChain
+    ``with_structured_output``).
     """
 
     kind: RetriedKind
@@ -130,6 +133,7 @@ class Retried:
     default: bool = False
     excluded: Tuple[str, ...] = ()
     filtered: bool = False
+    reasks: bool = False
 
     @property
     def retries_statuses(self) -> bool:

@@ -45,6 +45,8 @@ class RetryOnAnyError(PolicyRule):
         if policy.role is Role.OBJECT and retried.kind is RetriedKind.STATUS:  # a client's status retries
             bad = sorted(s for s in retried.statuses if 400 <= s < 500 and s not in cat.TRANSIENT_4XX)
             return f"retries client errors ({', '.join(map(str, bad))} in status_forcelist)" if bad else None
+        if retried.reasks and (retried.kind is RetriedKind.ANY or set(retried.types) & cat.CATCH_ALL):
+            return None  # re-asks after a reply that does not parse, which only a broad predicate catches
         if retried.kind is RetriedKind.ANY:
             return "retries every exception" + (" (the default predicate)" if retried.default else "")
         if retried.kind not in (RetriedKind.TYPES, RetriedKind.FUNCTION):
