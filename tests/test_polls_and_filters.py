@@ -252,6 +252,25 @@ async def method_taken(url):
         return await get(url, timeout=LIMIT)
 
 
+async def two_sessions(query, urls):  # the name is bound twice: each block is judged alone
+    async with aiohttp.ClientSession() as session:  # error
+        found = await session.get(query)
+    async with aiohttp.ClientSession() as session:
+
+        async def page(url):  # a nested function's requests are the block's too
+            async with session.get(url, timeout=LIMIT) as resp:
+                return await resp.text()
+
+        return found, [await page(u) for u in urls]
+
+
+async def rebound_in_its_block(url):
+    async with aiohttp.ClientSession() as session:  # error
+        await session.get(url, timeout=LIMIT)
+        session = aiohttp.ClientSession()  # error
+        return await session.get(url)
+
+
 def factory():
     return aiohttp.ClientSession()  # error
 

@@ -320,9 +320,18 @@ def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) ->
                     index.setdefault(id(b.value), []).append(bound)
         ctx.cache[key] = index
     names = ctx.cache[key].get(id(call), [])
-    if len(names) != 1 or len(scope.bindings[names[0]]) != 1:
+    if len(names) != 1:
         return False
     name, body = names[0], scope.node
+    bindings = scope.bindings[name]
+    if len(bindings) != 1:  # ``async with Session() as s:`` twice in one function: each in its block
+        binding = next(b for b in bindings if b.value is call)
+        if binding.kind != "with" or not isinstance(binding.node, cst.With):
+            return False
+        body = binding.node.body
+        inside = {id(n) for n in expressions(body)}
+        if any(b is not binding and id(b.node) in inside for b in bindings):
+            return False  # rebound inside its own block
     uses_key = ("name-uses", id(body), name)
     if uses_key not in ctx.cache:
         ctx.cache[uses_key] = _name_uses(body, name)
