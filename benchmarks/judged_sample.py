@@ -80,6 +80,28 @@ def records(repo_dir: Path, name: str, commit: str, findings: Iterable[dict]) ->
     return out
 
 
+def match(new: List[dict], judged: List[dict]) -> Dict[int, int]:
+    """{index in ``new``: index in ``judged``} of the findings that are the same: same file, code and
+    source line, and among several such (one line repeated in a file), the one on the same row
+    first, then the others in their order in the file. Matching by the occurrence number alone would
+    hand a verdict to the wrong line when an earlier copy of it stops being reported."""
+    groups: Dict[str, List[int]] = collections.defaultdict(list)
+    for k, old in enumerate(judged):
+        groups[old["id"].rsplit("::", 1)[0]].append(k)
+    out: Dict[int, int] = {}
+    taken = set()
+    for same_row in (True, False):
+        for k, record in enumerate(new):
+            if k in out:
+                continue
+            for candidate in groups.get(record["id"].rsplit("::", 1)[0], ()):
+                if candidate not in taken and (not same_row or judged[candidate]["row"] == record["row"]):
+                    out[k] = candidate
+                    taken.add(candidate)
+                    break
+    return out
+
+
 def sample_path(name: str) -> Path:
     return HERE / (name.replace("/", "+") + ".jsonl")
 
@@ -93,18 +115,16 @@ def load(path: Path) -> List[dict]:
 def collect(args: argparse.Namespace) -> None:
     repo_dir = Path(args.repo_dir).resolve()
     path = sample_path(args.name)
-    judged = {r["id"]: r for r in load(path) if r.get("verdict")}
+    judged = [r for r in load(path) if r.get("verdict")]
     new = records(repo_dir, args.name, args.commit, run_reslint(repo_dir))
     for record in new:
         record["reported"] = True
-    kept = 0
-    for record in new:
-        old = judged.get(record["id"])
-        if old is not None:
-            record["verdict"], record["reason"] = old["verdict"], old["reason"]
-            kept += 1
-    ids = {r["id"] for r in new}
-    gone = [dict(r, reported=False) for i, r in judged.items() if i not in ids]  # kept: what a change fixed
+    matches = match(new, judged)
+    for record, old in matches.items():
+        new[record]["verdict"], new[record]["reason"] = judged[old]["verdict"], judged[old]["reason"]
+    kept = len(matches)
+    taken = set(matches.values())
+    gone = [dict(r, reported=False) for k, r in enumerate(judged) if k not in taken]  # kept: what a change fixed
     HERE.mkdir(exist_ok=True)
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in new + gone), encoding="utf-8")
     gone = len(gone)

@@ -69,3 +69,20 @@ def test_apply_merges_a_reviewers_verdicts_and_refuses_unknown_ids(tool, tmp_pat
     verdicts.write_text(json.dumps({"id": ids[0], "verdict": "maybe", "reason": "x"}) + "\n")
     with pytest.raises(SystemExit, match="bad or unknown verdict line"):
         tool.main(["apply", str(verdicts), "--name", "o/r"])
+
+
+def test_a_repeated_line_keeps_the_verdict_of_its_own_row_when_an_earlier_copy_goes(tool, tmp_path):
+    line = "requests.get(URL)\n"
+    repo = _repo(tmp_path, "import requests\n\nURL = 'https://a'\n" + line + line)
+    tool.main(["collect", str(repo), "--name", "o/r", "--commit", "c" * 40])
+    path = tmp_path / "judged" / "o+r.jsonl"
+    rows = [json.loads(text) for text in path.read_text().splitlines()]
+    assert [r["row"] for r in rows] == [4, 5]
+    rows[0]["verdict"], rows[0]["reason"] = "false", "the first copy"
+    rows[1]["verdict"], rows[1]["reason"] = "true", "the second copy"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+    _repo(tmp_path, "import requests\n\nURL = 'https://a'\nrequests.get(URL, timeout=5)\n" + line)
+    tool.main(["collect", str(repo), "--name", "o/r", "--commit", "c" * 40])
+    rows = [json.loads(text) for text in path.read_text().splitlines()]
+    assert [(r["row"], r["verdict"], r["reported"]) for r in rows] == [(5, "true", True), (4, "false", False)]
