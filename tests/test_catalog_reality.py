@@ -43,9 +43,10 @@ import pytest
 from reslint import libraries
 from reslint.catalog import langchain as langchain_catalog, names, retries, timeouts
 from reslint.libraries import (
-    celery as celery_adapter, google_api_core as google_adapter, opnieuw as opnieuw_adapter, redo as redo_adapter,
-    requests as requests_adapter, retry_package as retry_package_adapter, stamina as stamina_adapter,
-    tenacity as tenacity_adapter, urllib3 as urllib3_adapter,
+    backoff as backoff_adapter, celery as celery_adapter, google_api_core as google_adapter,
+    opnieuw as opnieuw_adapter, redo as redo_adapter, requests as requests_adapter,
+    retry_package as retry_package_adapter, stamina as stamina_adapter, tenacity as tenacity_adapter,
+    urllib3 as urllib3_adapter,
 )
 from reslint.model.policy import Role
 from reslint.catalog.model import INHERITED, TimeoutSpec
@@ -933,63 +934,69 @@ class Reads:
     defaults: Tuple[Tuple[str, object], ...] = ()
 
 
-# The positional orders and defaults come from the adapters themselves, so that what is checked is
-# what the readers use; the keyword lists are the names each reader reads.
-_TENACITY = ("sleep", "stop", "wait", "retry", "reraise")
+# The keyword names, positional orders and defaults come from the adapters themselves, so that what
+# is checked is what the readers use (tests/test_adapter_reads.py checks that each reader asks
+# exactly the keywords its adapter declares).
+def _keywords(entry: str) -> Tuple[str, ...]:
+    """The parameters the adapter's reader takes from a call of ``entry`` (``RetryAdapter.keywords``)."""
+    return libraries.BY_QUALNAME[entry][0].keywords[entry]
+
+
 _TENACITY_ITERATOR = tenacity_adapter.ITERATOR_POSITIONAL
-_STAMINA = ("on", "attempts", "timeout", "wait_initial", "wait_max", "wait_jitter", "wait_exp_base")
-_RETRYING = ("stop_max_attempt_number", "stop_max_delay", "wait_fixed", "wait_random_min", "wait_random_max",
-             "wait_exponential_multiplier", "wait_exponential_max", "wait_incrementing_start",
-             "wait_incrementing_increment", "wait_incrementing_max", "wait_jitter_max", "retry_on_exception")
 _RETRY = retry_package_adapter.POSITIONAL
 _RETRY_CALLER = retry_package_adapter.CALLER_POSITIONAL + _RETRY
 _RETRY_DEFAULTS = (("tries", retry_package_adapter.FOREVER), *retry_package_adapter.DEFAULTS.items())
-_OPNIEUW = ("retry_on_exceptions", "max_calls_total", "retry_window_after_first_call_in_seconds")
 _REDO = redo_adapter.POSITIONAL
 _GOOGLE = google_adapter.POSITIONAL
-_BACKOFF = ("max_tries", "max_time", "jitter")
-_URLLIB3_POSITIONAL = urllib3_adapter.POSITIONAL
+_BACKOFF_DEFAULTS = (("max_tries", None), ("max_time", None))
 
-#: The ``Args(call, ...)`` positional tuples and the ``args.expr``/``number`` names of the adapters' readers.
+#: entry -> what its reader reads: the keywords (``_keywords``), the ``Args(call, ...)`` positional
+#: tuples, and the defaults the reader assumes.
 EXTRACTOR_READS: Dict[str, Reads] = {
-    "tenacity.retry": Reads("tenacity.Retrying", _TENACITY),  # retry(**dkw) -> Retrying(**dkw)
-    "tenacity.Retrying": Reads("tenacity.Retrying", _TENACITY, _TENACITY_ITERATOR),
-    "tenacity.AsyncRetrying": Reads("tenacity.AsyncRetrying", _TENACITY, _TENACITY_ITERATOR),
-    "tenacity.asyncio.AsyncRetrying": Reads("tenacity.asyncio.AsyncRetrying", _TENACITY, _TENACITY_ITERATOR),
-    "backoff.on_exception": Reads("backoff.on_exception", _BACKOFF, ("wait_gen", "exception"),
-                                  defaults=(("max_tries", None), ("max_time", None))),
-    "backoff.on_predicate": Reads("backoff.on_predicate", _BACKOFF, ("wait_gen", "predicate"),
-                                  defaults=(("max_tries", None), ("max_time", None))),
-    "stamina.retry": Reads("stamina.retry", _STAMINA),
-    "stamina.retry_context": Reads("stamina.retry_context", _STAMINA),
-    "retrying.retry": Reads("retrying.Retrying", _RETRYING),  # retry(**dkw) -> Retrying(**dkw)
-    "retry.retry": Reads("retry.api.retry", _RETRY, _RETRY, defaults=_RETRY_DEFAULTS),
-    "retry.api.retry": Reads("retry.api.retry", _RETRY, _RETRY, defaults=_RETRY_DEFAULTS),
-    "retry.retry_call": Reads("retry.api.retry_call", _RETRY_CALLER, _RETRY_CALLER, defaults=_RETRY_DEFAULTS),
-    "retry.api.retry_call": Reads("retry.api.retry_call", _RETRY_CALLER, _RETRY_CALLER, defaults=_RETRY_DEFAULTS),
-    "opnieuw.retry": Reads("opnieuw.retry", _OPNIEUW),
-    "opnieuw.retry_async": Reads("opnieuw.retry_async", _OPNIEUW),
+    "tenacity.retry": Reads("tenacity.Retrying", _keywords("tenacity.retry")),  # retry(**dkw) -> Retrying(**dkw)
+    **{q: Reads(q, _keywords(q), _TENACITY_ITERATOR)
+       for q in ("tenacity.Retrying", "tenacity.AsyncRetrying", "tenacity.asyncio.AsyncRetrying")},
+    "backoff.on_exception": Reads("backoff.on_exception", _keywords("backoff.on_exception"),
+                                  backoff_adapter.POSITIONAL, defaults=_BACKOFF_DEFAULTS),
+    "backoff.on_predicate": Reads("backoff.on_predicate", _keywords("backoff.on_predicate"),
+                                  backoff_adapter.PREDICATE_POSITIONAL, defaults=_BACKOFF_DEFAULTS),
+    "stamina.retry": Reads("stamina.retry", _keywords("stamina.retry")),
+    "stamina.retry_context": Reads("stamina.retry_context", _keywords("stamina.retry_context")),
+    "retrying.retry": Reads("retrying.Retrying", _keywords("retrying.retry")),  # retry(**dkw) -> Retrying(**dkw)
+    "retry.retry": Reads("retry.api.retry", _keywords("retry.retry"), _RETRY, defaults=_RETRY_DEFAULTS),
+    "retry.api.retry": Reads("retry.api.retry", _keywords("retry.api.retry"), _RETRY, defaults=_RETRY_DEFAULTS),
+    "retry.retry_call": Reads("retry.api.retry_call", _keywords("retry.retry_call"), _RETRY_CALLER,
+                              defaults=_RETRY_DEFAULTS),
+    "retry.api.retry_call": Reads("retry.api.retry_call", _keywords("retry.api.retry_call"), _RETRY_CALLER,
+                                  defaults=_RETRY_DEFAULTS),
+    "opnieuw.retry": Reads("opnieuw.retry", _keywords("opnieuw.retry")),
+    "opnieuw.retry_async": Reads("opnieuw.retry_async", _keywords("opnieuw.retry_async")),
     # retriable(*a, **kw) calls retry(func, *a, **kw): its positionals start after `action`.
-    "redo.retriable": Reads("redo.retry", _REDO + ("retry_exceptions",), _REDO, offset=1),
-    "redo.retriable_async": Reads("redo.retriable_async", ("retry_exceptions", "sleeptime_kwargs"),
-                                  ("retry_exceptions", "sleeptime_kwargs")),
-    "redo.retrier": Reads("redo.retrier", _REDO, _REDO, defaults=(("sleeptime", redo_adapter.RETRIER_SLEEPTIME),)),
-    "redo.retry": Reads("redo.retry", _REDO + ("retry_exceptions",), ("action",) + _REDO),
-    "google.api_core.retry.Retry": Reads("google.api_core.retry.Retry", _GOOGLE, _GOOGLE),
-    "google.api_core.retry.AsyncRetry": Reads("google.api_core.retry.AsyncRetry", _GOOGLE, _GOOGLE),
-    "urllib3.Retry": Reads("urllib3.Retry", ("total", "backoff_factor", "backoff_max", "backoff_jitter",
-                                             "status_forcelist", "allowed_methods", "respect_retry_after_header"),
-                           _URLLIB3_POSITIONAL),
-    "requests.HTTPAdapter": Reads("requests.HTTPAdapter", ("max_retries",), requests_adapter.POSITIONAL,
-                                  defaults=(("max_retries", 0),)),
-    "httpx.HTTPTransport": Reads("httpx.HTTPTransport", ("retries",), defaults=(("retries", 0),)),
-    "httpx.AsyncHTTPTransport": Reads("httpx.AsyncHTTPTransport", ("retries",), defaults=(("retries", 0),)),
+    "redo.retriable": Reads("redo.retry", _keywords("redo.retriable"), _REDO, offset=1),
+    "redo.retriable_async": Reads("redo.retriable_async", _keywords("redo.retriable_async"),
+                                  redo_adapter.ASYNC_POSITIONAL),
+    "redo.retrier": Reads("redo.retrier", _keywords("redo.retrier"), _REDO,
+                          defaults=(("sleeptime", redo_adapter.RETRIER_SLEEPTIME),)),
+    "redo.retry": Reads("redo.retry", _keywords("redo.retry"), redo_adapter.CALLER_POSITIONAL + _REDO),
+    "google.api_core.retry.Retry": Reads("google.api_core.retry.Retry", _keywords("google.api_core.retry.Retry"),
+                                         _GOOGLE),
+    "google.api_core.retry.AsyncRetry": Reads("google.api_core.retry.AsyncRetry",
+                                              _keywords("google.api_core.retry.AsyncRetry"), _GOOGLE),
+    # unsafe_replay reads the methods retried from the same call
+    "urllib3.Retry": Reads("urllib3.Retry", _keywords("urllib3.Retry") + urllib3_adapter.REPLAY_KEYWORDS,
+                           urllib3_adapter.POSITIONAL),
+    "requests.HTTPAdapter": Reads("requests.HTTPAdapter", _keywords("requests.HTTPAdapter"),
+                                  requests_adapter.POSITIONAL, defaults=(("max_retries", 0),)),
+    "httpx.HTTPTransport": Reads("httpx.HTTPTransport", _keywords("httpx.HTTPTransport"),
+                                 defaults=(("retries", 0),)),
+    "httpx.AsyncHTTPTransport": Reads("httpx.AsyncHTTPTransport", _keywords("httpx.AsyncHTTPTransport"),
+                                      defaults=(("retries", 0),)),
     "langchain_core.runnables.Runnable.with_retry": Reads(
-        "langchain_core.runnables.Runnable.with_retry", tuple(langchain_catalog.RUNNABLE_RETRY_FIELDS),
+        "langchain_core.runnables.Runnable.with_retry", _keywords("langchain_core.runnables.Runnable.with_retry"),
         defaults=(*langchain_catalog.WITH_RETRY_DEFAULTS.items(), ("retry_if_exception_type", (Exception,)),
                   ("exponential_jitter_params", None))),
     "langchain_core.runnables.RunnableRetry": Reads(
-        "langchain_core.runnables.RunnableRetry", ("bound", *langchain_catalog.RUNNABLE_RETRY_FIELDS.values()),
+        "langchain_core.runnables.RunnableRetry", _keywords("langchain_core.runnables.RunnableRetry"),
         defaults=(("max_attempt_number", langchain_catalog.WITH_RETRY_DEFAULTS["stop_after_attempt"]),
                   ("wait_exponential_jitter", langchain_catalog.WITH_RETRY_DEFAULTS["wait_exponential_jitter"]),
                   ("retry_exception_types", (Exception,)), ("exponential_jitter_params", None))),
@@ -997,12 +1004,7 @@ EXTRACTOR_READS: Dict[str, Reads] = {
 #: Celery task options are checked by test_celery_task_options (they become task class attributes).
 CELERY_ENTRIES = ("celery.shared_task", "celery.Celery.task")
 #: backoff wait generators the extractor reads: name -> {parameter: default it assumes}.
-BACKOFF_GENERATORS = {
-    "backoff.expo": {"base": 2, "factor": 1, "max_value": None},
-    "backoff.constant": {"interval": 1},
-    "backoff.fibo": {"max_value": None},
-    "backoff.runtime": {},
-}
+BACKOFF_GENERATORS = backoff_adapter.WAIT_GENERATORS
 
 
 def test_every_retry_entry_has_extractor_reads():
@@ -1038,11 +1040,33 @@ def test_extractor_positional_order(entry: str):
     assert real == list(reads.positional), f"{entry}: positional parameters are {real}, the extractor reads {reads.positional}"
 
 
+#: where each adapter's forwarded names (taken by the callee's ``**kwargs``) are checked: backoff's by
+#: test_backoff_wait_generators, google's by test_google_retry_reads_deadline_as_timeout, celery's by
+#: test_celery_task_options
+FORWARDED_CHECKS = {
+    "backoff": backoff_adapter.GENERATOR_KEYWORDS,
+    "google": (google_adapter.OLD_TIMEOUT,),
+    "celery": celery_adapter.TASK_ATTRIBUTES + celery_adapter.AUTORETRY_OPTIONS,
+}
+
+
+@pytest.mark.parametrize("entry", [q for a in libraries.ADAPTERS for q in a.forwarded])
+def test_forwarded_names_reach_kwargs_and_are_checked(entry: str):
+    adapter = libraries.BY_QUALNAME[entry][0]
+    assert adapter.forwarded[entry] == FORWARDED_CHECKS.get(adapter.name), \
+        f"{entry}: a forwarded name needs a check of where the library takes it"
+    require(entry)
+    params = params_of(EXTRACTOR_READS[entry].receiver if entry in EXTRACTOR_READS else entry)
+    assert params.var_keyword, f"{entry} takes no **kwargs: its forwarded names {adapter.forwarded[entry]} are errors"
+    assert not any(params.get(name) for name in adapter.forwarded[entry]), \
+        f"{entry}: a forwarded name became a parameter: declare it in the adapter's keywords"
+
+
 def test_google_retry_reads_deadline_as_timeout():
     """The google extractor reads ``deadline=`` (the old name of ``timeout``, taken by **kwargs)."""
     require("google.api_core.retry")
     Retry = _quiet_import("google.api_core.retry").Retry
-    assert Retry(deadline=7).timeout == 7
+    assert Retry(**{google_adapter.OLD_TIMEOUT: 7}).timeout == 7
 
 
 @pytest.mark.parametrize("qualname", list(BACKOFF_GENERATORS))
@@ -1083,11 +1107,11 @@ def test_celery_task_options():
     for entry in CELERY_ENTRIES:
         assert params_of(entry).var_keyword, f"{entry} takes task options by **kwargs"
     Task = _quiet_import("celery.app.task").Task
-    for name in ("max_retries", "default_retry_delay"):
+    for name in celery_adapter.TASK_ATTRIBUTES:
         assert hasattr(Task, name), f"celery Task has no attribute {name}"
         assert getattr(Task, name) == celery_adapter.DEFAULTS[name]
     options = _autoretry_option_defaults()
-    for name in ("autoretry_for", "retry_backoff", "retry_backoff_max", "retry_jitter"):
+    for name in celery_adapter.AUTORETRY_OPTIONS:
         assert name in options, f"celery/app/autoretry.py does not read {name!r}: {sorted(options)}"
         assert not hasattr(Task, name), f"{name} became a Task attribute: check its default there"
     assert options["retry_backoff"] is False  # the extractor's default: no backoff

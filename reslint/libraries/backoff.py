@@ -24,20 +24,37 @@ from reslint.values import UNKNOWN, add, clamp, fibonacci, is_number, mul, scale
 #: jitter functions: qualified name -> (jitter, seconds added to the largest wait)
 JITTERS = {"backoff.full_jitter": (Jitter.YES, 0.0), "backoff.random_jitter": (Jitter.YES, 1.0)}
 
-#: wait generators and the defaults of the arguments read (backoff/_wait_gen.py)
+#: wait generators and the defaults of the arguments read (backoff/_wait_gen.py); the decorators
+#: pass their other keywords on to the generator (``**wait_gen_kwargs``)
 EXPO_DEFAULTS = {"base": 2.0, "factor": 1.0, "max_value": None}
 CONSTANT_DEFAULTS = {"interval": 1.0}
+FIBO_DEFAULTS = {"max_value": None}
+#: generator -> the defaults of the arguments the reader takes for it (``runtime``'s wait is unknown)
+WAIT_GENERATORS = {"backoff.expo": EXPO_DEFAULTS, "backoff.constant": CONSTANT_DEFAULTS,
+                   "backoff.fibo": FIBO_DEFAULTS, "backoff.runtime": {}}
+
+#: the decorators' positional parameters (backoff/_decorator.py), the rest are keyword-only
+POSITIONAL = ("wait_gen", "exception")
+PREDICATE_POSITIONAL = ("wait_gen", "predicate")
+#: what the reader takes from ``on_predicate(...)`` and, with ``exception`` and ``giveup``, from
+#: ``on_exception(...)`` (``predicate`` is never read: a result predicate is all it needs)
+KEYWORDS = ("wait_gen", "max_tries", "max_time", "jitter")
+EXCEPTION_KEYWORDS = KEYWORDS + ("exception", "giveup")
+#: the generators' arguments, passed through the decorators' ``**wait_gen_kwargs``
+GENERATOR_KEYWORDS = tuple(dict.fromkeys(name for defaults in WAIT_GENERATORS.values() for name in defaults))
 
 
 class Backoff(RetryAdapter):
     name = "backoff"
     spellings = roles("backoff.on_exception", "backoff.on_predicate", role=Role.DECORATOR)
     trigger_modules = ("backoff",)
+    keywords = {"backoff.on_exception": EXCEPTION_KEYWORDS, "backoff.on_predicate": KEYWORDS}
+    forwarded = {qualname: GENERATOR_KEYWORDS for qualname in spellings}
 
     def read(self, site: Site, reader: PolicyReader) -> RetryPolicy:
         call, scope = site.call, site.scope
         predicate = site.qualname.endswith("on_predicate")
-        args = Args(call, ("wait_gen", "predicate") if predicate else ("wait_gen", "exception"))
+        args = Args(call, PREDICATE_POSITIONAL if predicate else POSITIONAL)
         if call is None or args.star:
             return self.policy(site)
         max_delay_s = reader.number(args, "max_time", None, scope=scope)
@@ -60,7 +77,7 @@ class Backoff(RetryAdapter):
         elif gen == "backoff.constant":
             bound = _constant(reader.number(args, "interval", CONSTANT_DEFAULTS["interval"], scope=scope), extra)
         elif gen == "backoff.fibo":
-            bound = _fibo(reader.number(args, "max_value", None, scope=scope), extra)
+            bound = _fibo(reader.number(args, "max_value", FIBO_DEFAULTS["max_value"], scope=scope), extra)
         else:
             bound, jitter = (lambda k: UNKNOWN), Jitter.UNKNOWN
         return Wait(WaitShape.SCHEDULE, jitter, bound, args.expr("jitter"),

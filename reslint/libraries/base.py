@@ -96,6 +96,16 @@ class RetryAdapter:
         return f"{self.name} retry"
 
     # -- reading -----------------------------------------------------------------------------
+    #: qualified name -> the names :meth:`read` (and :meth:`receiver`) take from a call of it, each
+    #: a parameter of the library's callee (a positional argument is read by its parameter's name).
+    #: tests/test_adapter_reads.py drives every reader and checks that it asks exactly these and
+    #: :attr:`forwarded`; tests/test_catalog_reality.py checks them against the installed library
+    keywords: ClassVar[Mapping[str, Tuple[str, ...]]] = {}
+    #: qualified name -> names the reader takes from a call that the callee receives through
+    #: ``**kwargs`` (backoff's wait-generator arguments, google's older ``deadline=``, celery's task
+    #: options): each adapter's reality test says where they go
+    forwarded: ClassVar[Mapping[str, Tuple[str, ...]]] = {}
+
     def read(self, site: Site, reader: PolicyReader) -> Optional[RetryPolicy]:  # pragma: no cover - abstract
         """The policy spelled at ``site``, or ``None`` when it does not retry (celery without
         ``autoretry_for``). An unreadable spelling is a policy with UNKNOWN parts, not None."""

@@ -19,6 +19,10 @@ from reslint.values import UNKNOWN, clamp, is_number, mul, scaled_power
 
 #: celery/app/task.py: max_retries=3, default_retry_delay=180, retry_backoff_max=600, retry_jitter=True
 DEFAULTS = {"max_retries": 3, "default_retry_delay": 180.0, "retry_backoff_max": 600.0, "retry_jitter": True}
+#: what the reader takes from ``task(...)``: options the decorators take through ``**options``, some
+#: task attributes (celery/app/task.py), the others read by celery/app/autoretry.py
+TASK_ATTRIBUTES = ("max_retries", "default_retry_delay")
+AUTORETRY_OPTIONS = ("autoretry_for", "retry_backoff", "retry_backoff_max", "retry_jitter")
 
 
 class Celery(RetryAdapter):
@@ -26,6 +30,7 @@ class Celery(RetryAdapter):
     # `app.task` resolves to celery.Celery.task
     spellings = roles("celery.shared_task", "celery.Celery.task", role=Role.DECORATOR)
     trigger_modules = ("celery",)
+    forwarded = {qualname: TASK_ATTRIBUTES + AUTORETRY_OPTIONS for qualname in spellings}
 
     def read(self, site: Site, reader: PolicyReader) -> Optional[RetryPolicy]:
         call, scope = site.call, site.scope

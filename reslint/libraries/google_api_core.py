@@ -21,6 +21,10 @@ DEFAULTS = {"initial": 1.0, "maximum": 60.0, "multiplier": 2.0, "timeout": 120.0
 #: TooManyRequests, ServiceUnavailable, ConnectionError, requests' ChunkedEncodingError
 DEFAULT_PREDICATE = "google.api_core.retry.if_transient_error"
 POSITIONAL = ("predicate", "initial", "maximum", "multiplier", "timeout")
+#: what the reader takes from ``Retry(...)``/``AsyncRetry(...)``
+KEYWORDS = POSITIONAL
+#: ``timeout``'s name before 2.x, still accepted through ``**kwargs`` (read when ``timeout`` is not given)
+OLD_TIMEOUT = "deadline"
 _RETRY_OBJECTS = ("google.api_core.retry.Retry", "google.api_core.retry.AsyncRetry")
 
 
@@ -29,6 +33,8 @@ class GoogleApiCore(RetryAdapter):
     spellings = merge(roles(*_RETRY_OBJECTS, role=Role.DECORATOR), roles(*_RETRY_OBJECTS, role=Role.OBJECT))
     trigger_modules = ("google",)
     give_up_error = "google.api_core.exceptions.RetryError"
+    keywords = {qualname: KEYWORDS for qualname in spellings}
+    forwarded = {qualname: (OLD_TIMEOUT,) for qualname in spellings}
 
     def read(self, site: Site, reader: PolicyReader) -> RetryPolicy:
         call, scope = site.call, site.scope
@@ -36,7 +42,7 @@ class GoogleApiCore(RetryAdapter):
         if call is None or args.star:
             return self.policy(site)
         d = DEFAULTS
-        timeout_name = "deadline" if "deadline" in args and "timeout" not in args else "timeout"
+        timeout_name = OLD_TIMEOUT if OLD_TIMEOUT in args and "timeout" not in args else "timeout"
         initial = reader.number(args, "initial", d["initial"], scope=scope)
         maximum = reader.number(args, "maximum", d["maximum"], scope=scope)
         factor = reader.number(args, "multiplier", d["multiplier"], scope=scope)

@@ -19,12 +19,15 @@ from reslint.values import is_number
 RETRIED_TYPES = ("httpx.ConnectError", "httpx.ConnectTimeout")
 #: httpcore's backoff factor (seconds)
 BACKOFF_FACTOR_S = 0.5
+#: what the reader takes from the transports' constructors
+KEYWORDS = ("retries",)
 
 
 class Httpx(RetryAdapter):
     name = "httpx"
     spellings = roles("httpx.HTTPTransport", "httpx.AsyncHTTPTransport", role=Role.OBJECT)
     trigger_modules = ("httpx",)
+    keywords = {qualname: KEYWORDS for qualname in spellings}
 
     def read(self, site: Site, reader: PolicyReader) -> Optional[RetryPolicy]:
         retries = reader.count(Args(site.call), "retries", 0, site.scope)

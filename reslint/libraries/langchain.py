@@ -29,6 +29,10 @@ _MAX_BUILDERS = 16
 
 WITH_RETRY = "langchain_core.runnables.Runnable.with_retry"
 RUNNABLE_RETRY = "langchain_core.runnables.RunnableRetry"
+#: ``RunnableRetry``'s field holding the Runnable it retries (:meth:`LangChain.receiver`)
+BOUND = "bound"
+#: what the reader (and :meth:`LangChain.receiver`) take from each spelling
+KEYWORDS = {WITH_RETRY: tuple(cat.RUNNABLE_RETRY_FIELDS), RUNNABLE_RETRY: (BOUND, *cat.RUNNABLE_RETRY_FIELDS.values())}
 
 
 class LangChain(RetryAdapter):
@@ -37,6 +41,7 @@ class LangChain(RetryAdapter):
     method_spellings = {"with_retry": WITH_RETRY}
     trigger_modules = ("langchain_core", "langchain", "langchain_openai", "langchain_anthropic", "langchain_community")
     retries_receiver = True
+    keywords = KEYWORDS
 
     @property
     def label(self) -> str:
@@ -130,7 +135,7 @@ class LangChain(RetryAdapter):
             return None
         if isinstance(call.func, cst.Attribute) and call.func.attr.value in self.method_spellings:
             return call.func.value
-        return Args(call).expr("bound")
+        return Args(call).expr(BOUND)
 
     def wrapped_function(self, receiver: cst.BaseExpression, ctx: Context) -> Optional[cst.BaseExpression]:
         """``RunnableLambda(fn)`` (also bound to a name): ``fn``, which each attempt calls."""

@@ -14,12 +14,15 @@ from reslint.model.reader import Args, PolicyReader
 
 #: opnieuw/retries.py: 3 calls within a 60 s window, full jitter
 DEFAULTS = {"max_calls_total": 3, "retry_window_after_first_call_in_seconds": 60.0}
+#: what the reader takes from ``retry(...)``/``retry_async(...)``
+KEYWORDS = ("retry_on_exceptions", "max_calls_total", "retry_window_after_first_call_in_seconds")
 
 
 class Opnieuw(RetryAdapter):
     name = "opnieuw"
     spellings = roles("opnieuw.retry", "opnieuw.retry_async", role=Role.DECORATOR)
     trigger_modules = ("opnieuw",)
+    keywords = {qualname: KEYWORDS for qualname in spellings}
 
     def read(self, site: Site, reader: PolicyReader) -> RetryPolicy:
         call, scope = site.call, site.scope

@@ -27,6 +27,13 @@ RETRIER_SLEEPTIME = 10.0
 ASYNC_DEFAULTS = {"attempts": 5, "delay_factor": 5.0, "randomization_factor": 0.5, "max_delay": 120.0}
 
 POSITIONAL = ("attempts", "sleeptime", "max_sleeptime", "sleepscale", "jitter")
+#: ``retry(action, ...)`` takes the function first; ``retriable_async`` takes only these two
+CALLER_POSITIONAL = ("action",)
+ASYNC_POSITIONAL = ("retry_exceptions", "sleeptime_kwargs")
+#: what the reader takes from ``retry``/``retriable`` (``retrier`` has no ``retry_exceptions``)
+KEYWORDS = POSITIONAL + ("retry_exceptions",)
+RETRIER_KEYWORDS = POSITIONAL
+ASYNC_KEYWORDS = ASYNC_POSITIONAL
 
 
 class Redo(RetryAdapter):
@@ -35,12 +42,14 @@ class Redo(RetryAdapter):
                       roles("redo.retrier", role=Role.ITERATOR), roles("redo.retry", role=Role.CALLER))
     trigger_modules = ("redo",)
     retries_callables = True
+    keywords = {"redo.retriable": KEYWORDS, "redo.retry": KEYWORDS, "redo.retrier": RETRIER_KEYWORDS,
+                "redo.retriable_async": ASYNC_KEYWORDS}
 
     def read(self, site: Site, reader: PolicyReader) -> RetryPolicy:
         if site.qualname == "redo.retriable_async":
             return self._read_async(site, reader)
         scope = site.scope
-        names = ("action",) if site.role is Role.CALLER else ()
+        names = CALLER_POSITIONAL if site.role is Role.CALLER else ()
         args = Args(site.call, names + POSITIONAL)
         if args.star:
             return self.policy(site)
@@ -55,13 +64,15 @@ class Redo(RetryAdapter):
                     lambda k: clamp(add(mul(sleep, scaled_power(scale, k - 1)),
                                         mul(jitter or 0.0, scaled_power(scale, k - 1))), None, cap),
                     args.expr("jitter"))
+        # retrier(...) takes no retry_exceptions (passing it is a TypeError): its default stands
+        exc = args.expr("retry_exceptions") if site.qualname != "redo.retrier" else None
         return self.policy(site, attempts=reader.count(args, "attempts", d["attempts"], scope), max_delay_s=None,
-                           wait=wait, retried=_retried(reader, args, scope))
+                           wait=wait, retried=_retried(reader, exc, scope))
 
     def _read_async(self, site: Site, reader: PolicyReader) -> RetryPolicy:
         """A fixed 5 attempts and redo's ``calculate_sleep_time`` (``ASYNC_DEFAULTS``)."""
         scope = site.scope
-        args = Args(site.call, ("retry_exceptions", "sleeptime_kwargs"))
+        args = Args(site.call, ASYNC_POSITIONAL)
         if args.star:
             return self.policy(site)
         given = args.expr("sleeptime_kwargs")
@@ -72,7 +83,7 @@ class Redo(RetryAdapter):
         wait = Wait(WaitShape.SCHEDULE, jitter,
                     lambda k: clamp(mul(mul(factor, scaled_power(2.0, k)), add(1.0, spread)), None, cap), given)
         return self.policy(site, attempts=ASYNC_DEFAULTS["attempts"], max_delay_s=None, wait=wait,
-                           retried=_retried(reader, args, scope))
+                           retried=_retried(reader, args.expr("retry_exceptions"), scope))
 
     advice_text = {Remedy.JITTER: "keep `jitter` above 0"}
 
@@ -95,9 +106,8 @@ def _sleep_options(reader: PolicyReader, given, scope) -> dict:
     return options
 
 
-def _retried(reader: PolicyReader, args: Args, scope):
+def _retried(reader: PolicyReader, exc, scope):
     """``retry_exceptions`` (every exception by default)."""
-    exc = args.expr("retry_exceptions")
     types = reader.exception_types(exc, scope) if exc is not None else ("Exception",)
     return types_or_unknown(types, exc, default=exc is None)
 

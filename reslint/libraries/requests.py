@@ -20,6 +20,8 @@ from reslint.model.reader import Args, PolicyReader
 from reslint.values import is_number, plus_one, whole
 
 POSITIONAL = ("pool_connections", "pool_maxsize", "max_retries", "pool_block")
+#: what the reader takes from ``HTTPAdapter(...)``
+KEYWORDS = ("max_retries",)
 
 
 class Requests(RetryAdapter):
@@ -27,6 +29,7 @@ class Requests(RetryAdapter):
     spellings = roles("requests.HTTPAdapter", role=Role.OBJECT)
     trigger_modules = ("requests",)
     session_types = ("requests.Session",)
+    keywords = {qualname: KEYWORDS for qualname in spellings}
     #: how users turn a session's retries off (for RES301's message)
     mount_off = "no max_retries on the adapter"
 

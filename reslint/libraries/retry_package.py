@@ -20,6 +20,9 @@ CALLER_POSITIONAL = ("f", "fargs", "fkwargs")
 #: tries=-1 means forever (retry/api.py __retry_internal: `while _tries:` counting down from -1)
 FOREVER = -1
 DEFAULTS = {"delay": 0.0, "max_delay": None, "backoff": 1.0, "jitter": 0}
+#: what the reader takes from the decorator and from ``retry_call`` (whose ``f`` the retried-scope
+#: analysis reads as the function retried)
+KEYWORDS = POSITIONAL
 
 
 class RetryPackage(RetryAdapter):
@@ -28,6 +31,7 @@ class RetryPackage(RetryAdapter):
                       roles("retry.api.retry_call", "retry.retry_call", role=Role.CALLER))
     trigger_modules = ("retry",)
     retries_callables = True
+    keywords = {qualname: KEYWORDS for qualname in spellings}
 
     @property
     def label(self) -> str:

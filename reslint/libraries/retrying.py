@@ -25,12 +25,17 @@ MS = 0.001
 #: exponential multiplier 1 ms, incrementing start 0 and increment 100 ms, jitter max 0)
 DEFAULTS_S = {"wait_random_max": 1.0, "wait_exponential_multiplier": 0.001, "wait_incrementing_start": 0.0,
               "wait_incrementing_increment": 0.1, "wait_jitter_max": 0.0}
+#: what the reader takes from ``retry(...)`` (``Retrying.__init__``'s parameters)
+KEYWORDS = ("stop_max_attempt_number", "stop_max_delay", "wait_fixed", "wait_random_min", "wait_random_max",
+            "wait_exponential_multiplier", "wait_exponential_max", "wait_incrementing_start",
+            "wait_incrementing_increment", "wait_incrementing_max", "wait_jitter_max", "retry_on_exception")
 
 
 class Retrying(RetryAdapter):
     name = "retrying"
     spellings = roles("retrying.retry", role=Role.DECORATOR)
     trigger_modules = ("retrying",)
+    keywords = {qualname: KEYWORDS for qualname in spellings}
 
     def read(self, site: Site, reader: PolicyReader) -> RetryPolicy:
         call, scope = site.call, site.scope

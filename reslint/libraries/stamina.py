@@ -23,12 +23,15 @@ from reslint.values import add, clamp, is_number, mul, scaled_power
 #: stamina/_core.py: 10 attempts, 45 s, waits min(5, 0.1*2^(n-1) + U(0, 1))
 DEFAULTS = {"attempts": 10, "timeout": 45.0, "wait_initial": 0.1, "wait_max": 5.0, "wait_jitter": 1.0,
             "wait_exp_base": 2.0}
+#: what the reader takes from ``retry(...)``/``retry_context(...)``
+KEYWORDS = ("on", "attempts", "timeout", "wait_initial", "wait_max", "wait_jitter", "wait_exp_base")
 
 
 class Stamina(RetryAdapter):
     name = "stamina"
     spellings = merge(roles("stamina.retry", role=Role.DECORATOR), roles("stamina.retry_context", role=Role.ITERATOR))
     trigger_modules = ("stamina",)
+    keywords = {qualname: KEYWORDS for qualname in spellings}
 
     def read(self, site: Site, reader: PolicyReader) -> RetryPolicy:
         call, scope = site.call, site.scope

@@ -80,6 +80,8 @@ MAX_DEPTH = 8
 
 #: the iterator's positional parameters (``Retrying(sleep, stop, wait, ...)``)
 ITERATOR_POSITIONAL = ("sleep", "stop", "wait")
+#: what the reader takes from ``retry(...)`` and the iterators (``Retrying.__init__``'s parameters)
+KEYWORDS = ("stop", "wait", "retry", "reraise")
 
 
 def canonical_name(qual: Optional[str]) -> Optional[str]:
@@ -107,6 +109,7 @@ class Tenacity(RetryAdapter):
     give_up_error = "tenacity.RetryError"
     retries_callables = True
     callable_policies = ("tenacity.Retrying", "tenacity.AsyncRetrying")
+    keywords = {qualname: KEYWORDS for qualname in spellings}
 
     # -- reading -----------------------------------------------------------------------------
     def read(self, site: Site, reader: PolicyReader) -> RetryPolicy:

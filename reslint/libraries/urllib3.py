@@ -34,6 +34,13 @@ DEFAULTS = {"total": 10, "backoff_factor": 0.0, "backoff_max": 120.0, "backoff_j
 POSITIONAL = ("total", "connect", "read", "redirect", "status", "other", "allowed_methods", "status_forcelist",
               "backoff_factor", "backoff_max", "raise_on_redirect", "raise_on_status", "history",
               "respect_retry_after_header", "remove_headers_on_redirect", "backoff_jitter")
+#: what the reader takes from ``Retry(...)``
+KEYWORDS = ("total", "respect_retry_after_header", "backoff_factor", "backoff_max", "backoff_jitter",
+            "status_forcelist")
+#: what :meth:`Urllib3.unsafe_replay` takes from it: the methods retried (``method_whitelist`` is
+#: the name before 1.26, gone in 2.0)
+REPLAY_KEYWORDS = ("allowed_methods",)
+LEGACY_REPLAY_KEYWORDS = ("method_whitelist",)
 #: the first major version with ``backoff_jitter``
 JITTER_MAJOR = 2
 
@@ -45,6 +52,7 @@ class Urllib3(RetryAdapter):
     retry_after_switch = "respect_retry_after_header"
     object_label = "urllib3 Retry"
     replay_spellings = frozenset({"urllib3.Retry"})
+    keywords = {qualname: KEYWORDS for qualname in spellings}
 
     def read(self, site: Site, reader: PolicyReader) -> RetryPolicy:
         call, scope = site.call, site.scope
@@ -133,7 +141,7 @@ def _unsafe_methods(call: cst.Call, ctx) -> Optional[UnsafeReplay]:
         if arg.keyword is None:
             continue
         name = arg.keyword.value
-        if name not in ("allowed_methods", "method_whitelist"):
+        if name not in REPLAY_KEYWORDS + LEGACY_REPLAY_KEYWORDS:
             continue
         value = ctx.value_of(arg.value)
         if value is None or value is False or value == () or replays.empty(ctx, arg.value):

@@ -8,7 +8,8 @@ counts (exact ints), exception types and local predicate functions.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from contextlib import contextmanager
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -22,13 +23,19 @@ STATUS_ATTRIBUTES = ("status_code", "status", "code")
 
 
 class Args:
-    """A call's arguments by name, with positional names mapped; ``star`` if ``*``/``**`` used."""
+    """A call's arguments by name, with positional names mapped; ``star`` if ``*``/``**`` used.
+
+    ``asked`` records every name asked of them (given or not): a test drives each adapter's
+    reader and checks that set against the keywords the adapter declares (``RetryAdapter.keywords``)."""
 
     def __init__(self, call: Optional[cst.Call], positional: Sequence[str] = ()):
         self.call = call
         self.by_name: Dict[str, cst.Arg] = {}
         self.extra_positional: List[cst.Arg] = []
         self.star = False
+        self.asked: Set[str] = set()
+        for made in _RECORDING:
+            made.append(self)
         if call is None:
             return
         index = 0
@@ -46,14 +53,31 @@ class Args:
                 index += 1
 
     def __contains__(self, name: str) -> bool:
-        return name in self.by_name
+        return self.arg(name) is not None
 
     def expr(self, name: str) -> Optional[cst.BaseExpression]:
-        arg = self.by_name.get(name)
+        arg = self.arg(name)
         return arg.value if arg is not None else None
 
     def arg(self, name: str) -> Optional[cst.Arg]:
+        """The argument passed as ``name`` (every other accessor asks through this one)."""
+        self.asked.add(name)
         return self.by_name.get(name)
+
+
+#: the lists :func:`recording` collects into (empty outside it)
+_RECORDING: List[List[Args]] = []
+
+
+@contextmanager
+def recording() -> Iterator[List[Args]]:
+    """Every :class:`Args` built inside the block, in order (with what was asked of each)."""
+    made: List[Args] = []
+    _RECORDING.append(made)
+    try:
+        yield made
+    finally:
+        _RECORDING.remove(made)
 
 
 class PolicyReader:
