@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
+from typing import Callable, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -51,22 +51,20 @@ class RetryOnAnyError(PolicyRule):
             return "retries every exception" + (" (the default predicate)" if retried.default else "")
         if retried.kind not in (RetriedKind.TYPES, RetriedKind.FUNCTION):
             return None
-        types = set(retried.types)
-        if types & cat.CATCH_ALL:
-            return f"retries `{sorted(types & cat.CATCH_ALL)[0]}`, that is every error"
-        fatal = sorted(types & cat.NON_TRANSIENT_ERRORS)
-        if fatal:
-            return f"retries `{fatal[0]}`, which no retry can fix"
+        found = classify(sorted(retried.types), retried.checks_status, lambda: self._raises_for_status(policy))
+        kind, name = found or (None, "")
+        if kind is CATCH_ALL:
+            return f"retries `{name}`, that is every error"
+        if kind is NEVER_TRANSIENT:
+            return f"retries `{name}`, which no retry can fix"
         bad = sorted(s for s in retried.statuses if 400 <= s < 500 and s not in cat.TRANSIENT_4XX)
         if bad and retried.checks_status:
             return f"retries HTTP {', '.join(map(str, bad))}"
-        status_types = sorted(types & cat.STATUS_ERRORS)
-        if status_types and not retried.checks_status:
-            return f"retries every `{status_types[0]}` (4xx included) with no status check"
-        broad = sorted(types & cat.BROAD_HTTP_ERRORS)
-        if broad and not retried.checks_status and self._raises_for_status(policy):
-            return f"retries `{broad[0]}` while `raise_for_status()` turns every 4xx into one"
-        return None
+        if kind is None:
+            return None
+        if kind is ANY_STATUS:
+            return f"retries every `{name}` (4xx included) with no status check"
+        return f"retries `{name}` while `raise_for_status()` turns every 4xx into one"
 
     def _transient(self, policy: RetryPolicy):
         """(the transient errors as new code spells them, imports) for the one HTTP client library
@@ -129,25 +127,47 @@ class RetryOnAnyError(PolicyRule):
                                      f"SystemExit too): {WHY}; catch the transient errors only")
                 continue
             types = self.ctx.retries.exception_types(handler.type) or ()
-            broad = [t for t in types if t in cat.CATCH_ALL]
-            if broad:
+            found = classify(types, checks_status, lambda: loop.raise_for_status, status_errors=False)
+            if found is None:
+                continue
+            kind, name = found
+            if kind is CATCH_ALL:
                 fix = None
                 transient = self._transient(policy)
                 if transient is not None and isinstance(handler.type, (cst.Name, cst.Attribute)):
                     fix = self._say_dropped(FixPlan(f"Catch only `{transient[0]}`", Applicability.UNSAFE,
                                                     ((handler.type, cst.parse_expression(transient[0])),),
                                                     transient[1]), policy)
-                self.report(handler, f"{layer} catches `{broad[0]}`: {WHY}; catch the transient errors only",
-                            fix=fix)
-                continue
-            fatal = [t for t in types if t in cat.NON_TRANSIENT_ERRORS]
-            if fatal:
-                self.report(handler, f"{layer} retries `{fatal[0]}`, which no retry can fix: {WHY}")
-                continue
-            status = [t for t in types if t in cat.BROAD_HTTP_ERRORS]
-            if status and not checks_status and loop.raise_for_status:
-                self.report(handler, f"{layer} retries `{status[0]}` while `raise_for_status()` turns every 4xx "
+                self.report(handler, f"{layer} catches `{name}`: {WHY}; catch the transient errors only", fix=fix)
+            elif kind is NEVER_TRANSIENT:
+                self.report(handler, f"{layer} retries `{name}`, which no retry can fix: {WHY}")
+            else:
+                self.report(handler, f"{layer} retries `{name}` while `raise_for_status()` turns every 4xx "
                                      f"into one: {WHY}; check the status code before retrying")
+
+#: what :func:`classify` finds in a set of retried exception types
+CATCH_ALL = "catch-all"  # Exception, BaseException
+NEVER_TRANSIENT = "never transient"  # auth, bad request, ValueError...
+ANY_STATUS = "any status"  # an HTTP status error retried whatever its status
+FOR_STATUS = "raised for status"  # a broad HTTP base that raise_for_status() turns every 4xx into
+
+
+def classify(types: Sequence[str], checks_status: bool, raises_for_status: Callable[[], bool],
+             status_errors: bool = True) -> Optional[Tuple[str, str]]:
+    """(kind, the first such type in ``types``) of the worst error a retry of ``types`` (canonical
+    qualified names) retries that no retry can fix, or ``None``: a catch-all, then a never-transient
+    error, then an HTTP status error retried whatever its status (``status_errors``: whether that
+    counts; a loop's handler inspects the error itself where it must), then a broad HTTP base the
+    retried code raises for every 4xx (``raises_for_status``, asked only then). ``checks_status``:
+    the retry inspects a status code, which rules out the last two."""
+    steps = ((CATCH_ALL, cat.CATCH_ALL, True), (NEVER_TRANSIENT, cat.NON_TRANSIENT_ERRORS, True),
+             (ANY_STATUS, cat.STATUS_ERRORS, status_errors and not checks_status),
+             (FOR_STATUS, cat.BROAD_HTTP_ERRORS, not checks_status))
+    for kind, known, applies in steps:
+        name = next((t for t in types if t in known), None) if applies else None
+        if name is not None and (kind is not FOR_STATUS or raises_for_status()):
+            return kind, name
+    return None
 
 
 def _filters(handler: cst.ExceptHandler) -> bool:
