@@ -92,6 +92,23 @@ def _sets_flag(node, flag) -> bool:
         isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)
 
 
+def _runs_once(loop: cst.While, flag) -> bool:
+    """Whether every pass of ``while not done:`` sets ``done = True`` at the top level of its body
+    with no ``continue`` of this loop that could skip it: the body runs once."""
+    if not isinstance(loop.body, cst.IndentedBlock) or not any(
+            isinstance(stmt, cst.SimpleStatementLine) and any(_sets_flag(small, flag) for small in stmt.body)
+            for stmt in loop.body.body):
+        return False
+    stack = list(children(loop.body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Continue):
+            return False
+        if not isinstance(node, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            stack.extend(children(node))
+    return True
+
+
 def _success_leaves(node: cst.Try, flag) -> bool:
     """The try's success path always leaves the loop: its body ends with ``return``/``break`` (or
     sets the loop's flag), or its ``else`` always leaves. A ``break`` under an ``if`` in the body
@@ -245,6 +262,8 @@ class LoopAnalyzer:
         attempts, var, start = counted
         nodes = own_nodes(loop.body)
         flag = self._flag(loop, scope)
+        if flag is not None and _runs_once(loop, flag):
+            return None  # ``while not retried: ...; retried = True``: one pass, nothing is retried
         exits = any(isinstance(n, _EXITS) or _sets_flag(n, flag) for n in nodes)
         if not exits:
             return None
