@@ -350,3 +350,51 @@ def test_many_rebindings_do_not_blow_up(tmp_path):
     start = clock.perf_counter()
     assert codes(tmp_path, body) == []
     assert clock.perf_counter() - start < 20
+
+
+FORWARDING = """\
+class Api:
+    def _request(self, method, path, *, json=None, params=None):
+        for attempt in range(2):
+            response = session.request(method, path, json=json, params=params, timeout=5)
+            if response.status_code < 500:
+                return response
+            if attempt == 0:
+                time.sleep(random.uniform(0, 1))
+        raise RuntimeError(path)
+
+    def create(self, payload):
+        return self._request("POST", "/agents", json=payload)
+
+    def read(self, name):
+        return self._request("GET", f"/agents/{name}")
+
+    def rename(self, name, payload):
+        return self._request(method="PATCH", path=f"/agents/{name}", json=payload)
+
+    def create_once(self, payload, key):
+        return self._request("POST", "/agents", json={**payload, "idempotency_key": key})
+"""
+
+
+def test_a_request_retried_with_the_method_its_callers_give_names_the_writes(tmp_path):
+    # the deploy client of a public agent CLI retries every method on a 5xx, POST included
+    [(row, code, message)] = findings(tmp_path, FORWARDING, select=("RES402",))
+    assert (row, code) == (4, "RES402")
+    assert message.startswith("`_request` sends the method its callers give inside a hand-rolled retry loop, "
+                              "and `create`, `rename` send HTTP POST and PATCH through it with no idempotency key")
+    assert "retry only the idempotent methods" in message
+
+
+@pytest.mark.parametrize("change", [
+    # only reads go through it
+    ('self._request("POST", "/agents", json=payload)', 'self._request("GET", "/agents")'),
+    # the request sends headers of its own, which may hold a key
+    ("json=json, params=params, timeout=5", "json=json, params=params, headers=HEADERS, timeout=5"),
+    # no retry around it
+    ("        for attempt in range(2):\n", "        for attempt in [0]:\n"),
+])
+def test_forwarded_methods_that_are_no_retried_write(tmp_path, change):
+    body = FORWARDING.replace(*change).replace('self._request(method="PATCH"', 'self._request(method="GET"')
+    assert FORWARDING != body
+    assert findings(tmp_path, body, select=("RES402",)) == []

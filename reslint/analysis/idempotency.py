@@ -20,6 +20,7 @@ import libcst as cst
 
 from reslint.analysis.facts import WRITE_FIX, WRITE_WHY
 from reslint.catalog import idempotency as cat
+from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import Context
 from reslint.model.policy import RetriedKind
 from reslint.semantics.walk import children, expressions, statement_blocks
@@ -164,6 +165,62 @@ class Idempotency:
             return None  # built before the retried code
         return f"PayPal `{qual}` on an object built for each attempt"
 
+    def forwarded_writes(self, call: cst.Call) -> List[Tuple[str, str]]:
+        """For an HTTP request that takes its method from a parameter of the function it is in
+        (``self._client.request(method, path)`` in ``def _request(self, method, path)``), visited
+        inside a retry: ``(METHOD, calling function)`` for each call of that function in this
+        module that gives it a method a replay duplicates and hands on no idempotency key, in
+        source order. Empty when the request passes headers of its own (they may carry a key) or
+        the method is not a parameter."""
+        scope = self.ctx.scope
+        qual = self.ctx.qualname(call.func)
+        if scope is None or scope.kind != "function" or qual not in cat.HTTP_CALLS or cat.HTTP_CALLS[qual] is not None:
+            return []
+        func = scope.node
+        params = [p.name.value for p in list(func.params.posonly_params) + list(func.params.params)]
+        if scope.self_name is not None:
+            params = params[1:]
+        method = find_argument(call, "method", 0)
+        if not (isinstance(method, cst.Arg) and isinstance(method.value, cst.Name) and method.value.value in params):
+            return []
+        found = self.ctx.lookup(method.value.value, scope) or ()
+        headers = find_argument(call, "headers", None)
+        if not found or any(b.kind != "param" for b in found) or (headers is not None and not (
+                isinstance(headers, cst.Arg) and isinstance(headers.value, cst.Name) and headers.value.value in params)):
+            return []
+        param = method.value.value
+        out = []
+        for caller, caller_scope in self._calls_of(func):
+            arg = find_argument(caller, param, params.index(param))
+            text = self.ctx.string_text(arg.value, caller_scope) if isinstance(arg, cst.Arg) else None
+            if isinstance(text, str) and text.upper() in cat.NON_IDEMPOTENT_METHODS and \
+                    not self.keys(caller, scope=caller_scope):
+                out.append((text.upper(), caller_scope.name or "<module>"))
+        return out
+
+    def _calls_of(self, func: cst.FunctionDef) -> List[Tuple[cst.Call, object]]:
+        """The calls of ``func`` (a function or method of this module) anywhere in the module, with
+        the scope each is in, in source order."""
+        retried = self.ctx.retried
+        if retried is None:
+            return []
+        out = []
+        for scope in self.ctx.model.scopes.values():
+            if scope.kind not in ("function", "module"):
+                continue
+            body = scope.node.body if scope.kind == "function" else scope.node
+            stack = list(reversed(children(body)))
+            while stack:
+                node = stack.pop()
+                if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+                    continue
+                if isinstance(node, cst.Call):
+                    named = retried.local_function(node.func, scope)
+                    if named is not None and named[0] is func:
+                        out.append((node, scope))
+                stack.extend(reversed(children(node)))
+        return out
+
     def _first_string(self, call: cst.Call) -> Optional[str]:
         for arg in call.args:
             if arg.keyword is None and not arg.star:
@@ -198,21 +255,23 @@ class Idempotency:
         return base
 
     # -- keys ----------------------------------------------------------------------------
-    def keys(self, call: cst.Call, retry_scope=None) -> List["KeyUse"]:
+    def keys(self, call: cst.Call, retry_scope=None, scope=None) -> List["KeyUse"]:
         """Each key ``call`` sends: keyword arguments, elements of header or body dicts (literal,
         through a local, built by a helper of this module, or added after the dict was built:
         ``headers["Idempotency-Key"] = ...``, ``.update({...})``, ``.setdefault(...)``).
-        With ``retry_scope``, a key computed once outside the retried code is marked ``outside``."""
+        With ``retry_scope``, a key computed once outside the retried code is marked ``outside``.
+        ``scope``: where ``call`` is (default: the node being visited)."""
         out: List[KeyUse] = []
+        scope = scope or self.ctx.scope
         names = cat.KEY_NAMES | self._host_names(call) | self.ctx.catalog.key_names
         for arg in call.args:
             if arg.keyword is None:
                 continue
             name = arg.keyword.value
             if cat.normalise(name) in names:
-                out.append(KeyUse(arg.value, self.ctx.scope, "", False, None))
+                out.append(KeyUse(arg.value, scope, "", False, None))
             elif name in _DICT_PARAMS:
-                out.extend(self.dict_keys(arg.value, self.ctx.scope, 0, "", retry_scope, False, names))
+                out.extend(self.dict_keys(arg.value, scope, 0, "", retry_scope, False, names))
         return out
 
     def _host_names(self, call: cst.Call) -> frozenset:
@@ -502,10 +561,29 @@ def keyless_write_message(kind: str, policy) -> Optional[str]:
     """RES402's message for a keyless ``kind`` write under ``policy`` (shared by the rule and the
     module summary, which records it for writes the project pass decides); ``None`` when the
     policy retries only errors raised before the request was sent."""
-    types = set(policy.retried.types) if policy.retried.kind is RetriedKind.TYPES else set()
-    if types and types <= cat.NOT_SENT_ERRORS:
-        return None  # retried only when the request was never sent
+    if _unsent_only(policy):
+        return None
     return f"{kind} runs inside {policy.adapter.write_label} with no idempotency key: {WRITE_WHY}; {WRITE_FIX}"
+
+
+def forwarded_write_message(function: str, writes: List[Tuple[str, str]], policy) -> Optional[str]:
+    """RES402's message for a request in ``function`` that sends the method its callers give, under
+    ``policy``; ``writes``: :meth:`Idempotency.forwarded_writes`. ``None`` as for
+    :func:`keyless_write_message`."""
+    if _unsent_only(policy) or not writes:
+        return None
+    methods = " and ".join(dict.fromkeys(method for method, _ in writes))
+    callers = ", ".join(f"`{name}`" for name in dict.fromkeys(name for _, name in writes))
+    return (f"`{function}` sends the method its callers give inside {policy.adapter.write_label}, and {callers} "
+            f"send HTTP {methods} through it with no idempotency key: {WRITE_WHY}; retry only the idempotent "
+            f"methods (GET, HEAD, PUT, DELETE) here, or have the callers send a stable idempotency key minted "
+            f"once before the first attempt")
+
+
+def _unsent_only(policy) -> bool:
+    """Whether ``policy`` retries only errors raised before the request was sent."""
+    types = set(policy.retried.types) if policy.retried.kind is RetriedKind.TYPES else set()
+    return bool(types) and types <= cat.NOT_SENT_ERRORS
 
 
 def deferred_dict_calls(idempotency: "Idempotency", node: cst.Call, uses) -> List[Tuple[cst.Call, str]]:

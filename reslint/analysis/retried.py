@@ -233,7 +233,7 @@ class RetriedScopes:
     def _helper_use(self, expr, scope) -> Optional[RetryPolicy]:
         """The policy of ``@helper`` / ``@factory(...)`` when it names a retry helper of this module."""
         call = expr if isinstance(expr, cst.Call) else None
-        named = self._local_function(call.func if call is not None else expr, scope)
+        named = self.local_function(call.func if call is not None else expr, scope)
         if named is None:
             return None
         helper = self.helpers.helper(*named)
@@ -244,7 +244,7 @@ class RetriedScopes:
             return None  # ``@factory`` with no call, unless ``def retrier(_func=None, *, retries=3)``
         return self.helpers.use_policy(helper, call, scope, expr, Role.DECORATOR)
 
-    def _local_function(self, expr, scope) -> Optional[Tuple[cst.FunctionDef, Scope]]:
+    def local_function(self, expr, scope) -> Optional[Tuple[cst.FunctionDef, Scope]]:
         """The function of this module ``expr`` names (a local def, a module function, ``self.method``),
         and the scope it is defined in."""
         if isinstance(expr, cst.Name):
@@ -282,7 +282,7 @@ class RetriedScopes:
         for node in expressions(small):
             if not isinstance(node, cst.Call) or not node.args:
                 continue
-            named = self._local_function(node.func, scope)
+            named = self.local_function(node.func, scope)
             helper = self._callers_of.get(id(named[0])) if named is not None else None
             if helper is None:
                 continue
@@ -299,7 +299,7 @@ class RetriedScopes:
         helper: a lambda's body, a local function's or this class's method's body."""
         if isinstance(target, cst.Lambda):
             return target.body, None
-        named = self._local_function(target, scope) if target is not None else None
+        named = self.local_function(target, scope) if target is not None else None
         if named is None:
             return None
         return named[0].body, named[0]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from reslint.analysis.idempotency import analysis, deferred_dict_calls, keyless_write_message
+from reslint.analysis.idempotency import analysis, deferred_dict_calls, forwarded_write_message, \
+    keyless_write_message
 from reslint.rules.base import Rule
 
 
@@ -19,6 +20,7 @@ class NonIdempotentRetry(Rule):
         idempotency = analysis(self.ctx)
         kind = idempotency.write_kind(node)
         if kind is None:
+            self._forwarded(node, idempotency, scopes[-1].policy)
             return
         uses = idempotency.keys(node)
         if uses:
@@ -26,5 +28,13 @@ class NonIdempotentRetry(Rule):
         if deferred_dict_calls(idempotency, node, uses):
             return  # the dict comes from another module: the project pass decides
         text = keyless_write_message(kind, scopes[-1].policy)
+        if text is not None:
+            self.report(node, text)
+
+    def _forwarded(self, node: cst.Call, idempotency, policy) -> None:
+        """A retried request whose method the function's callers give (``self._request("POST",
+        ...)``): one finding at the request, naming the writes that go through it."""
+        writes = idempotency.forwarded_writes(node)
+        text = forwarded_write_message(self.ctx.scope.name, writes, policy) if writes else None
         if text is not None:
             self.report(node, text)
