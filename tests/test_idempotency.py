@@ -384,6 +384,8 @@ def test_a_request_retried_with_the_method_its_callers_give_names_the_writes(tmp
     assert message.startswith("`_request` sends the method its callers give inside a hand-rolled retry loop, "
                               "and `create`, `rename` send HTTP POST and PATCH through it with no idempotency key")
     assert "retry only the idempotent methods" in message
+    # the loop goes round on a status only: an exception is not retried, so the message says 5xx alone
+    assert "a 5xx answer (a gateway's 502 or 504 too) does not say whether the server acted" in message
 
 
 @pytest.mark.parametrize("change", [

@@ -19,6 +19,9 @@ from reslint.catalog.user import HelperEntry
 #: finding and the project pass's
 WRITE_WHY = ("a timeout, a dropped connection or a 5xx answer leaves the outcome unknown, and when the first "
              "attempt did succeed the replay performs the write again (a duplicate row, charge, message or mail)")
+#: the same, for a retry that goes round only on an answer's status
+STATUS_WRITE_WHY = ("a 5xx answer (a gateway's 502 or 504 too) does not say whether the server acted, and when it "
+                    "did the replay performs the write again (a duplicate row, charge, message or mail)")
 WRITE_FIX = ("send a stable idempotency key minted once before the first attempt, make the write idempotent "
              "(ON CONFLICT, PUT), or do not retry it")
 

@@ -18,7 +18,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from reslint.analysis.facts import WRITE_FIX, WRITE_WHY
+from reslint.analysis.facts import STATUS_WRITE_WHY, WRITE_FIX, WRITE_WHY
 from reslint.catalog import idempotency as cat
 from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import Context
@@ -563,7 +563,7 @@ def keyless_write_message(kind: str, policy) -> Optional[str]:
     policy retries only errors raised before the request was sent."""
     if _unsent_only(policy):
         return None
-    return f"{kind} runs inside {policy.adapter.write_label} with no idempotency key: {WRITE_WHY}; {WRITE_FIX}"
+    return f"{kind} runs inside {policy.adapter.write_label} with no idempotency key: {_why(policy)}; {WRITE_FIX}"
 
 
 def forwarded_write_message(function: str, writes: List[Tuple[str, str]], policy) -> Optional[str]:
@@ -575,9 +575,18 @@ def forwarded_write_message(function: str, writes: List[Tuple[str, str]], policy
     methods = " and ".join(dict.fromkeys(method for method, _ in writes))
     callers = ", ".join(f"`{name}`" for name in dict.fromkeys(name for _, name in writes))
     return (f"`{function}` sends the method its callers give inside {policy.adapter.write_label}, and {callers} "
-            f"send HTTP {methods} through it with no idempotency key: {WRITE_WHY}; retry only the idempotent "
+            f"send HTTP {methods} through it with no idempotency key: {_why(policy)}; retry only the idempotent "
             f"methods (GET, HEAD, PUT, DELETE) here, or have the callers send a stable idempotency key minted "
             f"once before the first attempt")
+
+
+def _why(policy) -> str:
+    """Why a replay may write twice, for what ``policy`` retries: only answers with a status (a
+    hand-rolled loop that goes round on a 5xx and catches no exception), or errors too."""
+    retried = policy.retried
+    if retried.kind is RetriedKind.STATUS and not retried.types and retried.statuses:
+        return STATUS_WRITE_WHY
+    return WRITE_WHY
 
 
 def _unsent_only(policy) -> bool:
