@@ -374,6 +374,7 @@ for _verb in ("get", "options", "head", "post", "put", "patch", "delete", "reque
     FORWARDS[f"requests.{_verb}"] = "requests.Session.request"  # requests/api.py -> Session.request
     FORWARDS[f"requests.Session.{_verb}"] = "requests.Session.request"
     FORWARDS[f"aiohttp.ClientSession.{_verb}"] = "aiohttp.ClientSession._request"  # aiohttp/client.py
+FORWARDS["requests.Session.send"] = "requests.adapters.HTTPAdapter.send"  # requests/sessions.py adapter.send(request, **kwargs)
 for _pool in ("urllib3.PoolManager", "urllib3.HTTPConnectionPool", "urllib3.HTTPSConnectionPool"):
     for _method in ("request", "urlopen", "request_encode_url", "request_encode_body"):
         FORWARDS[f"{_pool}.{_method}"] = "urllib3.HTTPConnectionPool.urlopen"  # urllib3/_request_methods.py

@@ -45,6 +45,11 @@ def _requests() -> List[TimeoutSpec]:
             number_phases=2,
         )
     )
+    # Session.send(request, **kwargs) hands its keywords to the adapter's send(request, stream,
+    # timeout, ...): a prepared request sent with no timeout= waits forever like the others
+    specs.append(TimeoutSpec("requests.Session.send", (T,), None,
+                             REQUESTS_SRC + "; Session.send(request, **kwargs) -> HTTPAdapter.send(..., timeout=None)",
+                             "a requests Session carries no default timeout", number_phases=2))
     return specs
 
 
