@@ -675,6 +675,38 @@ def test_boto_model_services_are_botocore_services():
         assert params_of(qualname).positional[position].name == name == "service_name", qualname
 
 
+def test_sdk_replayed_writes_are_operations_botocore_retries_after_a_read_timeout():
+    """``SDK_REPLAYED_WRITES``: each service and operation exists in botocore's data, its
+    invocation-type parameter takes the synchronous value, and botocore's standard retry mode
+    retries a read timeout and a 5xx (the replays the rule speaks of)."""
+    botocore_session = pytest.importorskip("botocore.session")
+    standard = pytest.importorskip("botocore.retries.standard")
+    exceptions = pytest.importorskip("botocore.exceptions")
+    from reslint.catalog.idempotency import SDK_REPLAYED_WRITES, SYNCHRONOUS_INVOCATION
+
+    session = botocore_session.get_session()
+    for service, operations in SDK_REPLAYED_WRITES.items():
+        model = session.get_service_model(service)
+        names = {model.operation_model(name).name: name for name in model.operation_names}
+        for operation in operations:
+            wire = "".join(part.capitalize() for part in operation.split("_"))
+            assert wire in names, (service, operation)
+            shape = model.operation_model(wire).input_shape.members["InvocationType"]
+            assert SYNCHRONOUS_INVOCATION in shape.enum, shape.enum
+    checker = standard.TransientRetryableChecker()
+
+    class Context:
+        def __init__(self, exception=None, status=None):
+            self.caught_exception = exception
+            self.http_response = type("Response", (), {"status_code": status})() if status else None
+
+        def get_error_code(self):
+            return None
+
+    assert checker.is_retryable(Context(exceptions.ReadTimeoutError(endpoint_url="https://lambda.example")))
+    assert checker.is_retryable(Context(status=502))
+
+
 @pytest.mark.parametrize("package", ["openai", "anthropic"])
 def test_llm_client_default_timeout(package: str):
     require(package)

@@ -19,11 +19,14 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 import libcst as cst
 
 from reslint.analysis.facts import STATUS_WRITE_WHY, WRITE_FIX, WRITE_WHY
-from reslint.catalog import idempotency as cat
+from reslint.catalog import canonical, idempotency as cat
+from reslint.catalog.clients import COUNTS_CONFIG, RETRYING_CLIENTS
+from reslint.libraries import client_attempts
 from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import Context
 from reslint.model.policy import RetriedKind
 from reslint.semantics.walk import children, expressions, statement_blocks
+from reslint.values import is_number
 
 _DICT_PARAMS = ("headers", "json", "data", "params", "options", "extra_headers", "body")
 _UPDATE_INCREMENT = re.compile(r"\bSET\b.*?\b(\w+)\s*=\s*\1\s*[-+]", re.IGNORECASE | re.DOTALL)
@@ -164,6 +167,33 @@ class Idempotency:
         if self.ctx.retry_scopes and not self.inside(found[0].node, self.ctx.retry_scopes[-1]):
             return None  # built before the retried code
         return f"PayPal `{qual}` on an object built for each attempt"
+
+    def sdk_replayed_write(self, call: cst.Call) -> Optional[Tuple[str, int, str, str]]:
+        """(the write, the client's attempts, how to turn its retries off, the client's library) when ``call`` is an
+        operation that the client's own retries send again with an effect a second run repeats
+        (catalog ``SDK_REPLAYED_WRITES``: a synchronous Lambda ``invoke`` on a boto3 client whose
+        retries are on), else ``None``; also ``None`` when the attempts or the service are unknown."""
+        func = call.func
+        if not isinstance(func, cst.Attribute) or \
+                not any(func.attr.value in ops for ops in cat.SDK_REPLAYED_WRITES.values()):
+            return None
+        constructor = self.ctx.constructor_of(func.value)
+        qual = self.ctx.qualname(constructor.func) if constructor is not None else None
+        client = RETRYING_CLIENTS.get(canonical(qual)) if qual is not None else None
+        if client is None or client.counts != COUNTS_CONFIG:
+            return None
+        service = find_argument(constructor, "service_name", 0)
+        service = self.ctx.string_text(service.value) if isinstance(service, cst.Arg) else None
+        if func.attr.value not in cat.SDK_REPLAYED_WRITES.get(service or "", ()):
+            return None
+        invocation = find_argument(call, "InvocationType", None)
+        if invocation is not None and (not isinstance(invocation, cst.Arg) or
+                                       self.ctx.string_text(invocation.value) != cat.SYNCHRONOUS_INVOCATION):
+            return None  # an event or a dry run, or a type set at run time
+        attempts = client_attempts(client, constructor, self.ctx)
+        if not is_number(attempts) or attempts <= 1:
+            return None
+        return f"Lambda `{func.attr.value}`", int(attempts), client.off, client.qualname.split(".")[0]
 
     def forwarded_writes(self, call: cst.Call) -> List[Tuple[str, str]]:
         """For an HTTP request that takes its method from a parameter of the function it is in
@@ -578,6 +608,15 @@ def forwarded_write_message(function: str, writes: List[Tuple[str, str]], policy
             f"send HTTP {methods} through it with no idempotency key: {_why(policy)}; retry only the idempotent "
             f"methods (GET, HEAD, PUT, DELETE) here, or have the callers send a stable idempotency key minted "
             f"once before the first attempt")
+
+
+def sdk_replay_message(kind: str, attempts: int, off: str, library: str) -> str:
+    """RES402's message for a ``kind`` write that a ``library`` client's own retries (``attempts`` in
+    all) send again; ``off``: how to turn them off."""
+    return (f"{kind} runs inside the {library} client's own retries ({attempts} attempts): after a read timeout or "
+            f"a 5xx the client sends it again, and a synchronous invocation runs the function again "
+            f"(a duplicate row, charge, message or mail); make the function idempotent (dedupe on a key in the "
+            f"payload), or build this client with `{off}`")
 
 
 def _why(policy) -> str:

@@ -121,6 +121,16 @@ AWS_IDEMPOTENT_MARKERS: Tuple[str, ...] = ("tags", "or_update", "_tag")
 AWS_WRITES: FrozenSet[str] = frozenset({"publish", "publish_batch", "send_message", "send_message_batch", "invoke",
                                         "put_events", "send_email", "send_raw_email"})
 
+#: botocore operations that the client's own retries send again with an effect a second run repeats,
+#: by service name (``boto3.client("lambda")``): a synchronous Lambda ``invoke`` (the default
+#: ``InvocationType="RequestResponse"``) whose read times out or whose answer is a 5xx or a throttle is
+#: sent again by botocore, and Lambda runs the function again (AWS Lambda Developer Guide, "Understanding
+#: retry behavior in Lambda": clients such as the AWS CLI and the AWS SDK retry on client timeouts,
+#: throttling errors and service errors; botocore/retries/standard.py retries read timeouts)
+SDK_REPLAYED_WRITES: Dict[str, FrozenSet[str]] = {"lambda": frozenset({"invoke"})}
+#: the invocation type under which ``invoke`` runs the function while the caller waits
+SYNCHRONOUS_INVOCATION = "RequestResponse"
+
 #: Stripe: ``stripe.<Resource>.create`` and ``StripeClient(...).v1.<resource>.create`` mint a key per
 #: call (stripe/_api_requestor.py); ``idempotency_key=`` or ``options={"idempotency_key": ...}`` fixes it.
 STRIPE_CREATE_METHODS: FrozenSet[str] = frozenset({"create", "capture", "confirm", "pay"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from reslint.analysis.idempotency import analysis, deferred_dict_calls, forwarded_write_message, \
-    keyless_write_message
+    keyless_write_message, sdk_replay_message
 from reslint.rules.base import Rule
 
 
@@ -15,9 +15,12 @@ class NonIdempotentRetry(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         scopes = [s for s in self.ctx.retry_scopes if not s.poll]  # a poll's pass is a new request by design
-        if not scopes:
-            return
         idempotency = analysis(self.ctx)
+        if not scopes:
+            replayed = idempotency.sdk_replayed_write(node)
+            if replayed is not None:  # the client's own retries are the retry
+                self.report(node, sdk_replay_message(*replayed))
+            return
         kind = idempotency.write_kind(node)
         if kind is None:
             self._forwarded(node, idempotency, scopes[-1].policy)
