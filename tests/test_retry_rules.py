@@ -347,3 +347,20 @@ def test_redo_retriable_async_is_read_from_its_own_parameters(linter):
     assert errors == []
     assert [(f.location.row, f.code) for f in found] == [(4, "RES202"), (9, "RES204")]
     assert "5 attempts" in found[0].message and "225 s of waits" in found[0].message
+
+
+@pytest.mark.parametrize("attempts, reported", [(5, True), (2, False)])
+def test_a_call_with_no_timeout_counts_at_the_timeout_its_fix_adds(linter, attempts, reported):
+    # the call waits forever (RES101); judged with the 10 s per phase RES101's fix inserts, so
+    # fixing RES101 brings up no RES202 that the first run did not show
+    body = (f"@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt({attempts}), "
+            "wait=wait_random_exponential(max=5))\ndef f():\n    return session.get('u')\n")
+    found, _ = linter.lint_text(HEAD + body, "m.py")
+    fixed, _ = linter.lint_text(HEAD + body.replace("session.get('u')", "session.get('u', timeout=10)"), "m.py")
+    codes = {f.code for f in found}
+    assert ("RES202" in codes) is reported and "RES101" in codes
+    assert ("RES202" in {f.code for f in fixed}) is reported
+    if reported:
+        (message,) = [f.message for f in found if f.code == "RES202"]
+        assert "5 attempts × 20 s + up to 12 s of waits = 112 s > max-retry-time (60 s) (counting each call " \
+               "that has no timeout, RES101, at the default-timeout its fix adds)" in message

@@ -22,16 +22,19 @@ from reslint.semantics.walk import expressions
 MAX_WAITS = 10_000  # an attempt cap above this is treated as unbounded for the arithmetic
 
 
-def call_time(call: cst.Call, ctx: Context):
+def call_time(call: cst.Call, ctx: Context, fixed: bool = False):
     """Seconds one attempt of ``call`` can take (sum of phases), ``None`` when the call
     is not a timeout-bearing call in the catalog, UNKNOWN when it cannot be read.
     A call on a client that carries the timeout (``client.get()``) costs what the
-    client's constructor says."""
+    client's constructor says. ``fixed``: a call that waits forever (RES101) costs what it
+    would with its category's ``default-timeout`` per phase, the timeout its fix gives it."""
     reading = read_call_timeout(call, ctx)
     if reading is not None and not reading.spec.blocks:
         return None  # sets a timeout for later calls (``client.with_options(timeout=30)``), waits on nothing
     if reading is not None and reading.per_attempt_s is not None:
         return reading.per_attempt_s
+    if fixed and reading is not None and reading.unbounded and ctx.settings is not None:
+        return ctx.settings.default_timeout_for(reading.spec.category) * reading.spec.number_phases
     inherits = reading is None or reading.spec.default_s == INHERITED
     if inherits and isinstance(call.func, cst.Attribute):
         # a catalog request (``client.chat.completions.create``) inherits through its resource path;
@@ -69,10 +72,11 @@ def _bound_attribute(expr: cst.Attribute, ctx: Context) -> bool:
     return isinstance(expr.value, cst.Name) and ctx.constructor_of(expr) is not None
 
 
-def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN):
+def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN, fixed: bool = False):
     """Seconds one run of a block can take: the sum of its timed calls (catalog calls, and
     calls to functions of this module, followed through). UNKNOWN when a part is unknown
-    or a timed call sits in a loop over data; ``empty`` when no timed call is seen."""
+    or a timed call sits in a loop over data; ``empty`` when no timed call is seen;
+    ``fixed`` as for :func:`call_time`."""
     total, seen = 0.0, False
     for node in own_nodes(body):
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
@@ -81,9 +85,9 @@ def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN):
             continue
         if not isinstance(node, cst.Call):
             continue
-        seconds = call_time(node, ctx)
+        seconds = call_time(node, ctx, fixed)
         if seconds is None:
-            seconds = function_time(node, ctx, scope, depth)
+            seconds = function_time(node, ctx, scope, depth, fixed)
         if seconds is None:
             continue
         if not is_number(seconds):
@@ -92,20 +96,21 @@ def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN):
     return total if seen else empty
 
 
-def known_body_time(body, ctx: Context, scope=None):
+def known_body_time(body, ctx: Context, scope=None, fixed: bool = False):
     """The part of one run's time reslint can show: the sum of timed calls, 0 when the
     block has none (calls reslint does not know add nothing), UNKNOWN when a timed call's
-    timeout cannot be read."""
-    return body_time(body, ctx, scope, empty=0.0)
+    timeout cannot be read; ``fixed`` as for :func:`call_time`."""
+    return body_time(body, ctx, scope, empty=0.0, fixed=fixed)
 
 
 def _calls(node):
     return [n for n in expressions(node) if isinstance(n, cst.Call)]
 
 
-def function_time(call: cst.Call, ctx: Context, scope=None, depth: int = 0):
+def function_time(call: cst.Call, ctx: Context, scope=None, depth: int = 0, fixed: bool = False):
     """Worst-case seconds of a call to a function defined in this module (None if it is
-    not one): its body's time, multiplied out by its own retry policy if decorated."""
+    not one): its body's time, multiplied out by its own retry policy if decorated;
+    ``fixed`` as for :func:`call_time`."""
     if depth > 6 or ctx.retried is None:
         return None
     func = call.func
@@ -120,15 +125,15 @@ def function_time(call: cst.Call, ctx: Context, scope=None, depth: int = 0):
         outer = outer.parent
     # once per function and depth, not per call: the answer depends on nothing else, and a body
     # calling a long helper thousands of times (or helpers nested six deep) summed it each time
-    key = ("function-time", id(node), depth)
+    key = ("function-time", id(node), depth, fixed)
     if key not in ctx.cache:
-        ctx.cache[key] = _function_time(node, ctx, depth)
+        ctx.cache[key] = _function_time(node, ctx, depth, fixed)
     return ctx.cache[key]
 
 
-def _function_time(node: cst.FunctionDef, ctx: Context, depth: int):
+def _function_time(node: cst.FunctionDef, ctx: Context, depth: int, fixed: bool):
     inner_scope = ctx.model.scopes.get(id(node.body))
-    per_run = body_time(node.body, ctx, inner_scope, depth + 1, empty=None)
+    per_run = body_time(node.body, ctx, inner_scope, depth + 1, empty=None, fixed=fixed)
     if per_run is None:
         return None  # no timed call inside: not part of the estimate
     for entry in ctx.retried.opened.get(id(node.body), ()):

@@ -63,13 +63,22 @@ class RetryWithoutTimeCap(PolicyRule):
             if scope is not None:  # one attempt runs the whole retried body
                 per_attempt = known_body_time(scope.node, self.ctx, self.ctx.model.scopes.get(id(scope.node)))
             total = worst_case(policy, per_attempt)
+            forever = ""
+            if not is_number(per_attempt) and scope is not None:
+                # a call that waits forever (RES101): judged with the timeout its fix gives it, so
+                # that fixing RES101 does not bring this finding up only then
+                fixed = known_body_time(scope.node, self.ctx, self.ctx.model.scopes.get(id(scope.node)), fixed=True)
+                fixed_total = worst_case(policy, fixed)
+                if is_number(fixed) and is_number(fixed_total) and fixed_total > limit:
+                    per_attempt, total = fixed, fixed_total
+                    forever = " (counting each call that has no timeout, RES101, at the default-timeout its fix adds)"
             if not is_number(per_attempt) and total is not None:
                 waits_only = worst_case(policy, 0.0)  # the waits alone are a lower bound
                 if is_number(waits_only) and waits_only > limit:
                     total = waits_only
             if total is not None and not (is_number(total) and total > limit):
                 continue  # shown short, or not shown long: an unknown value is never the fault
-            verdict = f"> max-retry-time ({limit:g} s)" if is_number(total) else "(unbounded)"
+            verdict = f"> max-retry-time ({limit:g} s){forever}" if is_number(total) else "(unbounded)"
             adapter = policy.adapter
             advice = adapter.advice(Remedy.TIME_CAP, policy, limit) or ADVICE
             fix = adapter.fix(Remedy.TIME_CAP, policy, FixContext(self.ctx, self._scopes.get(id(policy))),
