@@ -623,8 +623,9 @@ def _why(policy) -> str:
     """Why a replay may write twice, for what ``policy`` retries: only answers with a status (a
     hand-rolled loop that goes round on a 5xx and catches no exception), or errors too."""
     retried = policy.retried
-    if retried.kind is RetriedKind.STATUS and not retried.types and retried.statuses:
-        return STATUS_WRITE_WHY
+    if retried.kind is RetriedKind.STATUS and not retried.types and retried.statuses and policy.node is not None \
+            and not any(isinstance(n, cst.Try) for n in expressions(policy.node)):
+        return STATUS_WRITE_WHY  # no ``try`` in the loop at all: an exception leaves it
     return WRITE_WHY
 
 
