@@ -6,6 +6,7 @@ and what was expected. Durations are seconds. CLI options override the file.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import sys
@@ -420,10 +421,38 @@ PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 
 
 def find_project_root(start: Path) -> Optional[Path]:
-    """The nearest directory at or above ``start`` holding a project marker, or ``None``."""
+    """The nearest directory at or above ``start`` (a directory) holding a project marker; with
+    none, the directory that holds ``start``'s top-level package (``start`` itself when packages
+    are right in it), so that ``reslint check pkg/mod.py`` and ``reslint check .`` run from that
+    directory see the same project; ``None`` when neither is found."""
     for directory in (start, *start.parents):
         if any((directory / marker).exists() for marker in PROJECT_MARKERS):
             return directory
+    return _package_root(start)
+
+
+#: what makes a directory a regular package
+PACKAGE_MARKER = "__init__.py"
+#: how many entries of a directory are looked at for a package in it
+MAX_ENTRIES_LOOKED_AT = 1000
+
+
+def _package_root(start: Path) -> Optional[Path]:
+    """The parent of the topmost package ``start`` is in; ``start`` when a directory right in it is
+    a package; else ``None``."""
+    top = None
+    for directory in (start, *start.parents):
+        if not (directory / PACKAGE_MARKER).is_file():
+            break
+        top = directory
+    if top is not None:
+        return top.parent
+    try:  # a huge directory is not searched through: its first entries decide
+        if any(child.is_dir() and (child / PACKAGE_MARKER).is_file()
+               for child in itertools.islice(start.iterdir(), MAX_ENTRIES_LOOKED_AT)):
+            return start
+    except OSError:
+        pass
     return None
 
 

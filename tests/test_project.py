@@ -280,3 +280,35 @@ def test_cache_notices_a_new_requires_python(tmp_path):
     (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "p"\nrequires-python = "<{ceiling}"\n',
                                              encoding="utf-8")
     assert found() == ["RES000"]
+
+
+@pytest.mark.parametrize("marker", [None, "pyproject.toml", ".git"])
+def test_a_run_on_one_file_reports_the_cross_module_findings_of_the_whole_run(tmp_path, monkeypatch, marker):
+    # what pre-commit runs after an edit of one module: with or without a project marker, the
+    # project is the same as for `reslint check .` from that directory (with none: the directory
+    # holding the top-level package)
+    shutil.copytree(CASES / "nested_cross_module" / "shop", tmp_path / "shop")
+    if marker == ".git":
+        (tmp_path / ".git").mkdir()
+    elif marker is not None:
+        (tmp_path / marker).write_text("[project]\nname = 'shop'\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    whole = runner.invoke(main, ["check", "-f", "concise", "--select", "RES301", "."])
+    assert "shop/inventory.py:11:12: RES301" in whole.output, whole.output
+    for args in (["shop/inventory.py"], ["--no-cache", "shop/inventory.py"]):
+        one = runner.invoke(main, ["check", "-f", "concise", "--select", "RES301", *args])
+        assert one.exit_code == 1, one.output
+        assert "shop/inventory.py:11:12: RES301 retry layers multiply: stock_level (4) → fetch_json (3)" in one.output
+
+
+def test_a_package_root_stands_in_for_a_missing_project_marker(tmp_path):
+    from reslint.config import find_project_root
+
+    (tmp_path / "app" / "jobs").mkdir(parents=True)
+    (tmp_path / "app" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "app" / "jobs" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "loose").mkdir()
+    assert find_project_root(tmp_path / "app" / "jobs") == tmp_path
+    assert find_project_root(tmp_path) == tmp_path  # a package right in it
+    assert find_project_root(tmp_path / "loose") is None  # loose scripts: no project to walk
