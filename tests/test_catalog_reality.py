@@ -1580,3 +1580,34 @@ def test_exception_bases_of_litellm_errors_are_real():
         cls = resolve(name)[0]
         for base in bases:
             assert issubclass(cls, resolve(base)[0]), (name, base)
+
+
+@pytest.mark.parametrize("name", ["tenacity", "backoff", "stamina"])
+def test_retries_generators_is_what_the_library_does(name: str):
+    """``RetryAdapter.retries_generators``: decorate a generator function that fails on its first
+    step and count the runs: tenacity and backoff wrap only the call (one run), stamina retries."""
+    require(name)
+    module = _quiet_import(name)
+    adapter = next(a for a in libraries.ADAPTERS if a.name == name)
+    runs = []
+
+    def body():
+        runs.append(1)
+        raise ConnectionError("down")
+        yield  # a generator function
+
+    decorate = {
+        "tenacity": lambda f: module.retry(stop=module.stop_after_attempt(3), reraise=True)(f),
+        "backoff": lambda f: module.on_exception(module.constant, ConnectionError, max_tries=3, interval=0)(f),
+        "stamina": lambda f: module.retry(on=ConnectionError, attempts=3, wait_initial=0, wait_max=0,
+                                          wait_jitter=0)(f),
+    }[name]
+    if name == "stamina":
+        module.set_testing(True, attempts=3)
+    try:
+        with pytest.raises(ConnectionError):
+            list(decorate(body)())
+    finally:
+        if name == "stamina":
+            module.set_testing(False)
+    assert (len(runs) > 1) is adapter.retries_generators, runs

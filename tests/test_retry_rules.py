@@ -364,3 +364,21 @@ def test_a_call_with_no_timeout_counts_at_the_timeout_its_fix_adds(linter, attem
         (message,) = [f.message for f in found if f.code == "RES202"]
         assert "5 attempts × 20 s + up to 12 s of waits = 112 s > max-retry-time (60 s) (counting each call " \
                "that has no timeout, RES101, at the default-timeout its fix adds)" in message
+
+
+@pytest.mark.parametrize("decorator, reported", [
+    ("@retry(stop=stop_after_attempt(3))", False),  # tenacity wraps the call, which only creates the generator
+    ("@backoff.on_exception(backoff.expo, Exception, max_tries=3)", False),
+    ("@stamina.retry(on=Exception, attempts=3)", True),  # stamina retries a generator's iteration
+])
+@pytest.mark.parametrize("kind", ["async def f():\n    async for x in source():\n        yield x\n",
+                                  "def f():\n    yield from source()\n"])
+def test_a_retry_decorator_on_a_generator_its_library_cannot_retry_is_no_retry(linter, decorator, kind, reported):
+    found = findings(linter, f"{decorator}\n{kind}")
+    assert bool([code for _, code in found if code.startswith("RES2")]) is reported, found
+
+
+def test_a_policy_shared_by_a_generator_and_a_function_is_still_judged(linter):
+    body = ("again = retry(stop=stop_after_attempt(3))\n\n\n@again\ndef pages():\n    yield from source()\n\n\n"
+            "@again\ndef page():\n    return session.get('u', timeout=5)\n")
+    assert (1, "RES204") in findings(linter, body)

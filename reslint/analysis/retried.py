@@ -28,10 +28,18 @@ from reslint.analysis.helpers import CALLER, DECORATOR, FACTORY, Helper, Helpers
 from reslint.analysis.loops import LoopAnalyzer, own_nodes
 from reslint.analysis.retry import Extractor
 from reslint.catalog import retries as cat
+from reslint.semantics.cstutil import is_generator
 from reslint.semantics.context import Context, Scope
 from reslint.model.policy import RetriedKind, RetryPolicy, Role
 from reslint.values import UNKNOWN, is_number
 from reslint.semantics.walk import expressions, statement_blocks
+
+
+def _wraps_only_creation(policy: RetryPolicy, func: cst.FunctionDef) -> bool:
+    """Whether ``policy``, a decorator of ``func``, never retries it: ``func`` is a generator (or
+    async generator) function and the library wraps only its call, which creates the generator
+    and raises nothing (the adapter's ``retries_generators``)."""
+    return not policy.adapter.retries_generators and is_generator(func)
 
 
 @dataclass
@@ -74,6 +82,9 @@ class RetriedScopes:
         self.policies: List[RetryPolicy] = []
         self.loop_policies: Dict[int, RetryPolicy] = {}
         self._by_policy: Dict[int, RetryScope] = {}
+        #: id() of decorator policies on generator functions they cannot retry, and on others
+        self._inert: Set[int] = set()
+        self._live: Set[int] = set()
         self._asserting: Set[int] = set()  # id() of library policies whose retried body asserts its condition
         self._function = ""  # the function being walked (for loop labels)
         self._functions: Dict[int, str] = {}  # id(policy) -> the function its loop or iterator is in
@@ -100,6 +111,12 @@ class RetriedScopes:
         self.opened.setdefault(id(node), []).append(entry)
         if isinstance(entry, RetryScope):
             self._by_policy.setdefault(id(entry.policy), entry)
+
+    def retries_nothing(self, policy: RetryPolicy) -> bool:
+        """Whether ``policy`` decorates only generator functions whose iteration its library does
+        not retry (tenacity, backoff: the call creates the generator and raises nothing): no
+        attempt is ever repeated, so no retry rule applies to it."""
+        return id(policy) in self._inert and id(policy) not in self._live
 
     def is_poll(self, policy: RetryPolicy) -> bool:
         """Whether a policy waits for a condition instead of retrying a fault of a remote call
@@ -142,7 +159,11 @@ class RetriedScopes:
             inner = model.scopes.get(id(stmt.body), scope)
             for decorator in stmt.decorators:
                 policy = self.extractor.for_decorator(decorator.decorator, scope)
+                if policy is not None and _wraps_only_creation(policy, stmt):
+                    self._inert.add(id(policy))
+                    continue
                 if policy is not None:
+                    self._live.add(id(policy))
                     self.policies.append(policy)
                     self._open(stmt.body, RetryScope(policy, stmt.body, stmt))
                     continue

@@ -46,6 +46,9 @@ GENERATOR_KEYWORDS = tuple(dict.fromkeys(name for defaults in WAIT_GENERATORS.va
 
 class Backoff(RetryAdapter):
     name = "backoff"
+    #: backoff/_decorator.py: ``asyncio.iscoroutinefunction(target)`` picks the async retry, else the
+    #: sync one, whose call returns a generator or async generator at once
+    retries_generators = False
     spellings = roles("backoff.on_exception", "backoff.on_predicate", role=Role.DECORATOR)
     trigger_modules = ("backoff",)
     keywords = {"backoff.on_exception": EXCEPTION_KEYWORDS, "backoff.on_predicate": KEYWORDS}

@@ -73,6 +73,9 @@ class RetryAdapter:
     #: whether the retry rules judge a policy where it is used (``False``: a helper of the project,
     #: whose own loop is judged once, where it is written)
     reports_faults: ClassVar[bool] = True
+    #: whether a decorator retries a generator function's iteration (``False``: it wraps only the
+    #: call, which creates the generator and raises nothing, so nothing is ever retried)
+    retries_generators: ClassVar[bool] = True
 
     # -- labels ------------------------------------------------------------------------------
     @property

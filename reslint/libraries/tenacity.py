@@ -102,6 +102,9 @@ def _short(reader: PolicyReader, func, scope) -> Optional[str]:
 
 class Tenacity(RetryAdapter):
     name = "tenacity"
+    #: tenacity/__init__.py ``retry``: a coroutine function gets AsyncRetrying, any other callable (a
+    #: generator or async generator function too) the sync Retrying, whose call returns the generator
+    retries_generators = False
     spellings = merge(roles("tenacity.retry", role=Role.DECORATOR),
                       roles("tenacity.Retrying", "tenacity.AsyncRetrying", "tenacity.asyncio.AsyncRetrying",
                             role=Role.ITERATOR))

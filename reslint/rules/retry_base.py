@@ -29,7 +29,10 @@ class PolicyRule(Rule):
     applies_to_polls: ClassVar[bool] = False
 
     def _sees(self, policy: RetryPolicy) -> bool:
-        return self.applies_to_polls or not self.ctx.retried.is_poll(policy)
+        """Whether the rule judges ``policy``: not one that retries nothing (a decorator on a
+        generator its library cannot retry), and a poll only when the rule applies to polls."""
+        retried = self.ctx.retried
+        return not retried.retries_nothing(policy) and (self.applies_to_polls or not retried.is_poll(policy))
 
     def check(self, policy: RetryPolicy) -> None:
         if not policy.adapter.reports_faults:
