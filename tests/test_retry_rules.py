@@ -382,3 +382,23 @@ def test_a_policy_shared_by_a_generator_and_a_function_is_still_judged(linter):
     body = ("again = retry(stop=stop_after_attempt(3))\n\n\n@again\ndef pages():\n    yield from source()\n\n\n"
             "@again\ndef page():\n    return session.get('u', timeout=5)\n")
     assert (1, "RES204") in findings(linter, body)
+
+
+@pytest.mark.parametrize("body, reported", [
+    # the retried code raises ValueError itself on an empty answer: its own signal to try again
+    ("@retry(retry=retry_if_exception_type((requests.Timeout, ValueError)), stop=stop_after_attempt(2))\n"
+     "def f():\n    r = session.get('u', timeout=5)\n    if not r.content:\n        raise ValueError('empty, retry')\n"
+     "    return r.json()\n", False),
+    ("@retry(retry=retry_if_exception_type((requests.Timeout, ValueError)), stop=stop_after_attempt(2))\n"
+     "def f():\n    return int(session.get('u', timeout=5).text)\n", True),
+    # the same in a hand-rolled loop that also retries timeouts
+    ("def f():\n    for attempt in range(3):\n        try:\n            r = session.get('u', timeout=5)\n"
+     "            if not r.content:\n                raise ValueError('empty')\n            return r.json()\n"
+     "        except (requests.Timeout, ValueError):\n            time.sleep(random.uniform(0, 2 ** attempt))\n",
+     False),
+    ("def f():\n    for attempt in range(3):\n        try:\n            return int(session.get('u', timeout=5).text)\n"
+     "        except (requests.Timeout, ValueError):\n            time.sleep(random.uniform(0, 2 ** attempt))\n",
+     True),
+])
+def test_an_error_the_retried_code_raises_itself_is_its_signal_to_retry(linter, body, reported):
+    assert any(code == "RES204" for _, code in findings(linter, body)) is reported

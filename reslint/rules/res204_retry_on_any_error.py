@@ -8,7 +8,7 @@ from typing import Callable, Optional, Sequence, Tuple
 import libcst as cst
 
 from reslint.analysis.breakers import open_circuit_retry
-from reslint.analysis.loops import unguarded_raise_for_status
+from reslint.analysis.loops import own_nodes, unguarded_raise_for_status
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog import retries as cat
 from reslint.diagnostics import Applicability
@@ -51,7 +51,8 @@ class RetryOnAnyError(PolicyRule):
             return "retries every exception" + (" (the default predicate)" if retried.default else "")
         if retried.kind not in (RetriedKind.TYPES, RetriedKind.FUNCTION):
             return None
-        found = classify(sorted(retried.types), retried.checks_status, lambda: self._raises_for_status(policy))
+        found = classify(sorted(retried.types), retried.checks_status, lambda: self._raises_for_status(policy),
+                         raised=self._raised_here(policy))
         kind, name = found or (None, "")
         if kind is CATCH_ALL:
             return f"retries `{name}`, that is every error"
@@ -108,6 +109,20 @@ class RetryOnAnyError(PolicyRule):
             return plan
         return dataclasses.replace(plan, message=plan.message + DROPPED)
 
+    def _raised_here(self, policy: RetryPolicy) -> frozenset:
+        """The exception types the retried code raises itself (``raise ValueError("empty reply,
+        retry")``): its own signal to try again, which a retry is meant to catch."""
+        scope = self.ctx.retried.scope_of(policy)
+        if scope is None:
+            return frozenset()
+        inner = self.ctx.model.scopes.get(id(scope.node))
+        out = set()
+        for node in own_nodes(scope.node):
+            if isinstance(node, cst.Raise) and node.exc is not None:
+                raised = node.exc.func if isinstance(node.exc, cst.Call) else node.exc
+                out.update(self.ctx.retries.exception_types(raised, inner) or ())
+        return frozenset(out)
+
     def _raises_for_status(self, policy: RetryPolicy) -> bool:
         """Whether the retried code reaches ``raise_for_status()`` with a 4xx no retry fixes
         (a status check in front of it may let only the retried statuses through)."""
@@ -127,7 +142,8 @@ class RetryOnAnyError(PolicyRule):
                                      f"SystemExit too): {WHY}; catch the transient errors only")
                 continue
             types = self.ctx.retries.exception_types(handler.type) or ()
-            found = classify(types, checks_status, lambda: loop.raise_for_status, status_errors=False)
+            found = classify(types, checks_status, lambda: loop.raise_for_status, status_errors=False,
+                             raised=self._raised_here(policy))
             if found is None:
                 continue
             kind, name = found
@@ -153,18 +169,20 @@ FOR_STATUS = "raised for status"  # a broad HTTP base that raise_for_status() tu
 
 
 def classify(types: Sequence[str], checks_status: bool, raises_for_status: Callable[[], bool],
-             status_errors: bool = True) -> Optional[Tuple[str, str]]:
+             status_errors: bool = True, raised: frozenset = frozenset()) -> Optional[Tuple[str, str]]:
     """(kind, the first such type in ``types``) of the worst error a retry of ``types`` (canonical
     qualified names) retries that no retry can fix, or ``None``: a catch-all, then a never-transient
     error, then an HTTP status error retried whatever its status (``status_errors``: whether that
     counts; a loop's handler inspects the error itself where it must), then a broad HTTP base the
     retried code raises for every 4xx (``raises_for_status``, asked only then). ``checks_status``:
-    the retry inspects a status code, which rules out the last two."""
+    the retry inspects a status code, which rules out the last two. ``raised``: types the retried
+    code raises itself, its own signal to try again, never counted as never transient."""
     steps = ((CATCH_ALL, cat.CATCH_ALL, True), (NEVER_TRANSIENT, cat.NON_TRANSIENT_ERRORS, True),
              (ANY_STATUS, cat.STATUS_ERRORS, status_errors and not checks_status),
              (FOR_STATUS, cat.BROAD_HTTP_ERRORS, not checks_status))
     for kind, known, applies in steps:
-        name = next((t for t in types if t in known), None) if applies else None
+        name = next((t for t in types if t in known and (kind is not NEVER_TRANSIENT or t not in raised)),
+                    None) if applies else None
         if name is not None and (kind is not FOR_STATUS or raises_for_status()):
             return kind, name
     return None
