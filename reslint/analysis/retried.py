@@ -28,11 +28,10 @@ from reslint.analysis.helpers import CALLER, DECORATOR, FACTORY, Helper, Helpers
 from reslint.analysis.loops import LoopAnalyzer, own_nodes
 from reslint.analysis.retry import Extractor
 from reslint.catalog import retries as cat
-from reslint.semantics.cstutil import is_generator
 from reslint.semantics.context import Context, Scope
 from reslint.model.policy import RetriedKind, RetryPolicy, Role
 from reslint.values import UNKNOWN, is_number
-from reslint.semantics.walk import expressions, statement_blocks
+from reslint.semantics.walk import expressions, is_generator, statement_blocks
 
 
 def _wraps_only_creation(policy: RetryPolicy, func: cst.FunctionDef) -> bool:

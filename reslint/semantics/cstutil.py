@@ -90,17 +90,3 @@ def format_seconds(seconds: float) -> str:
     """``10.0`` → ``"10"``, ``2.5`` → ``"2.5"`` (for code a fix inserts)."""
     return str(int(seconds)) if float(seconds).is_integer() else repr(float(seconds))
 
-
-def is_generator(func: cst.FunctionDef) -> bool:
-    """Whether ``func`` is a generator or async generator function: a ``yield`` in its own body
-    (not in a function, lambda or class defined in it)."""
-    from reslint.semantics.walk import children
-
-    stack = list(children(func.body))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Yield):
-            return True
-        if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            stack.extend(children(node))
-    return False

@@ -143,3 +143,16 @@ def statement_blocks(stmt) -> List[cst.CSTNode]:
     if isinstance(stmt, cst.Match):
         return [case.body for case in stmt.cases]
     return []
+
+
+def is_generator(func: cst.FunctionDef) -> bool:
+    """Whether ``func`` is a generator or async generator function: a ``yield`` in its own body
+    (not in a function, lambda or class defined in it)."""
+    stack = list(children(func.body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Yield):
+            return True
+        if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            stack.extend(children(node))
+    return False
