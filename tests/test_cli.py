@@ -222,14 +222,17 @@ def test_per_file_ignores(tmp_path):
 def test_test_code_is_not_reported_by_default_also_when_named(tmp_path):
     # pytest's discovery patterns and test directories: nothing reported there by default
     for name in ("tests/test_api.py", "tests/helpers.py", "pkg/test_util.py", "pkg/util_test.py", "conftest.py",
-                 "test/smoke.py", ".semgrep/security/no-requests.py"):  # the last: a Semgrep rule's test file
+                 "test/smoke.py", ".semgrep/security/no-requests.py",  # a Semgrep rule's test file
+                 "t/integration/tasks.py"):  # celery's and kombu's test directory, at the root
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(MISSING, encoding="utf-8")
     (tmp_path / "pkg" / "client.py").write_text(MISSING, encoding="utf-8")
     (tmp_path / "pkg" / "testing.py").write_text(MISSING, encoding="utf-8")  # not a test file by name
+    (tmp_path / "pkg" / "t").mkdir()
+    (tmp_path / "pkg" / "t" / "fetch.py").write_text(MISSING, encoding="utf-8")  # `t` below the root: a module
     result = run(["--isolated", "--no-cache", "-f", "concise", "."], tmp_path)
     assert [line.split(":")[0] for line in result.output.splitlines() if " RES" in line] == [
-        "pkg/client.py", "pkg/testing.py"]
+        "pkg/client.py", "pkg/t/fetch.py", "pkg/testing.py"]
     # as per-file-ignores, and unlike exclude, also for a file named on the command line (pre-commit)
     named = run(["--isolated", "--no-cache", "-f", "concise", "tests/test_api.py"], tmp_path)
     assert (named.exit_code, named.output) == (0, "All checks passed!\n")
@@ -366,7 +369,8 @@ def test_show_settings_for_a_path_and_without_a_config_file(project):
     (project / "tests" / "test_app.py").write_text(MISSING, encoding="utf-8")
     whole = run(["show-settings", "."], project).output
     assert '  1 of them test code (test-paths), where test-ignore = ["RES"] applies' in whole
-    assert 'test-paths = ["tests/", "test/", "test_*.py", "*_test.py", "conftest.py", ".semgrep/"]  # default' in whole
+    assert 'test-paths = ["tests/", "test/", "/t/", "test_*.py", "*_test.py", "conftest.py", ".semgrep/"]  # default' \
+        in whole
     test_file = run(["show-settings", "tests/test_app.py"], project).output
     assert '  test code (test-paths): test-ignore = ["RES"] applies, also when the file is named on the command ' \
            'line' in test_file
