@@ -59,32 +59,17 @@ def test_while_not_done_with_pass_is_an_endless_immediate_retry(linter):
         """) == [(3, "RES203"), (3, "RES205"), (7, "RES204")]
 
 
-def test_a_flag_set_at_the_end_of_every_pass_runs_the_body_once(linter):
+@pytest.mark.parametrize("skip, expected", [
     # redash's wait for the database: one query, one 30 s wait on failure, then on: no retry
-    assert codes(linter, """\
-        def f():
-            retried = False
-            while not retried:
-                try:
-                    return session.get('u', timeout=5)
-                except T:
-                    time.sleep(30)
-                retried = True
-        """) == []
-
-
-def test_a_flag_a_continue_can_skip_still_retries(linter):
-    assert codes(linter, """\
-        def f():
-            retried = False
-            while not retried:
-                try:
-                    return session.get('u', timeout=5)
-                except T:
-                    time.sleep(30)
-                    continue
-                retried = True
-        """) == [(3, "RES203"), (7, "RES201")]
+    ("", []),
+    # a continue can skip the flag: the loop goes round again
+    ("            continue\n", [(3, "RES203"), (7, "RES201")]),
+])
+def test_a_flag_set_at_the_end_of_every_pass_runs_the_body_once(linter, skip, expected):
+    body = ("def f():\n    retried = False\n    while not retried:\n        try:\n"
+            "            return session.get('u', timeout=5)\n        except T:\n            time.sleep(30)\n"
+            f"{skip}        retried = True\n")
+    assert codes(linter, body) == expected
 
 
 def test_while_true_with_a_give_up_count_is_capped(linter):
