@@ -20,7 +20,7 @@ from reslint.analysis.commands import BOUNDED, INTERACTIVE, LOCAL, NETWORK, UNKN
     shown_command
 from reslint.analysis.model_calls import items_set_no_timeout, setting_value, unpacked_keywords
 from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
-from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, MODEL as MODEL_CALL, NETWORK as NETWORK_CALL, TimeoutObjectSpec, \
+from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, NETWORK as NETWORK_CALL, TimeoutObjectSpec, \
     TimeoutParam, TimeoutSpec
 from reslint.catalog.timeouts import MOUNTED_TIMEOUTS
 from reslint.semantics.arguments import find_argument
@@ -176,10 +176,10 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
 
 
 def _visible_keywords(call: cst.Call, spec: TimeoutSpec, ctx: Context):
-    """For a model client or call built with ``**config`` (and no ``*args``), the keywords of that
-    config when it is a visible dict literal (:func:`reslint.analysis.model_calls.unpacked_keywords`)."""
-    if spec.category != MODEL_CALL or any(a.star == "*" for a in call.args) or \
-            not any(a.star == "**" for a in call.args):
+    """For a call or client built with ``**config`` (and no ``*args``), the keywords of that config
+    when it is a visible dict (:func:`reslint.analysis.model_calls.unpacked_keywords`): a literal,
+    or a name bound once to one (``kw = {"headers": h}; requests.get(url, **kw)``)."""
+    if any(a.star == "*" for a in call.args) or not any(a.star == "**" for a in call.args):
         return None
     return unpacked_keywords(call, ctx)
 
