@@ -25,7 +25,7 @@ from reslint.libraries import client_attempts
 from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import Context
 from reslint.model.policy import RetriedKind
-from reslint.semantics.walk import children, expressions, statement_blocks
+from reslint.semantics.walk import children, expressions, nodes_within, statement_blocks
 from reslint.values import is_number
 
 _DICT_PARAMS = ("headers", "json", "data", "params", "options", "extra_headers", "body")
@@ -239,16 +239,11 @@ class Idempotency:
             if scope.kind not in ("function", "module"):
                 continue
             body = scope.node.body if scope.kind == "function" else scope.node
-            stack = list(reversed(children(body)))
-            while stack:
-                node = stack.pop()
-                if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-                    continue
+            for node in nodes_within(body, (cst.FunctionDef, cst.ClassDef)):  # a lambda runs in its scope's names
                 if isinstance(node, cst.Call):
                     named = retried.local_function(node.func, scope)
                     if named is not None and named[0] is func:
                         out.append((node, scope))
-                stack.extend(reversed(children(node)))
         return out
 
     def _first_string(self, call: cst.Call) -> Optional[str]:

@@ -30,7 +30,7 @@ from reslint.libraries import HAND_ROLLED
 from reslint.model.policy import Jitter, LoopFacts, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import PolicyReader
 from reslint.values import UNKNOWN, arithmetic, is_number
-from reslint.semantics.walk import children, expressions
+from reslint.semantics.walk import children, expressions, nodes_within
 
 _EXITS = (cst.Return, cst.Break)
 #: exception names that mean "nothing there yet" (a wait for data, not a failure to retry)
@@ -99,14 +99,8 @@ def _runs_once(loop: cst.While, flag) -> bool:
             isinstance(stmt, cst.SimpleStatementLine) and any(_sets_flag(small, flag) for small in stmt.body)
             for stmt in loop.body.body):
         return False
-    stack = list(children(loop.body))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Continue):
-            return False
-        if not isinstance(node, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            stack.extend(children(node))
-    return True
+    inner_scopes_and_loops = (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)
+    return not any(isinstance(node, cst.Continue) for node in nodes_within(loop.body, inner_scopes_and_loops))
 
 
 def _success_leaves(node: cst.Try, flag) -> bool:

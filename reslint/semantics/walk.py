@@ -145,14 +145,20 @@ def statement_blocks(stmt) -> List[cst.CSTNode]:
     return []
 
 
+def nodes_within(node: cst.CSTNode, stop: Tuple[type, ...] = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+                 ) -> Iterable[cst.CSTNode]:
+    """Every node under ``node`` (not ``node`` itself) that runs with it: the walk does not enter
+    nodes of the ``stop`` types (by default the functions, classes and lambdas defined there, which
+    have scopes of their own), though it yields them."""
+    stack = list(reversed(children(node)))
+    while stack:
+        current = stack.pop()
+        yield current
+        if not isinstance(current, stop):
+            stack.extend(reversed(children(current)))
+
+
 def is_generator(func: cst.FunctionDef) -> bool:
     """Whether ``func`` is a generator or async generator function: a ``yield`` in its own body
     (not in a function, lambda or class defined in it)."""
-    stack = list(children(func.body))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Yield):
-            return True
-        if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            stack.extend(children(node))
-    return False
+    return any(isinstance(node, cst.Yield) for node in nodes_within(func.body))
