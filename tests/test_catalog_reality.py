@@ -362,9 +362,13 @@ def _pymongo_option(name: str) -> None:
     assert name.lower() in common.URI_OPTIONS_VALIDATOR_MAP, f"pymongo has no URI option {name!r}"
 
 
-def _redis_url_query(name: str) -> None:
-    assert name in _quiet_import("redis.connection").URL_QUERY_ARGUMENT_PARSERS, \
-        f"redis-py does not read {name!r} from a URL query"
+def _redis_url_query(name: str, module: str = "redis.connection") -> None:
+    assert name in _quiet_import(module).URL_QUERY_ARGUMENT_PARSERS, \
+        f"redis-py ({module}) does not read {name!r} from a URL query"
+
+
+def _redis_asyncio_url_query(name: str) -> None:
+    _redis_url_query(name, "redis.asyncio.connection")
 
 
 #: For entries whose parameter reaches ``**kwargs``: the callable that receives it (its parameter
@@ -391,6 +395,14 @@ FORWARDS.update({
     # redis/connection.py ConnectionPool(**connection_kwargs) -> connection_class(**connection_kwargs)
     "redis.ConnectionPool": "redis.connection.AbstractConnection",
     "redis.BlockingConnectionPool": "redis.connection.AbstractConnection",
+    "redis.asyncio.Redis.from_url": "redis.asyncio.Redis",  # redis/asyncio/client.py from_url -> ConnectionPool
+    "redis.asyncio.from_url": "redis.asyncio.Redis",
+    "redis.asyncio.ConnectionPool": "redis.asyncio.connection.AbstractConnection",
+    "redis.asyncio.BlockingConnectionPool": "redis.asyncio.connection.AbstractConnection",
+    # redis/cluster.py RedisCluster(**kwargs) -> NodesManager -> Redis(host=, port=, **kwargs)
+    "redis.cluster.RedisCluster": "redis.Redis",
+    "redis.cluster.RedisCluster.from_url": "redis.Redis",
+    "redis.asyncio.cluster.RedisCluster.from_url": "redis.asyncio.cluster.RedisCluster",  # cls(**kwargs)
     "pymongo.MongoClient": _pymongo_option,  # pymongo/common.py option validators
     "boto3.client": "boto3.Session.client",  # boto3/__init__.py -> _get_default_session().client
     "boto3.resource": "boto3.Session.resource",
@@ -473,6 +485,10 @@ def test_dsn_keys_are_read_by_the_library():
     checkers = {"psycopg2.connect": _libpq_keyword("psycopg2"), "psycopg.connect": _libpq_keyword("psycopg"),
                 "psycopg.AsyncConnection.connect": _libpq_keyword("psycopg"),
                 "redis.Redis.from_url": _redis_url_query, "redis.from_url": _redis_url_query,
+                "redis.cluster.RedisCluster.from_url": _redis_url_query,
+                "redis.asyncio.Redis.from_url": _redis_asyncio_url_query,
+                "redis.asyncio.from_url": _redis_asyncio_url_query,
+                "redis.asyncio.cluster.RedisCluster.from_url": _redis_asyncio_url_query,
                 "pymongo.MongoClient": _pymongo_option}
     with_dsn = {q for q, spec in TIMEOUT_CALLS.items() if spec.dsn is not None}
     assert with_dsn == set(checkers), "a new dsn entry needs a key checker here"
@@ -718,28 +734,44 @@ def test_llm_client_default_timeout(package: str):
             assert spec.number_phases == 4
 
 
-def test_redis_client_given_a_pool_does_not_read_its_own_socket_timeout():
+@pytest.mark.parametrize("package", ["redis", "redis.asyncio"])
+def test_redis_client_given_a_pool_does_not_read_its_own_socket_timeout(package: str):
     """``configured_by=connection_pool``: redis-py builds no pool of its own from the connection
     keywords when one is passed, so the pool's connections (and their timeouts) are used."""
-    redis = pytest.importorskip("redis")
+    pytest.importorskip("redis")
+    redis = _quiet_import(package)
     pool = redis.ConnectionPool(socket_timeout=3)
     client = redis.Redis(connection_pool=pool, socket_timeout=99)
     assert client.connection_pool is pool
     assert client.connection_pool.connection_kwargs["socket_timeout"] == 3
 
 
-def test_redis_socket_timeout_default_is_one_the_catalog_names():
+#: redis-py clients whose own ``socket_timeout`` parameter changed its default in 8.0
+REDIS_EXPLICIT = ("redis.Redis", "redis.asyncio.Redis", "redis.asyncio.cluster.RedisCluster")
+
+
+@pytest.mark.parametrize("qualname", REDIS_EXPLICIT)
+def test_redis_socket_timeout_default_is_one_the_catalog_names(qualname: str):
     """The catalog assumes the least safe default (None, before 8.0); 8.0+ uses 5 s."""
-    default = params_of("redis.Redis").get("socket_timeout").default
+    pytest.importorskip("redis")
+    default = params_of(qualname).get("socket_timeout").default
     assert default in (None, 5), default
-    assert TIMEOUT_CALLS["redis.Redis"].default_s is None
+    assert TIMEOUT_CALLS[qualname].default_s is None
+
+
+def test_redis_cluster_nodes_take_the_cluster_keywords():
+    """The sync ``RedisCluster`` hands ``**kwargs`` to each node's ``Redis``: the catalog's
+    ``socket_timeout`` reaches the node clients (redis/cluster.py ``NodesManager.create_redis_node``)."""
+    pytest.importorskip("redis")
+    source = inspect.getsource(_quiet_import("redis.cluster").NodesManager.create_redis_node)
+    assert "**kwargs" in source and "Redis(" in source
 
 
 @pytest.mark.parametrize(("qualname", "spec"), [pytest.param(q, s, id=q) for q, s in TIMEOUT_CALLS.items()
                                                 if s.default_s is None])
 def test_no_default_timeout_claims(qualname: str, spec: TimeoutSpec):
     """``default_s=None``: an explicit parameter defaults to None or to the socket's global default."""
-    if qualname == "redis.Redis":
+    if qualname in REDIS_EXPLICIT:
         pytest.skip("the least safe default by design: test_redis_socket_timeout_default_is_one_the_catalog_names")
     params = params_of(qualname)
     real = params.get(spec.params[0].name)
@@ -864,6 +896,22 @@ def test_fix_imports_resolve_and_take_the_fix_keywords():
             for keyword in re.findall(r"(\w+)=", inner.group(1) if inner else ""):
                 accepted = getattr(obj, "OPTION_DEFAULTS", None) or inspect.signature(obj).parameters
                 assert keyword in accepted, f"{qualname}: the fix passes {keyword}= to {dotted}"
+
+
+def _redis_store_receivers():
+    from reslint.catalog.idempotency import DEDUP_STORES
+    return [pytest.param(store, receiver, id=receiver) for store in DEDUP_STORES if store.name == "redis"
+            for receiver in store.receivers]
+
+
+@pytest.mark.parametrize(("store", "receiver"), _redis_store_receivers())
+def test_redis_dedup_store_methods_exist_on_each_client(store, receiver: str):
+    """RES404's redis record methods and claim keywords are real methods of every client listed."""
+    cls, _, _ = resolve(receiver)
+    for method in sorted(store.reads | store.writes | store.claims):
+        assert callable(getattr(cls, method, None)), f"{receiver} has no {method}()"
+    for method, keyword in store.claim_keywords:
+        assert keyword in inspect.signature(getattr(cls, method)).parameters, f"{receiver}.{method}({keyword}=)"
 
 
 @pytest.mark.parametrize("attribute", NO_OP_ATTRIBUTES, ids=lambda a: f"{a.type_qualname}.{a.attribute}")

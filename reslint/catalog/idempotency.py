@@ -198,7 +198,8 @@ class DedupStore:
 
 DEDUP_STORES: Tuple[DedupStore, ...] = (
     DedupStore(
-        "redis", ("redis.Redis", "redis.asyncio.Redis", "redis.asyncio.client.Redis"),
+        "redis", ("redis.Redis", "redis.asyncio.Redis", "redis.asyncio.client.Redis", "redis.cluster.RedisCluster",
+                  "redis.asyncio.cluster.RedisCluster"),
         reads=frozenset({"exists", "get", "sismember", "hexists", "hget"}),
         writes=frozenset({"set", "setex", "psetex", "sadd", "hset", "mset"}),
         claims=frozenset({"setnx", "hsetnx"}),

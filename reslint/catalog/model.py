@@ -145,7 +145,7 @@ class TimeoutSpec:
     number_phases: int = 1
     default_per_attempt_s: Optional[float] = None
     connects_with: Optional[Tuple[str, int]] = None
-    configured_by: Optional[Tuple[str, int]] = None
+    configured_by: Optional[Tuple[str, Optional[int]]] = None
     bounded_per_request: Tuple[str, ...] = ()
     streams_from: Optional[Tuple[str, int, Tuple[str, ...]]] = None
     url: Optional[Tuple[str, int]] = None

@@ -41,6 +41,15 @@ ALIASES: Dict[str, str] = {
     "redis.client.StrictRedis": "redis.Redis",
     "redis.connection.ConnectionPool": "redis.ConnectionPool",
     "redis.connection.BlockingConnectionPool": "redis.BlockingConnectionPool",
+    "redis.RedisCluster": "redis.cluster.RedisCluster",
+    # redis/asyncio/__init__.py: the asyncio clients, StrictRedis is Redis
+    "redis.asyncio.client.Redis": "redis.asyncio.Redis",
+    "redis.asyncio.StrictRedis": "redis.asyncio.Redis",
+    "redis.asyncio.client.StrictRedis": "redis.asyncio.Redis",
+    "redis.asyncio.connection.ConnectionPool": "redis.asyncio.ConnectionPool",
+    "redis.asyncio.connection.BlockingConnectionPool": "redis.asyncio.BlockingConnectionPool",
+    "redis.asyncio.utils.from_url": "redis.asyncio.from_url",
+    "redis.asyncio.RedisCluster": "redis.asyncio.cluster.RedisCluster",
     # pymongo/__init__.py
     "pymongo.mongo_client.MongoClient": "pymongo.MongoClient",
     # boto3/__init__.py, boto3/session.py
@@ -102,6 +111,10 @@ FACTORIES: Dict[str, str] = {
     "requests.session": "requests.Session",
     "redis.Redis.from_url": "redis.Redis",
     "redis.from_url": "redis.Redis",
+    "redis.asyncio.Redis.from_url": "redis.asyncio.Redis",
+    "redis.asyncio.from_url": "redis.asyncio.Redis",
+    "redis.cluster.RedisCluster.from_url": "redis.cluster.RedisCluster",
+    "redis.asyncio.cluster.RedisCluster.from_url": "redis.asyncio.cluster.RedisCluster",
     "boto3.client": "botocore.client.BaseClient",
     "boto3.Session.client": "botocore.client.BaseClient",
     "psycopg2.connect": "psycopg2.extensions.connection",

@@ -217,33 +217,7 @@ def _database_calls() -> List[TimeoutSpec]:
             "https://pymysql.readthedocs.io/en/latest/modules/connections.html (read_timeout default None)",
             "PyMySQL waits forever for a query result without read_timeout", carrier=True,
         ),
-        TimeoutSpec(
-            "redis.Redis", (TimeoutParam("socket_timeout", 4),), None,
-            "redis/client.py Redis.__init__: socket_timeout None before 8.0, 5 s from 8.0 (redis-py tags v5.3.1, "
-            "v8.0.0); with connection_pool= the connection keywords are not read (the pool's connections are used)",
-            "redis-py before 8.0 waits forever on a command without socket_timeout", carrier=True,
-            configured_by=("connection_pool", 9),
-        ),
-        # a connection_class= of the project's (fakeredis' FakeConnection, a proxy) decides how it connects
-        *(TimeoutSpec(
-            pool, (TimeoutParam("socket_timeout"),), None,
-            "redis/connection.py ConnectionPool(**connection_kwargs) -> connection_class(**connection_kwargs): "
-            "AbstractConnection socket_timeout None before 8.0, 5 s from 8.0 (redis-py 8.1.0, tag v5.3.1)",
-            "redis-py before 8.0 waits forever on a command without socket_timeout", carrier=True,
-            configured_by=("connection_class", position),
-        ) for pool, position in (("redis.ConnectionPool", 0), ("redis.BlockingConnectionPool", 2))),
-        TimeoutSpec(
-            "redis.Redis.from_url", (TimeoutParam("socket_timeout"),), None,
-            "redis/client.py Redis.from_url; the URL query may set socket_timeout (redis-py 8.1.0)",
-            "redis-py before 8.0 waits forever on a command without socket_timeout", carrier=True,
-            dsn=("url", 0, ("socket_timeout",)),
-        ),
-        TimeoutSpec(
-            "redis.from_url", (TimeoutParam("socket_timeout"),), None,
-            "redis/utils.py from_url -> Redis.from_url (redis-py 8.1.0)",
-            "redis-py before 8.0 waits forever on a command without socket_timeout", carrier=True,
-            dsn=("url", 0, ("socket_timeout",)),
-        ),
+        *_redis(),
         TimeoutSpec(
             "pymongo.MongoClient",
             (TimeoutParam("socketTimeoutMS"), TimeoutParam("timeoutMS")),
@@ -254,6 +228,57 @@ def _database_calls() -> List[TimeoutSpec]:
             dsn=("host", 0, ("socketTimeoutMS", "timeoutMS")), fix="{param}={ms}", whole_units=True,
         ),
     ]
+
+
+REDIS_NOTE = "redis-py before 8.0 waits forever on a command without socket_timeout"
+
+
+def _redis() -> List[TimeoutSpec]:
+    """redis-py's clients, pools and cluster clients, sync and asyncio: each takes
+    ``socket_timeout`` (None before 8.0, 5 s from 8.0; the least safe default is assumed)."""
+    specs = []
+    # redis.Redis(host, port, db, password, socket_timeout, ...); redis.asyncio.Redis(*, host, ...)
+    for package, module, first in (("redis", "redis/", 4), ("redis.asyncio", "redis/asyncio/", None)):
+        specs.append(TimeoutSpec(
+            f"{package}.Redis", (TimeoutParam("socket_timeout", first),), None,
+            f"{module}client.py Redis.__init__: socket_timeout None before 8.0, 5 s from 8.0 (redis-py tags v5.3.1, "
+            "v8.0.0); with connection_pool= the connection keywords are not read (the pool's connections are used)",
+            REDIS_NOTE, carrier=True, configured_by=("connection_pool", None if first is None else first + 5),
+        ))
+        # a connection_class= of the project's (fakeredis' FakeConnection, a proxy) decides how it connects
+        specs += [TimeoutSpec(
+            f"{package}.{pool}", (TimeoutParam("socket_timeout"),), None,
+            f"{module}connection.py {pool}(**connection_kwargs) -> connection_class(**connection_kwargs): "
+            "AbstractConnection socket_timeout None before 8.0, 5 s from 8.0 (redis-py 8.1.0, tag v5.3.1)",
+            REDIS_NOTE, carrier=True, configured_by=("connection_class", position),
+        ) for pool, position in (("ConnectionPool", 0), ("BlockingConnectionPool", 2))]
+        specs.append(TimeoutSpec(
+            f"{package}.Redis.from_url", (TimeoutParam("socket_timeout"),), None,
+            f"{module}client.py Redis.from_url; the URL query may set socket_timeout (redis-py 8.1.0)",
+            REDIS_NOTE, carrier=True, dsn=("url", 0, ("socket_timeout",)),
+        ))
+        specs.append(TimeoutSpec(
+            f"{package}.from_url", (TimeoutParam("socket_timeout"),), None,
+            f"{module}utils.py from_url -> Redis.from_url (redis-py 8.1.0)",
+            REDIS_NOTE, carrier=True, dsn=("url", 0, ("socket_timeout",)),
+        ))
+    # redis/cluster.py RedisCluster(host, port, startup_nodes, ..., **kwargs): the node clients are
+    # Redis(host=, port=, **kwargs) (NodesManager.create_redis_node), so socket_timeout is theirs;
+    # redis/asyncio/cluster.py RedisCluster takes it as its own parameter (None in 5.3.1, 5 s in 8.1.0)
+    for package, module, position in (("redis.cluster", "redis/cluster.py", None),
+                                      ("redis.asyncio.cluster", "redis/asyncio/cluster.py", 25)):
+        specs.append(TimeoutSpec(
+            f"{package}.RedisCluster", (TimeoutParam("socket_timeout", position),), None,
+            f"{module} RedisCluster: socket_timeout None before 8.0, 5 s from 8.0 (redis-py 5.3.1, 8.1.0)",
+            REDIS_NOTE, carrier=True,
+        ))
+        specs.append(TimeoutSpec(
+            f"{package}.RedisCluster.from_url", (TimeoutParam("socket_timeout"),), None,
+            f"{module} RedisCluster.from_url(url, **kwargs) -> RedisCluster(url=url, **kwargs); the URL query may "
+            "set socket_timeout (redis-py 8.1.0)",
+            REDIS_NOTE, carrier=True, dsn=("url", 0, ("socket_timeout",)),
+        ))
+    return specs
 
 
 #: boto3 services whose calls run a model: a completion (InvokeModel, Converse), an agent
