@@ -82,6 +82,8 @@ class CallGraph:
         self.functions: Dict[str, Tuple[ModuleSummary, object]] = {}
         self.sites: Dict[str, List[CallSite]] = {}
         self.exception_names: Dict[str, Tuple[str, ...]] = {}
+        #: module-level numbers of the project (``app.settings.BASE_DELAY`` -> 2.0)
+        self.constants: Dict[str, float] = {}
         self._reach: Dict[str, List[Tuple[Hop, ...]]] = {}
         self._load = load
         for summary in self.summaries:
@@ -96,6 +98,8 @@ class CallGraph:
             self.sites.setdefault(owner, []).append(site)
         for name, types in summary.exception_names:
             self.exception_names[f"{summary.module}.{name}"] = types
+        for name, value in summary.constants:
+            self.constants[f"{summary.module}.{name}"] = value
 
     def module(self, name: str) -> Optional[ModuleSummary]:
         """The summary of module ``name``, loaded on first use; ``None`` outside the project."""
@@ -116,6 +120,12 @@ class CallGraph:
             else:
                 out.append(name)
         return tuple(out)
+
+    def number(self, name: str) -> Optional[float]:
+        """The number the project binds to ``name`` at module level (following imports and
+        re-exports: ``app.BASE_DELAY`` re-exported from ``app.settings``), or ``None``."""
+        found = self.follow(name, lambda name, summary, rest: name if name in self.constants else FOLLOW, stars=True)
+        return self.constants[found] if found is not None else None
 
     def _constant(self, name: str) -> Optional[str]:
         """The qualified name of the project constant of exception types ``name`` refers to."""

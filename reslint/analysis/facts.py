@@ -141,3 +141,8 @@ class ModuleSummary:
     #: the retry helpers this module defines (decorators, factories, callers), inferred from their
     #: bodies: the project pass lints the modules that use them again with these as catalog entries
     helpers: Tuple[HelperEntry, ...] = ()
+    #: module-level names bound once to a number (``BASE_DELAY = 2``), for the modules that import them
+    constants: Tuple[Tuple[str, float], ...] = ()
+    #: imported names whose value a rule asked for and this module could not know (qualified names,
+    #: as imported): the project pass lints the module again when another module defines one
+    wanted: Tuple[str, ...] = ()

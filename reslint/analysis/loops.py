@@ -772,6 +772,9 @@ class LoopAnalyzer:
             return self.max_value(inner, inner_scope, var, k, depth + 1)
         if isinstance(expr, (cst.Integer, cst.Float)):
             return float(expr.evaluated_value)
+        if isinstance(expr, cst.Attribute):  # ``settings.BASE_DELAY``: a constant of another module
+            value = self.ctx.value_of(expr, scope)
+            return float(value) if is_number(value) else UNKNOWN
         if isinstance(expr, cst.BinaryOperation):
             left = self.max_value(expr.left, scope, var, k, depth + 1)
             right = self.max_value(expr.right, scope, var, k, depth + 1)

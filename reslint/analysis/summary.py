@@ -334,7 +334,23 @@ class SummaryCollector:
                              key_returns=_placed(KeyReturn, self._key_returns, positions,
                                                  shown=lambda fields: fields["what"] == "fresh"),
                              pending_writes=_placed(PendingWrite, self._pending_writes, positions),
-                             helpers=self._helpers())
+                             helpers=self._helpers(), constants=self._constants(),
+                             wanted=tuple(sorted(self.ctx.wanted)))
+
+    #: a constant larger than this is not a wait or a count anyone reads (and stays out of the cache)
+    MAX_CONSTANT = 1e12
+
+    def _constants(self):
+        """Module-level names bound once to a finite number (not a bool), in source order."""
+        out = []
+        scope = self.ctx.model.module_scope
+        for name, bindings in scope.bindings.items():
+            if len(bindings) != 1 or bindings[0].kind != "assign" or name in scope.global_names:
+                continue
+            value = self.ctx.value_of(bindings[0].value, scope)
+            if is_number(value) and not isinstance(value, bool) and abs(value) <= self.MAX_CONSTANT:
+                out.append((name, float(value)))
+        return tuple(out)
 
     def _helpers(self):
         """The retry helpers of this module, as catalog entries (see :mod:`reslint.analysis.helpers`)."""

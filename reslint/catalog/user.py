@@ -123,6 +123,9 @@ class UserCatalog:
     #: MCP tools (names or ``fnmatch`` patterns) whose calls a replay cannot harm: read-only or
     #: idempotent (what a server's ``readOnlyHint``/``idempotentHint`` annotations would say)
     read_only_tools: Tuple[str, ...] = ()
+    #: numbers other modules of the project bind once at module level (``BASE_DELAY = 2``), by
+    #: qualified name: added by the project pass for the modules that read them (never declared)
+    constants: Tuple[Tuple[str, float], ...] = ()
     #: where each table came from, for messages: not compared
     source: str = field(default="", compare=False)
 
@@ -160,6 +163,18 @@ class UserCatalog:
         """Every qualified name an entry declares (prefilter entry points)."""
         return _index(self)[4]
 
+    def constant(self, qualname: str):
+        """The number another module binds to ``qualname`` (an ``int`` when it is whole), or ``None``."""
+        return _constants(self.constants).get(qualname)
+
+    def with_constants(self, constants: Dict[str, float]) -> "UserCatalog":
+        """This catalog with the project constants ``constants`` (qualified name -> number) added."""
+        if not constants:
+            return self
+        merged = dict(self.constants)
+        merged.update(constants)
+        return replace(self, constants=tuple(sorted(merged.items())))
+
     def with_helpers(self, helpers: Tuple[HelperEntry, ...]) -> "UserCatalog":
         """This catalog with ``helpers`` added (a declared helper of the same name wins)."""
         known = {h.name for h in self.retry_helpers}
@@ -190,6 +205,12 @@ class UserCatalog:
 
 
 EMPTY = UserCatalog()
+
+
+@lru_cache(maxsize=64)
+def _constants(pairs: Tuple[Tuple[str, float], ...]) -> Dict[str, float]:
+    # a whole number comes back from the cache as a float: an attempt count must stay an int
+    return {name: int(value) if float(value).is_integer() else value for name, value in pairs}
 
 
 @lru_cache(maxsize=32)

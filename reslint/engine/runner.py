@@ -417,37 +417,44 @@ class Runner:
                     self._add(given, seen, summary, finding)
 
     def _inferred_helpers(self, given: Dict[str, FileResult], summaries: list, skipped: List[Path]) -> None:
-        """Retry helpers one module defines and others use (``from .util import retrying``): the
-        modules that import one are linted again with the helpers as catalog entries (inferred:
-        their faults stay the helper's), so that a function they decorate, or a callable passed to
-        them, is a retried scope for every rule, and their summaries replace the first ones.
-        ``summaries`` and ``skipped`` are updated in place; so are the results in ``given``."""
+        """What one module defines and others use, which a per-file pass cannot see: retry helpers
+        (``from .util import retrying``) and module-level numbers (``from .settings import
+        BASE_DELAY``). The modules that use one are linted again with them as catalog entries
+        (helpers inferred, so their faults stay the helper's; constants by qualified name), so
+        that a function they decorate, or a callable passed to them, is a retried scope for every
+        rule, and a wait or an attempt count read from another module is known; their summaries
+        replace the first ones. ``summaries`` and ``skipped`` are updated in place; so are the
+        results in ``given``."""
         import re
         from dataclasses import replace
 
         from reslint.analysis.callgraph import CallGraph
 
         helpers = {h.name: h for summary in summaries for h in summary.helpers}
-        if not helpers:
+        if not helpers and not any(summary.wanted for summary in summaries):
             return
-        # a module the prefilter skipped may use one (it needs nothing else): those naming one are read
-        words = re.compile(r"\b(?:" + "|".join(sorted({re.escape(n.rsplit(".", 1)[-1]) for n in helpers})) + r")\b")
-        for path in list(skipped):
-            try:
-                text = Path(path).read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            if words.search(text):
-                found = self.lint(path, force=True).summary
-                if found is not None:
-                    summaries.append(found)
-                    skipped.remove(path)
-        graph = CallGraph(summaries, self._loader(list(skipped)))  # for names only
+        if helpers:
+            # a module the prefilter skipped may use one (it needs nothing else): those naming one are read
+            words = re.compile(r"\b(?:" + "|".join(sorted({re.escape(n.rsplit(".", 1)[-1]) for n in helpers})) +
+                               r")\b")
+            for path in list(skipped):
+                try:
+                    text = Path(path).read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                if words.search(text):
+                    found = self.lint(path, force=True).summary
+                    if found is not None:
+                        summaries.append(found)
+                        skipped.remove(path)
+        # names only; a module of constants the prefilter skipped is summarised when one is asked for
+        graph = CallGraph(summaries, self._loader(list(skipped)))
         entries = {name: helper for name, helper in helpers.items()}
+        constants: Dict[str, float] = {}
         users = []
         for summary in summaries:
             uses = False
-            for _, qual in summary.imports:
+            for _, qual in summary.imports if helpers else ():
                 target = graph.resolve(qual)
                 helper = helpers.get(target) if target is not None else None
                 if helper is not None and not helper.name.startswith(summary.module + "."):
@@ -455,11 +462,17 @@ class Runner:
                     uses = True
                 elif any(name.startswith(qual + ".") for name in helpers):  # ``from myapp import net``
                     uses = True
+            for name in summary.wanted:
+                value = graph.number(name)
+                if value is not None:
+                    constants[name] = value
+                    uses = True
             if uses:
                 users.append(summary)
         if not users:
             return
-        settings = replace(self.settings, catalog=self.settings.catalog.with_helpers(tuple(entries.values())))
+        catalog = self.settings.catalog.with_helpers(tuple(entries.values())).with_constants(constants)
+        settings = replace(self.settings, catalog=catalog)
         # a run of its own: its cache entries are those of the settings with these entries
         again = Runner(settings, use_cache=self.cache is not None, cache_dir=self._cache_dir,
                        ignore_noqa=self.ignore_noqa, jobs=1)

@@ -315,6 +315,10 @@ class Context:
         #: (id(function scope), parameter name) -> the value a use site passes: set while a retry
         #: helper's policy is read for one use (:meth:`bound_params`), empty otherwise
         self.param_values: Dict[Tuple[int, str], object] = {}
+        #: qualified names of imported names whose value :meth:`value_of` was asked for and did
+        #: not know (``from .settings import BASE_DELAY``): the project pass looks them up among
+        #: the project's module constants (:attr:`UserCatalog.constants`) and lints this module again
+        self.wanted: Set[str] = set()
 
     @property
     def catalog(self) -> UserCatalog:
@@ -581,10 +585,16 @@ class Context:
         if isinstance(expr, cst.Name):
             if expr.value in ("None", "True", "False"):
                 return {"None": None, "True": True, "False": False}[expr.value]
+            imported = self._imported(expr.value, scope)
+            if imported is not None:
+                return self._imported_value(imported)
             binding = self.single(expr.value, scope)
             if binding is None or binding.value is None:
                 return self._bound_param(expr.value, scope) if self.param_values else UNKNOWN
             return self.value_of(binding.value, binding.scope, depth + 1)
+        if isinstance(expr, cst.Attribute):
+            qual = self._imported_attribute(expr, scope)
+            return UNKNOWN if qual is None else self._imported_value(qual)
         if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
             try:
                 return expr.evaluated_value
@@ -614,6 +624,41 @@ class Context:
                     return float(inner) if expr.func.value == "float" else int(inner)
             return UNKNOWN
         return UNKNOWN
+
+    #: at most this many wanted names are kept per module (a summary stays small)
+    MAX_WANTED = 256
+
+    def _imported_value(self, qualname: str):
+        """The number a project module binds to ``qualname``, when the project pass has told
+        (:attr:`UserCatalog.constants`); else :data:`UNKNOWN`, and the name is noted as wanted."""
+        if qualname.startswith("."):
+            return UNKNOWN  # a relative import above the top package: nothing to look up
+        value = self.catalog.constant(qualname)
+        if value is not None:
+            return value
+        if len(self.wanted) < self.MAX_WANTED:
+            self.wanted.add(qualname)
+        return UNKNOWN
+
+    def _imported_attribute(self, expr: cst.Attribute, scope: Scope) -> Optional[str]:
+        """``settings.BASE_DELAY`` where ``settings`` is an imported module (or ``app.settings.X``
+        after ``import app.settings``): the dotted name, else ``None``."""
+        parts = []
+        node = expr
+        while isinstance(node, cst.Attribute):
+            parts.append(node.attr.value)
+            node = node.value
+        if not isinstance(node, cst.Name) or len(parts) > 6:
+            return None
+        imported = self._imported(node.value, scope)
+        return None if imported is None else ".".join([imported, *reversed(parts)])
+
+    def _imported(self, name: str, scope: Scope) -> Optional[str]:
+        """The dotted name ``name`` is imported as, when one import is its only binding."""
+        found = self.lookup(name, scope)
+        if found and len(found) == 1 and found[0].kind == "import" and found[0].qualname:
+            return found[0].qualname
+        return None
 
     def _bound_param(self, name: str, scope: Scope):
         """The value a use site binds to the parameter ``name`` (see :attr:`param_values`)."""

@@ -1,0 +1,147 @@
+"""Numbers one module of the project binds and another reads (``from .settings import
+BASE_DELAY``): the project pass lints the reader again with the values known, so waits, attempt
+counts and timeouts from another module are judged as if they were written in place."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from reslint.config import load_settings
+from reslint.engine.runner import Runner
+
+RETRIES = '''\
+    import time
+
+    import requests
+
+    from shop import settings
+    from shop.settings import BASE_DELAY, MAX_ATTEMPTS
+
+
+    def push(url):
+        for attempt in range(MAX_ATTEMPTS):
+            try:
+                return requests.get(url, timeout=5)
+            except requests.ConnectionError:
+                time.sleep(BASE_DELAY ** attempt)
+
+
+    def pull(url):
+        for attempt in range(settings.MAX_ATTEMPTS):
+            try:
+                return requests.get(url, timeout=5)
+            except requests.ConnectionError:
+                time.sleep(settings.BASE_DELAY * 2 ** attempt)
+    '''
+
+
+def write(root: Path, files) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+@pytest.fixture()
+def shop(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'shop'\n", encoding="utf-8")
+    write(tmp_path, {"shop/__init__.py": "", "shop/settings.py": "BASE_DELAY = 2\nMAX_ATTEMPTS = 5\n",
+                     "shop/sync.py": RETRIES})
+    return tmp_path
+
+
+def findings(root: Path, paths=None, use_cache: bool = True):
+    run = Runner(load_settings(root), use_cache=use_cache).run(paths or [root])
+    return sorted((f.filename, f.location.row, f.code, f.message) for r in run.results for f in r.findings)
+
+
+def codes(found):
+    return [(name, row, code) for name, row, code, _ in found]
+
+
+def test_waits_and_attempts_read_from_another_module_are_known(shop):
+    found = findings(shop, use_cache=False)
+    assert codes(found) == [("shop/sync.py", 10, "RES202"), ("shop/sync.py", 14, "RES201"),
+                            ("shop/sync.py", 18, "RES202"), ("shop/sync.py", 22, "RES201")]
+    messages = {row: message for _, row, code, message in found if code == "RES202"}
+    # 5 attempts × (5 + 5) s; waits 1 + 2 + 4 + 8 + 16 s (2 ** attempt, the last failed attempt sleeps too)
+    assert "worst case 5 attempts × 10 s + up to 31 s of waits = 81 s" in messages[10]
+    assert "worst case 5 attempts × 10 s + up to 62 s of waits = 112 s" in messages[18]
+
+
+def test_without_the_other_module_nothing_is_guessed(shop):
+    (shop / "shop" / "settings.py").unlink()
+    assert findings(shop, use_cache=False) == []
+
+
+def test_a_run_on_the_reader_alone_sees_the_values_and_a_change_to_them(shop):
+    whole = findings(shop)
+    assert findings(shop, [shop / "shop" / "sync.py"]) == whole  # pre-commit, cache warm
+    (shop / "shop" / "settings.py").write_text("BASE_DELAY = 1\nMAX_ATTEMPTS = 2\n", encoding="utf-8")
+    # 2 attempts × 10 s + 1 + 1 s of waits: within max-retry-time; the sleeps stay deterministic
+    after = findings(shop, [shop / "shop" / "sync.py"])
+    assert codes(after) == [("shop/sync.py", 14, "RES201"), ("shop/sync.py", 22, "RES201")]
+    assert findings(shop) == after
+
+
+def test_a_re_exported_constant_is_followed(shop):
+    write(shop, {"shop/__init__.py": "from .settings import BASE_DELAY, MAX_ATTEMPTS\n",
+                 "shop/sync.py": RETRIES.replace("from shop.settings import", "from shop import")})
+    assert codes(findings(shop, use_cache=False))[:2] == [("shop/sync.py", 10, "RES202"),
+                                                          ("shop/sync.py", 14, "RES201")]
+
+
+@pytest.mark.parametrize("settings", [
+    "BASE_DELAY = 2\nMAX_ATTEMPTS = 5\nif DEBUG:\n    MAX_ATTEMPTS = 1\n",  # bound twice: unknown
+    "BASE_DELAY = 2\nMAX_ATTEMPTS = 5\nMAX_ATTEMPTS += 1\n",
+    "BASE_DELAY = 2\nMAX_ATTEMPTS = int(os.environ['ATTEMPTS'])\n",  # computed: unknown
+    "BASE_DELAY = 2\nMAX_ATTEMPTS = 10 ** 100\n",  # no count anyone reads
+])
+def test_names_not_bound_once_to_a_number_stay_unknown(shop, settings):
+    (shop / "shop" / "settings.py").write_text(settings, encoding="utf-8")
+    found = codes(findings(shop, use_cache=False))
+    assert ("shop/sync.py", 10, "RES202") not in found and ("shop/sync.py", 18, "RES202") not in found
+
+
+def test_a_timeout_constant_of_another_module_is_judged(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'shop'\n", encoding="utf-8")
+    write(tmp_path, {"shop/__init__.py": "", "shop/settings.py": "HTTP_TIMEOUT = 900\nSHORT = 5\n",
+                     "shop/client.py": '''\
+        import requests
+
+        from shop.settings import HTTP_TIMEOUT, SHORT
+
+
+        def fetch(url):
+            return requests.get(url, timeout=HTTP_TIMEOUT)
+
+
+        def ping(url):
+            return requests.get(url, timeout=SHORT)
+        '''})
+    found = findings(tmp_path, use_cache=False)
+    assert codes(found) == [("shop/client.py", 7, "RES103")]
+    assert "waits up to 900 s (`HTTP_TIMEOUT`)" in found[0][3]
+
+
+def test_a_name_from_outside_the_project_is_not_a_project_constant(tmp_path):
+    # `from requests import codes` is no module of the project: nothing is looked up or linted again
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'shop'\n", encoding="utf-8")
+    write(tmp_path, {"shop/__init__.py": "", "shop/sync.py": '''\
+        import time
+
+        import requests
+        from requests.adapters import DEFAULT_RETRIES
+
+
+        def push(url):
+            for attempt in range(DEFAULT_RETRIES + 3):
+                try:
+                    return requests.get(url, timeout=5)
+                except requests.ConnectionError:
+                    time.sleep(2 ** attempt)
+        '''})
+    assert codes(findings(tmp_path, use_cache=False)) == [("shop/sync.py", 12, "RES201")]
