@@ -179,7 +179,7 @@ class Helpers:
             scope = own
         called = None
         for attempt in self.loops.tries(loop.body):
-            if not isinstance(loop, cst.FunctionDef) and not exits_on_success(attempt):
+            if not isinstance(loop, cst.FunctionDef) and not exits_on_success(attempt, loop=loop):
                 continue  # success goes round again: a service loop running its workload, not a retry
             for node in own_nodes(attempt.body):
                 if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in names:

@@ -76,11 +76,35 @@ def _statement_leaves(last) -> bool:
     return False
 
 
-def exits_on_success(node: cst.Try, flag=None) -> bool:
+def exits_on_success(node: cst.Try, flag=None, loop=None) -> bool:
     """Whether a return or break in the try body or its ``else`` leaves the loop on success
-    (``flag``: (name, value) of a ``while not done:`` loop, whose ``done = True`` leaves it)."""
+    (``flag``: (name, value) of a ``while not done:`` loop, whose ``done = True`` leaves it), or,
+    given the ``loop``, the statements after the try do (:func:`_leaves_after`)."""
     blocks = [node.body] + ([node.orelse.body] if node.orelse is not None else [])
-    return any(isinstance(n, _EXITS) or _sets_flag(n, flag) for block in blocks for n in own_nodes(block))
+    return any(isinstance(n, _EXITS) or _sets_flag(n, flag) for block in blocks for n in own_nodes(block)) or \
+        (loop is not None and _leaves_after(loop, node, flag))
+
+
+def _leaves_after(loop, node: cst.Try, flag) -> bool:
+    """``try: r = op() / except E: ...; continue`` then ``return r`` (or ``break``, or the loop's
+    flag set) after the try, in the loop body itself: the attempt's success leaves the loop after
+    the try, and every handler that does not leave goes round with its last ``continue``. A
+    handler that falls through would reach the exit too: then a failure leaves as well, and
+    nothing is retried."""
+    body = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
+    index = next((i for i, stmt in enumerate(body) if stmt is node), None)
+    if index is None:
+        return False
+    for handler in node.handlers:
+        last = handler.body.body[-1] if isinstance(handler.body, cst.IndentedBlock) and handler.body.body else None
+        goes_round = isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Continue)
+        if not goes_round and not _always_leaves(handler.body):
+            return False
+    for stmt in body[index + 1:]:
+        if isinstance(stmt, cst.SimpleStatementLine) and any(
+                isinstance(small, (cst.Return, cst.Break)) or _sets_flag(small, flag) for small in stmt.body):
+            return True
+    return False
 
 
 def _sets_flag(node, flag) -> bool:
@@ -103,10 +127,11 @@ def _runs_once(loop: cst.While, flag) -> bool:
     return not any(isinstance(node, cst.Continue) for node in nodes_within(loop.body, inner_scopes_and_loops))
 
 
-def _success_leaves(node: cst.Try, flag) -> bool:
+def _success_leaves(node: cst.Try, flag, loop=None) -> bool:
     """The try's success path always leaves the loop: its body ends with ``return``/``break`` (or
-    sets the loop's flag), or its ``else`` always leaves. A ``break`` under an ``if`` in the body
-    (a quit command, an end of data) is not the success of an attempt."""
+    sets the loop's flag), or its ``else`` always leaves, or (given the ``loop``) the statements
+    after it do (:func:`_leaves_after`). A ``break`` under an ``if`` in the body (a quit command,
+    an end of data) is not the success of an attempt."""
     def ends(block) -> bool:
         body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
         if not body:
@@ -114,7 +139,8 @@ def _success_leaves(node: cst.Try, flag) -> bool:
         last = body[-1]
         smalls = last.body if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else ()
         return _statement_leaves(last) or any(_sets_flag(small, flag) for small in smalls)
-    return ends(node.body) or (node.orelse is not None and ends(node.orelse.body))
+    return ends(node.body) or (node.orelse is not None and ends(node.orelse.body)) or \
+        (loop is not None and _leaves_after(loop, node, flag))
 
 
 def _position(nodes, targets) -> int:
@@ -268,7 +294,7 @@ class LoopAnalyzer:
                          and (self._sleeps_inside(n, scope) or (id(n) not in in_sleeps and self._named_sleep(n, scope)))]
         # a try drives the retry when success leaves the loop from it (``try: return op()``, or an
         # ``else: break``); a try around logging or bookkeeping inside a poll does not
-        tries = [t for t in self.tries(loop.body) if exits_on_success(t, flag)]
+        tries = [t for t in self.tries(loop.body) if exits_on_success(t, flag, loop)]
         handlers = [h for t in tries for h in t.handlers if not _always_leaves(h.body)]
         handler_ids = {id(h) for h in handlers}  # not `h in handlers`, once per handler of every try
         if handlers and all(_changes_the_request(h, t) for t in tries for h in t.handlers if id(h) in handler_ids):
@@ -281,7 +307,7 @@ class LoopAnalyzer:
         if not handlers and not ((sleeps or helper_sleeps) and status_checks):
             return None  # a poll or a scheduler loop, not a retry after a failure
         if isinstance(loop, cst.While) and not (sleeps or helper_sleeps) and \
-                not self._hot_retry(tries, handlers, nodes, scope, flag):
+                not self._hot_retry(tries, handlers, nodes, scope, flag, loop):
             return None  # readiness and generator loops: a `while` retry waits between attempts
         capped, cap = self.time_cap(loop, nodes, scope)
         if sleeps and not helper_sleeps and self._constant(sleeps, scope) and capped:
@@ -315,7 +341,7 @@ class LoopAnalyzer:
         # it goes round after a call that succeeded too: success leaves only when a returned value
         # says so (``if status["state"] == "success": return``), and it sleeps outside its handlers;
         # the errors it tolerates on the way are a poll's, as tenacity's ``retry_if_result`` (DESIGN)
-        poll = poll or (bool(handlers) and not any(_success_leaves(t, flag) for t in tries)
+        poll = poll or (bool(handlers) and not any(_success_leaves(t, flag, loop) for t in tries)
                         and not any(isinstance(n, cst.If) and _checks_response(n.test) for n in nodes)
                         and any(id(n) not in in_handlers for n in sleeps + helper_sleeps))
         facts = LoopFacts(sleeps=tuple(sleeps), handlers=tuple(handlers), aimed_at_rate_limit=aimed,
@@ -453,13 +479,13 @@ class LoopAnalyzer:
             return None
         return test.value, leaving
 
-    def _hot_retry(self, tries, handlers, nodes, scope, flag) -> bool:
+    def _hot_retry(self, tries, handlers, nodes, scope, flag, loop=None) -> bool:
         """A ``while`` loop with no sleep that still retries a fault: a try whose success always
         leaves (``return op()``, ``break`` or ``done = True`` at its end) and whose handler goes
         round at once (``continue``, ``pass``). Not a read that times out to look again
         (``except socket.timeout: continue``), a prompt until the answer parses, or a search that
         draws a new candidate each pass (a free port, a unique name)."""
-        if not handlers or not any(_success_leaves(t, flag) for t in tries):
+        if not handlers or not any(_success_leaves(t, flag, loop) for t in tries):
             return False
         own = self.ctx.model.module_name.split(".")[0] + "."
         faults = False
