@@ -299,7 +299,7 @@ class LoopAnalyzer:
         handler_ids = {id(h) for h in handlers}  # not `h in handlers`, once per handler of every try
         if handlers and all(_changes_the_request(h, t) for t in tries for h in t.handlers if id(h) in handler_ids):
             return None  # each pass sends a corrected request (an LLM re-prompt): not a blind retry
-        if handlers and all(self._local_errors_only(h, scope) for h in handlers):
+        if handlers and all(self._local_errors_only(h, scope) or self._timed_wait(h, tries, scope) for h in handlers):
             return None  # IndexError, KeyError, queue.Empty…: a search or a wait, not a retry of I/O
         if var is not None and any(self._uses(t.body, var) for t in tries):
             return None  # the attempt changes what is tried (os.fstat(fd + i)): a search over items
@@ -836,6 +836,35 @@ class LoopAnalyzer:
             found = [part.strip() for part in text.strip("()").split(",") if part.strip()]
         return bool(found) and all(t in cat.LOCAL_ERRORS or t.rsplit(".", 1)[-1].endswith(_WAIT_ERROR_SUFFIXES)
                                    for t in found)
+
+    def _timed_wait(self, handler, tries, scope) -> bool:
+        """``try: await asyncio.wait_for(event.wait(), timeout=slice) except TimeoutError: continue``:
+        the timeout ends a slice of a wait for the process's own state (an event, a queue, a lock),
+        it is no fault of a remote call."""
+        if handler.type is None:
+            return False
+        found = self._handler_types(handler.type, scope)
+        if not found or not all(t in cat.READ_TIMEOUT_ERRORS for t in found):
+            return False
+        attempt = next((t for t in tries if any(h is handler for h in t.handlers)), None)
+        if attempt is None:
+            return False
+        calls = [n for n in own_nodes(attempt.body) if isinstance(n, cst.Call)]
+        waits = [c for c in calls if self.ctx.qualname(c.func, scope) in cat.TIMED_WAITS]
+        if not waits:
+            return False
+        local = set()
+        for wait in waits:
+            inner = wait.args[0].value if wait.args and not wait.args[0].keyword else None
+            if not (isinstance(inner, cst.Await) or isinstance(inner, cst.Call)):
+                return False
+            inner = inner.expression if isinstance(inner, cst.Await) else inner
+            if not (isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and not inner.args
+                    and inner.func.attr.value in cat.LOCAL_WAIT_METHODS):
+                return False
+            local.add(id(inner))
+        # nothing else in the try that could fail remotely: only the waits and what they await
+        return all(id(c) in local or c in waits for c in calls)
 
     def _handler_types(self, expr, scope) -> Optional[List[str]]:
         found = self.reader.exception_types(expr, scope)

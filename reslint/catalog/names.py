@@ -109,6 +109,10 @@ ALIASES: Dict[str, str] = {
 
 FACTORIES: Dict[str, str] = {
     "requests.session": "requests.Session",
+    # asyncio/events.py: the running (or current) event loop, an AbstractEventLoop
+    "asyncio.get_running_loop": "asyncio.AbstractEventLoop",
+    "asyncio.get_event_loop": "asyncio.AbstractEventLoop",
+    "asyncio.new_event_loop": "asyncio.AbstractEventLoop",
     "redis.Redis.from_url": "redis.Redis",
     "redis.from_url": "redis.Redis",
     "redis.asyncio.Redis.from_url": "redis.asyncio.Redis",

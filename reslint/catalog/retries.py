@@ -38,6 +38,9 @@ PROMPTS: FrozenSet[str] = frozenset({"input", "builtins.input", "getpass.getpass
 CLOCKS: FrozenSet[str] = frozenset({
     "time.monotonic", "time.time", "time.perf_counter", "time.monotonic_ns", "time.time_ns",
     "datetime.datetime.now", "datetime.datetime.utcnow", "loop.time",
+    # asyncio/events.py AbstractEventLoop.time(): the loop's monotonic clock, of the loop
+    # asyncio.get_running_loop() / get_event_loop() return (names.FACTORIES)
+    "asyncio.AbstractEventLoop.time",
 })
 
 #: Context managers and calls that bound the time of what they enclose (deadlines, RES104).
@@ -87,6 +90,14 @@ READ_TIMEOUT_ERRORS: FrozenSet[str] = frozenset({
     "socket.timeout", "TimeoutError", "builtins.TimeoutError", "asyncio.TimeoutError", "ssl.SSLWantReadError",
     "ssl.SSLWantWriteError", "concurrent.futures.TimeoutError", "concurrent.futures._base.TimeoutError",
 })
+#: A timed wait for a local event: ``asyncio.wait_for(event.wait(), timeout=slice)`` whose
+#: ``TimeoutError`` only says the slice is over (a poll of the process's own state, not a remote
+#: fault). The awaited call is a method of these names taking no argument: asyncio's and
+#: threading's synchronisation primitives and queues (Event.wait, Condition.wait, Lock.acquire,
+#: Semaphore.acquire, Queue.get, Queue.join; https://docs.python.org/3/library/asyncio-sync.html,
+#: https://docs.python.org/3/library/asyncio-queue.html).
+TIMED_WAITS: FrozenSet[str] = frozenset({"asyncio.wait_for", "asyncio.timeout"})
+LOCAL_WAIT_METHODS: FrozenSet[str] = frozenset({"wait", "get", "acquire", "join"})
 #: builtin errors of a connection (https://docs.python.org/3/library/exceptions.html#os-exceptions)
 CONNECTION_ERRORS: FrozenSet[str] = frozenset({
     "ConnectionError", "ConnectionResetError", "ConnectionRefusedError", "ConnectionAbortedError",
