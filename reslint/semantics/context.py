@@ -636,7 +636,10 @@ class Context:
         value = self.catalog.constant(qualname)
         if value is not None:
             return value
-        if len(self.wanted) < self.MAX_WANTED:
+        # only names spelled as constants (PEP 8: ``BASE_DELAY``, ``_DEFAULT_TIMEOUT``) are looked up:
+        # an exception or a class named in a tuple is no number, and each lookup may read a module
+        last = qualname.rsplit(".", 1)[-1]
+        if last.upper() == last and any(c.isalpha() for c in last) and len(self.wanted) < self.MAX_WANTED:
             self.wanted.add(qualname)
         return UNKNOWN
 
