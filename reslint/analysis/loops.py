@@ -276,6 +276,13 @@ class LoopAnalyzer:
     def policy(self, loop, scope, deadline_s=None) -> Optional[RetryPolicy]:
         """The loop's policy, or ``None`` when it is not a retry loop. ``deadline_s``
         is a time cap enclosing the whole loop (``asyncio.timeout(T)``)."""
+        wanted = set(self.ctx.wanted)
+        found = self._policy(loop, scope, deadline_s)
+        if found is None:  # a data loop's ``range(N_ITEMS)``: no other module need be read for it
+            self.ctx.wanted.intersection_update(wanted)
+        return found
+
+    def _policy(self, loop, scope, deadline_s=None) -> Optional[RetryPolicy]:
         counted = self._counted(loop, scope)
         if counted is None:
             return None
