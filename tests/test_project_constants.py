@@ -145,3 +145,54 @@ def test_a_name_from_outside_the_project_is_not_a_project_constant(tmp_path):
                     time.sleep(2 ** attempt)
         '''})
     assert codes(findings(tmp_path, use_cache=False)) == [("shop/sync.py", 12, "RES201")]
+
+
+def test_only_a_retry_asks_another_module_for_a_constant(tmp_path):
+    # a data loop over range(N_PAGES) and an exception tuple are no reason to read another module;
+    # the retry loop's MAX_ATTEMPTS is, and the constants module is then read (it has no trigger of
+    # its own, so the first pass skipped it)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'shop'\n", encoding="utf-8")
+    write(tmp_path, {"shop/__init__.py": "", "shop/limits.py": "N_PAGES = 3\n",
+                     "shop/settings.py": "MAX_ATTEMPTS = 9\n", "shop/pages.py": '''\
+        import requests
+
+        from shop.errors import TransientError
+        from shop.limits import N_PAGES
+
+
+        def pages(url):
+            out = []
+            for page in range(N_PAGES):
+                out.append(requests.get(url, params={"page": page}, timeout=5))
+            return out
+        '''})
+    run = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path])
+    assert "shop/limits.py" not in run.parsed
+    write(tmp_path, {"shop/retries.py": '''\
+        import time
+
+        import requests
+
+        from shop.settings import MAX_ATTEMPTS
+
+
+        def push(url):
+            for attempt in range(MAX_ATTEMPTS):
+                try:
+                    return requests.get(url, timeout=5)
+                except requests.ConnectionError:
+                    time.sleep(1)
+        '''})
+    run = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path])
+    assert "shop/settings.py" in run.parsed and "shop/limits.py" not in run.parsed
+    found = [f for r in run.results for f in r.findings if f.code == "RES202"]
+    assert [f.filename for f in found] == ["shop/retries.py"]
+    assert "worst case 9 attempts × 10 s + up to 9 s of waits = 99 s" in found[0].message
+
+
+def test_a_name_not_spelled_as_a_constant_is_not_looked_up(shop):
+    write(shop, {"shop/settings.py": "base_delay = 2\nmax_attempts = 5\n",
+                 "shop/sync.py": RETRIES.replace("BASE_DELAY", "base_delay").replace("MAX_ATTEMPTS", "max_attempts")})
+    run = Runner(load_settings(shop), use_cache=False).run([shop])
+    assert "shop/settings.py" not in run.parsed
+    assert not [f for r in run.results for f in r.findings if f.code == "RES202"]
