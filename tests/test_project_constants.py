@@ -196,3 +196,16 @@ def test_a_name_not_spelled_as_a_constant_is_not_looked_up(shop):
     run = Runner(load_settings(shop), use_cache=False).run([shop])
     assert "shop/settings.py" not in run.parsed
     assert not [f for r in run.results for f in r.findings if f.code == "RES202"]
+
+
+def test_a_module_of_many_constants_keeps_a_bounded_summary(tmp_path):
+    from reslint.analysis.summary import SummaryCollector
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'shop'\n", encoding="utf-8")
+    many = "".join(f"FIELD_{i} = {i}\n" for i in range(SummaryCollector.MAX_CONSTANTS + 500))
+    write(tmp_path, {"shop/__init__.py": "", "shop/generated.py": "import requests\n" + many + "lower = 1\n"
+                     "def get(url):\n    return requests.get(url, timeout=5)\n"})
+    run = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path])
+    summary = next(r.summary for r in run.results if r.display == "shop/generated.py")
+    assert len(summary.constants) == SummaryCollector.MAX_CONSTANTS
+    assert summary.constants[0] == ("FIELD_0", 0.0) and all(name != "lower" for name, _ in summary.constants)

@@ -339,12 +339,20 @@ class SummaryCollector:
 
     #: a constant larger than this is not a wait or a count anyone reads (and stays out of the cache)
     MAX_CONSTANT = 1e12
+    #: at most this many constants per module are kept (a generated module may bind thousands:
+    #: protobuf field numbers, lookup tables); only names spelled as constants are kept at all
+    MAX_CONSTANTS = 2000
 
     def _constants(self):
-        """Module-level names bound once to a finite number (not a bool), in source order."""
+        """Module-level names spelled as constants (``UPPER_CASE``) bound once to a finite number
+        (not a bool), in source order."""
         out = []
         scope = self.ctx.model.module_scope
         for name, bindings in scope.bindings.items():
+            if len(out) >= self.MAX_CONSTANTS:
+                break
+            if name.upper() != name or not any(c.isalpha() for c in name):
+                continue
             if len(bindings) != 1 or bindings[0].kind != "assign" or name in scope.global_names:
                 continue
             value = self.ctx.value_of(bindings[0].value, scope)
