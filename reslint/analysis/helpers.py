@@ -318,6 +318,8 @@ class Helpers:
         if found is None:
             return None
         call, handlers, counter, step = found
+        if all(self.loops.local_errors_only(h, inner) for h in handlers):
+            return None  # ``except ValidationError: return self.parse(attempt + 1)``: a re-ask, no I/O retry
         nodes = own_nodes(func.body)
         param = next((p for p in _params(func) + list(func.params.kwonly_params) if p.name.value == counter), None)
         start = self.ctx.value_of(param.default, scope) if param is not None and param.default is not None \

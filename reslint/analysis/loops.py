@@ -306,7 +306,7 @@ class LoopAnalyzer:
         handler_ids = {id(h) for h in handlers}  # not `h in handlers`, once per handler of every try
         if handlers and all(_changes_the_request(h, t) for t in tries for h in t.handlers if id(h) in handler_ids):
             return None  # each pass sends a corrected request (an LLM re-prompt): not a blind retry
-        if handlers and all(self._local_errors_only(h, scope) or self._timed_wait(h, tries, scope) for h in handlers):
+        if handlers and all(self.local_errors_only(h, scope) or self._timed_wait(h, tries, scope) for h in handlers):
             return None  # IndexError, KeyError, queue.Empty…: a search or a wait, not a retry of I/O
         if var is not None and any(self._uses(t.body, var) for t in tries):
             return None  # the attempt changes what is tried (os.fstat(fd + i)): a search over items
@@ -834,7 +834,7 @@ class LoopAnalyzer:
             return UNKNOWN
         return UNKNOWN
 
-    def _local_errors_only(self, handler, scope) -> bool:
+    def local_errors_only(self, handler, scope) -> bool:
         if handler.type is None:
             return False
         found = self._handler_types(handler.type, scope)

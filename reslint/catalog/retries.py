@@ -83,6 +83,9 @@ LOCAL_ERRORS: FrozenSet[str] = frozenset({
     "json.JSONDecodeError", "json.decoder.JSONDecodeError",
     "queue.Empty", "queue.Full", "asyncio.CancelledError", "BlockingIOError", "InterruptedError",
     "asyncio.QueueEmpty", "asyncio.QueueFull",
+    # pydantic's ValidationError is a ValueError: data (a model's reply) that does not validate
+    # (https://docs.pydantic.dev/latest/errors/validation_errors/; pydantic_core ValidationError(ValueError))
+    "pydantic.ValidationError", "pydantic_core.ValidationError",
 })
 #: timeouts of a read that looks again (``except socket.timeout: continue`` in a receive loop): with
 #: no sleep, such a loop waits for data, it does not retry a failure
