@@ -209,3 +209,53 @@ def test_a_module_of_many_constants_keeps_a_bounded_summary(tmp_path):
     summary = next(r.summary for r in run.results if r.display == "shop/generated.py")
     assert len(summary.constants) == SummaryCollector.MAX_CONSTANTS
     assert summary.constants[0] == ("FIELD_0", 0.0) and all(name != "lower" for name, _ in summary.constants)
+
+
+def test_the_waits_are_read_once_the_attempt_cap_is_known(tmp_path):
+    # a loop whose attempt cap is unknown reads no wait: the cap comes first, then its waits, in a
+    # second round; the result does not depend on another module asking for the same names
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'shop'\n", encoding="utf-8")
+    write(tmp_path, {"shop/__init__.py": "", "shop/settings.py": "BASE_DELAY = 2\nMAX_ATTEMPTS = 5\n",
+                     "shop/sync.py": '''\
+        import random
+        import time
+
+        import requests
+
+        from shop.settings import BASE_DELAY, MAX_ATTEMPTS
+
+
+        def push(url):
+            for attempt in range(MAX_ATTEMPTS):
+                try:
+                    return requests.get(url, timeout=5)
+                except requests.ConnectionError:
+                    time.sleep(random.uniform(0, BASE_DELAY ** attempt))
+        '''})
+    alone = findings(tmp_path, use_cache=False)
+    assert codes(alone) == [("shop/sync.py", 10, "RES202")]
+    assert "5 attempts × 10 s + up to 31 s of waits = 81 s" in alone[0][3]
+    write(tmp_path, {"shop/other.py": "from shop.settings import BASE_DELAY\n"})
+    assert [f for f in findings(tmp_path, use_cache=False) if f[0] == "shop/sync.py"] == alone
+
+
+@pytest.mark.parametrize("change", [
+    # the reader sets it from the command line: the module's literal is not what runs
+    ("shop/sync.py", RETRIES + "\n\ndef main(argv):\n    settings.MAX_ATTEMPTS = int(argv[1])\n"),
+    # a star import after the bindings may bind any of them again (Django's local settings)
+    ("shop/settings.py", "BASE_DELAY = 2\nMAX_ATTEMPTS = 5\ntry:\n    from shop.local import *\n"
+                         "except ImportError:\n    pass\n"),
+])
+def test_a_constant_bound_again_elsewhere_is_unknown(shop, change):
+    write(shop, {change[0]: change[1]})
+    found = codes(findings(shop, use_cache=False))
+    assert ("shop/sync.py", 10, "RES202") not in found
+
+
+def test_tuples_of_tuples_are_not_evaluated_without_end(tmp_path):
+    # each level repeats the one before 30 times: 30 ** 6 leaves if evaluated in full
+    levels = "".join(f"A{i} = ({', '.join([f'A{i - 1}'] * 30)},)\n" for i in range(1, 7))
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'shop'\n", encoding="utf-8")
+    write(tmp_path, {"shop/__init__.py": "", "shop/tables.py": "import requests\nA0 = 1\n" + levels +
+                     "B = A6\n\n\ndef get(url):\n    return requests.get(url, timeout=B)\n"})
+    assert findings(tmp_path, use_cache=False) == []  # B is no number: unknown, never reported

@@ -12,7 +12,7 @@ the inner one raises when it gives up (DESIGN section 2, "Retry-layer arithmetic
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, KeyReturn, Layer, ModuleSummary
 from reslint.catalog.clients import EXCEPTION_BASES, REQUEST_METHODS
@@ -84,6 +84,8 @@ class CallGraph:
         self.exception_names: Dict[str, Tuple[str, ...]] = {}
         #: module-level numbers of the project (``app.settings.BASE_DELAY`` -> 2.0)
         self.constants: Dict[str, float] = {}
+        #: names some module assigns from outside (``settings.TIMEOUT = 5``): not constants
+        self.rebound: Set[str] = set()
         self._reach: Dict[str, List[Tuple[Hop, ...]]] = {}
         self._load = load
         for summary in self.summaries:
@@ -98,8 +100,10 @@ class CallGraph:
             self.sites.setdefault(owner, []).append(site)
         for name, types in summary.exception_names:
             self.exception_names[f"{summary.module}.{name}"] = types
-        for name, value in summary.constants:
-            self.constants[f"{summary.module}.{name}"] = value
+        if not summary.star_imports:  # ``from .local_settings import *`` may bind any of them again
+            for name, value in summary.constants:
+                self.constants[f"{summary.module}.{name}"] = value
+        self.rebound.update(summary.rebinds)
 
     def module(self, name: str) -> Optional[ModuleSummary]:
         """The summary of module ``name``, loaded on first use; ``None`` outside the project."""
@@ -125,7 +129,9 @@ class CallGraph:
         """The number the project binds to ``name`` at module level (following imports and
         re-exports: ``app.BASE_DELAY`` re-exported from ``app.settings``), or ``None``."""
         found = self.follow(name, lambda name, summary, rest: name if name in self.constants else FOLLOW, stars=True)
-        return self.constants[found] if found is not None else None
+        if found is None or found in self.rebound or name in self.rebound:
+            return None
+        return self.constants[found]
 
     def _constant(self, name: str) -> Optional[str]:
         """The qualified name of the project constant of exception types ``name`` refers to."""

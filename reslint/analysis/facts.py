@@ -146,3 +146,5 @@ class ModuleSummary:
     #: imported names whose value a rule asked for and this module could not know (qualified names,
     #: as imported): the project pass lints the module again when another module defines one
     wanted: Tuple[str, ...] = ()
+    #: names of other modules this module assigns (``settings.TIMEOUT = 5``): no constants
+    rebinds: Tuple[str, ...] = ()

@@ -335,7 +335,7 @@ class SummaryCollector:
                                                  shown=lambda fields: fields["what"] == "fresh"),
                              pending_writes=_placed(PendingWrite, self._pending_writes, positions),
                              helpers=self._helpers(), constants=self._constants(),
-                             wanted=tuple(sorted(self.ctx.wanted)))
+                             wanted=tuple(sorted(self.ctx.wanted)), rebinds=self._rebinds())
 
     #: a constant larger than this is not a wait or a count anyone reads (and stays out of the cache)
     MAX_CONSTANT = 1e12
@@ -355,10 +355,21 @@ class SummaryCollector:
                 continue
             if len(bindings) != 1 or bindings[0].kind != "assign" or name in scope.global_names:
                 continue
+            if not _numeric_shape(bindings[0].value):
+                continue  # a tuple, a dict, a call: no number, and nothing to evaluate
             value = self.ctx.value_of(bindings[0].value, scope)
             if is_number(value) and not isinstance(value, bool) and abs(value) <= self.MAX_CONSTANT:
                 out.append((name, float(value)))
         return tuple(out)
+
+    def _rebinds(self):
+        """``settings.TIMEOUT = 5`` (anywhere in this module): the imported names it assigns."""
+        out = set()
+        for target, _, scope in self.ctx.model.attribute_assignments:
+            qual = self.ctx.imported_attribute(target, scope)
+            if qual is not None and len(out) < self.ctx.MAX_WANTED:
+                out.add(qual)
+        return tuple(sorted(out))
 
     def _helpers(self):
         """The retry helpers of this module, as catalog entries (see :mod:`reslint.analysis.helpers`)."""
@@ -507,3 +518,20 @@ def _policy_label(policy: RetryPolicy, ctx: Context) -> str:
     function = ctx.retried.function_of(policy) if ctx.retried is not None else ""
     kind = policy.adapter.layer_label
     return f"{function} {kind}" if function else kind
+
+
+def _numeric_shape(expr, depth: int = 0) -> bool:
+    """Whether an expression can only be a number if it is a constant at all: a literal, a sign,
+    arithmetic, a name or attribute, ``int(...)``/``float(...)`` of one (so a module's tuples and
+    tables are never evaluated: nested tuples that reuse each other grow exponentially)."""
+    if depth > 20:
+        return False
+    if isinstance(expr, (cst.Integer, cst.Float, cst.Name, cst.Attribute)):
+        return True
+    if isinstance(expr, cst.UnaryOperation):
+        return _numeric_shape(expr.expression, depth + 1)
+    if isinstance(expr, cst.BinaryOperation):
+        return _numeric_shape(expr.left, depth + 1) and _numeric_shape(expr.right, depth + 1)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("int", "float"):
+        return len(expr.args) == 1 and _numeric_shape(expr.args[0].value, depth + 1)
+    return False

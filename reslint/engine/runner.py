@@ -462,17 +462,38 @@ class Runner:
                     uses = True
                 elif any(name.startswith(qual + ".") for name in helpers):  # ``from myapp import net``
                     uses = True
-            for name in summary.wanted:
+            uses = self._known_constants(summary, graph, constants) or uses
+            if uses:
+                users.append(summary)
+        catalog = self.settings.catalog.with_helpers(tuple(entries.values()))
+        # a module read again with some constants known may ask for more (the attempt cap known,
+        # the loop's waits are read next): up to MAX_CONSTANT_ROUNDS rounds, until none is new
+        for _ in range(self.MAX_CONSTANT_ROUNDS):
+            if not users:
+                break
+            self._lint_again(replace(self.settings, catalog=catalog.with_constants(constants)), users, given,
+                             summaries)
+            users = [summary for summary in summaries if self._known_constants(summary, graph, constants)]
+
+    #: how many times a module may be linted again as the constants it reads become known
+    MAX_CONSTANT_ROUNDS = 3
+
+    @staticmethod
+    def _known_constants(summary, graph, constants: Dict[str, float]) -> bool:
+        """Add to ``constants`` the project constants ``summary`` asked for that are not in it yet;
+        whether there were any."""
+        new = False
+        for name in summary.wanted:
+            if name not in constants:
                 value = graph.number(name)
                 if value is not None:
                     constants[name] = value
-                    uses = True
-            if uses:
-                users.append(summary)
-        if not users:
-            return
-        catalog = self.settings.catalog.with_helpers(tuple(entries.values())).with_constants(constants)
-        settings = replace(self.settings, catalog=catalog)
+                    new = True
+        return new
+
+    def _lint_again(self, settings, users: list, given: Dict[str, FileResult], summaries: list) -> None:
+        """Lint the modules of ``users`` (summaries) again with ``settings``; their new summaries
+        replace the old ones in ``summaries`` and their results those in ``given``."""
         # a run of its own: its cache entries are those of the settings with these entries
         again = Runner(settings, use_cache=self.cache is not None, cache_dir=self._cache_dir,
                        ignore_noqa=self.ignore_noqa, jobs=1)

@@ -297,6 +297,11 @@ class Context:
     ``before_visit``/``after_leave`` hooks; rules never track scopes themselves.
     """
 
+    #: at most this many wanted names are kept per module (a summary stays small)
+    MAX_WANTED = 256
+    #: the work one :meth:`value_of` may do (nodes visited)
+    MAX_VALUE_STEPS = 5000
+
     def __init__(self, model: SemanticModel, settings=None):
         self.model = model
         self.settings = settings
@@ -319,6 +324,7 @@ class Context:
         #: not know (``from .settings import BASE_DELAY``): the project pass looks them up among
         #: the project's module constants (:attr:`UserCatalog.constants`) and lints this module again
         self.wanted: Set[str] = set()
+        self._value_steps = 0
 
     @property
     def catalog(self) -> UserCatalog:
@@ -576,8 +582,14 @@ class Context:
 
     def value_of(self, expr, scope: Optional[Scope] = None, depth: int = 0):
         """The constant value of an expression (numbers, strings, None, bools, tuples), or
-        :data:`UNKNOWN`. Names are followed only when bound exactly once."""
-        if depth > 12:
+        :data:`UNKNOWN`. Names are followed only when bound exactly once. An imported name is
+        looked up among the project's constants the project pass supplied; one not known there
+        and spelled as a constant is noted in :attr:`wanted`. One evaluation takes at most
+        :attr:`MAX_VALUE_STEPS` steps (tuples of tuples that reuse each other grow exponentially)."""
+        if depth == 0:
+            self._value_steps = 0
+        self._value_steps += 1
+        if depth > 12 or self._value_steps > self.MAX_VALUE_STEPS:
             return UNKNOWN
         scope = scope or self.scope
         if isinstance(expr, (cst.Integer, cst.Float)):
@@ -593,7 +605,7 @@ class Context:
                 return self._bound_param(expr.value, scope) if self.param_values else UNKNOWN
             return self.value_of(binding.value, binding.scope, depth + 1)
         if isinstance(expr, cst.Attribute):
-            qual = self._imported_attribute(expr, scope)
+            qual = self.imported_attribute(expr, scope)
             return UNKNOWN if qual is None else self._imported_value(qual)
         if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
             try:
@@ -625,8 +637,6 @@ class Context:
             return UNKNOWN
         return UNKNOWN
 
-    #: at most this many wanted names are kept per module (a summary stays small)
-    MAX_WANTED = 256
 
     def _imported_value(self, qualname: str):
         """The number a project module binds to ``qualname``, when the project pass has told
@@ -643,7 +653,7 @@ class Context:
             self.wanted.add(qualname)
         return UNKNOWN
 
-    def _imported_attribute(self, expr: cst.Attribute, scope: Scope) -> Optional[str]:
+    def imported_attribute(self, expr: cst.Attribute, scope: Scope) -> Optional[str]:
         """``settings.BASE_DELAY`` where ``settings`` is an imported module (or ``app.settings.X``
         after ``import app.settings``): the dotted name, else ``None``."""
         parts = []
