@@ -1283,10 +1283,17 @@ def test_exception_names_are_exceptions(qualname: str):
     assert inspect.isclass(obj) and issubclass(obj, BaseException), f"{qualname} is not an exception class"
 
 
-@pytest.mark.parametrize("qualname", _names(retries.SLEEPS, retries.RANDOM_DRAWS, retries.CLOCKS))
+@pytest.mark.parametrize("qualname", _names(retries.SLEEPS, retries.RANDOM_DRAWS, retries.CLOCKS, retries.TIMED_WAITS))
 def test_sleep_random_and_clock_names_resolve(qualname: str):
     obj, _, _ = resolve(qualname)
     assert callable(obj)
+
+
+@pytest.mark.parametrize("qualname", sorted(retries.LOCAL_PRIMITIVES))
+def test_local_primitives_have_the_wait_methods_the_catalog_names(qualname: str):
+    make, _, _ = resolve(qualname)
+    made = make()  # threading.Lock is a factory function; each builds its primitive with no argument
+    assert any(callable(getattr(made, method, None)) for method in retries.LOCAL_WAIT_METHODS), qualname
 
 
 # -- programs a subprocess runs (reslint/catalog/programs.py), checked against the installed ones ------

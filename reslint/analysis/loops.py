@@ -869,9 +869,26 @@ class LoopAnalyzer:
             if not (isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and not inner.args
                     and inner.func.attr.value in cat.LOCAL_WAIT_METHODS):
                 return False
+            if inner.func.attr.value != "wait" and not self._local_primitive(inner.func.value, scope):
+                return False  # ``pool.acquire()``, a broker's ``queue.get()``: they may go to the network
             local.add(id(inner))
         # nothing else in the try that could fail remotely: only the waits and what they await
         return all(id(c) in local or c in waits for c in calls)
+
+    def _local_primitive(self, expr, scope) -> bool:
+        """Whether ``expr`` is an asyncio or threading primitive or queue of this process: built
+        here by one (``asyncio.Queue()``) or a parameter annotated as one."""
+        built = self.ctx.constructor_of(expr, scope)
+        if built is not None:
+            return self.ctx.qualname(built.func, scope) in cat.LOCAL_PRIMITIVES
+        if isinstance(expr, cst.Name):
+            found = self.ctx.lookup(expr.value, scope)
+            if found and len(found) == 1 and found[0].kind == "param" and isinstance(found[0].node, cst.Param):
+                note = found[0].node.annotation
+                return note is not None and any(
+                    self.ctx.qualname(n, scope) in cat.LOCAL_PRIMITIVES for n in expressions(note.annotation)
+                    if isinstance(n, (cst.Name, cst.Attribute)))
+        return False
 
     def _handler_types(self, expr, scope) -> Optional[List[str]]:
         found = self.reader.exception_types(expr, scope)

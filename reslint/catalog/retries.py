@@ -99,8 +99,17 @@ READ_TIMEOUT_ERRORS: FrozenSet[str] = frozenset({
 #: threading's synchronisation primitives and queues (Event.wait, Condition.wait, Lock.acquire,
 #: Semaphore.acquire, Queue.get, Queue.join; https://docs.python.org/3/library/asyncio-sync.html,
 #: https://docs.python.org/3/library/asyncio-queue.html).
-TIMED_WAITS: FrozenSet[str] = frozenset({"asyncio.wait_for", "asyncio.timeout"})
+TIMED_WAITS: FrozenSet[str] = frozenset({"asyncio.wait_for"})
 LOCAL_WAIT_METHODS: FrozenSet[str] = frozenset({"wait", "get", "acquire", "join"})
+#: ``wait()`` of an event or condition is a local wait whatever the object; ``get()``,
+#: ``acquire()`` and ``join()`` are so only on these types (a database pool's ``acquire()`` may
+#: connect, a message broker's queue ``get()`` is a remote call)
+LOCAL_PRIMITIVES: FrozenSet[str] = frozenset({
+    "asyncio.Queue", "asyncio.PriorityQueue", "asyncio.LifoQueue", "asyncio.Lock", "asyncio.Semaphore",
+    "asyncio.BoundedSemaphore", "asyncio.Condition", "asyncio.Event",
+    "threading.Lock", "threading.RLock", "threading.Semaphore", "threading.BoundedSemaphore",
+    "threading.Condition", "threading.Event", "queue.Queue", "queue.SimpleQueue",
+})
 #: builtin errors of a connection (https://docs.python.org/3/library/exceptions.html#os-exceptions)
 CONNECTION_ERRORS: FrozenSet[str] = frozenset({
     "ConnectionError", "ConnectionResetError", "ConnectionRefusedError", "ConnectionAbortedError",
