@@ -96,8 +96,10 @@ def _leaves_after(loop, node: cst.Try, flag) -> bool:
     if index is None:
         return False
     for handler in node.handlers:
-        last = handler.body.body[-1] if isinstance(handler.body, cst.IndentedBlock) and handler.body.body else None
-        goes_round = isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Continue)
+        block = handler.body.body if isinstance(handler.body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+        last = block[-1] if block else None  # ``except E:\n    continue`` or ``except E: continue``
+        goes_round = isinstance(last, cst.Continue) or (
+            isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Continue))
         if not goes_round and not _always_leaves(handler.body):
             return False
     for stmt in body[index + 1:]:
@@ -310,6 +312,8 @@ class LoopAnalyzer:
             return None  # IndexError, KeyError, queue.Empty…: a search or a wait, not a retry of I/O
         if var is not None and any(self._uses(t.body, var) for t in tries):
             return None  # the attempt changes what is tried (os.fstat(fd + i)): a search over items
+        if self._new_candidate(loop, tries, var, scope):
+            return None  # port = random.randint(...), url = urls[attempt], page = next(pages): a search
         status_checks = any(isinstance(n, cst.Comparison) and _compares_http_status(n, self.ctx, scope) for n in nodes)
         if not handlers and not ((sleeps or helper_sleeps) and status_checks):
             return None  # a poll or a scheduler loop, not a retry after a failure
@@ -893,6 +897,49 @@ class LoopAnalyzer:
     def _handler_types(self, expr, scope) -> Optional[List[str]]:
         found = self.reader.exception_types(expr, scope)
         return list(found) if found is not None else None
+
+    def _new_candidate(self, loop, tries, var, scope) -> bool:
+        """Whether each pass tries something new: a name the loop body binds, before a try, to a
+        random draw, ``next(...)`` or an item picked with the loop variable, is a positional
+        argument of a call in that try (``s.bind(("", port))``, ``session.get(url)``). A fresh key
+        sent by keyword (``headers={"Idempotency-Key": key}``) does not make a search."""
+        body = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
+        fresh = set()
+        for stmt in body:
+            if isinstance(stmt, cst.Try):
+                if fresh and any(stmt is t for t in tries) and self._passes_positionally(stmt.body, fresh):
+                    return True
+                continue
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                continue
+            for small in stmt.body:
+                if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+                        isinstance(small.targets[0].target, cst.Name) and self._draws(small.value, var, scope):
+                    fresh.add(small.targets[0].target.value)
+        return False
+
+    def _draws(self, expr, var, scope) -> bool:
+        """A random draw, ``next(...)``, or a subscript with the loop variable, in ``expr``."""
+        for node in expressions(expr):
+            if isinstance(node, cst.Call):
+                qual = self.ctx.qualname(node.func, scope)
+                if qual in cat.RANDOM_DRAWS or (isinstance(node.func, cst.Name) and node.func.value == "next"
+                                                and self.ctx.lookup("next", scope) is None):
+                    return True
+            if var is not None and isinstance(node, cst.Subscript) and any(
+                    isinstance(n, cst.Name) and n.value == var for e in node.slice for n in expressions(e)):
+                return True
+        return False
+
+    @staticmethod
+    def _passes_positionally(body, names) -> bool:
+        for node in own_nodes(body):
+            if isinstance(node, cst.Call):
+                for arg in node.args:
+                    if arg.keyword is None and any(isinstance(n, cst.Name) and n.value in names
+                                                   for n in expressions(arg.value)):
+                        return True
+        return False
 
     def _uses(self, body, var: str) -> bool:
         """Whether a call in ``body`` takes the loop variable as (part of) an argument, or the
