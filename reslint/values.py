@@ -59,6 +59,11 @@ MAX_INT_BITS = 1000
 MAX_SCHEDULE_EXPONENT = 200
 
 
+def spelled_as_constant(name: str) -> bool:
+    """Whether ``name`` is spelled as a constant (PEP 8: ``MAX_ATTEMPTS``, ``_DEFAULT_TIMEOUT``)."""
+    return name.upper() == name and any(c.isalpha() for c in name)
+
+
 def is_number(value) -> bool:
     """Whether ``value`` is a known number (``bool`` is not one)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)

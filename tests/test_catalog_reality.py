@@ -485,7 +485,7 @@ def test_dsn_keys_are_read_by_the_library():
     checkers = {"psycopg2.connect": _libpq_keyword("psycopg2"), "psycopg.connect": _libpq_keyword("psycopg"),
                 "psycopg.AsyncConnection.connect": _libpq_keyword("psycopg"),
                 "redis.Redis.from_url": _redis_url_query, "redis.from_url": _redis_url_query,
-                "redis.cluster.RedisCluster.from_url": _redis_url_query,
+                "redis.cluster.RedisCluster.from_url": _redis_url_query, "redis.cluster.RedisCluster": _redis_url_query,
                 "redis.asyncio.Redis.from_url": _redis_asyncio_url_query,
                 "redis.asyncio.from_url": _redis_asyncio_url_query,
                 "redis.asyncio.cluster.RedisCluster.from_url": _redis_asyncio_url_query,

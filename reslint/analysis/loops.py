@@ -29,7 +29,7 @@ from reslint.semantics.cstutil import source
 from reslint.libraries import HAND_ROLLED
 from reslint.model.policy import Jitter, LoopFacts, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import PolicyReader
-from reslint.values import UNKNOWN, arithmetic, is_number
+from reslint.values import UNKNOWN, arithmetic, is_number, spelled_as_constant
 from reslint.semantics.walk import children, expressions, nodes_within
 
 _EXITS = (cst.Return, cst.Break)
@@ -793,7 +793,7 @@ class LoopAnalyzer:
         return False
 
     def _is_name_constant(self, expr, scope) -> bool:
-        return isinstance(expr, cst.Name) and expr.value.isupper()
+        return isinstance(expr, cst.Name) and spelled_as_constant(expr.value)
 
     def max_value(self, expr, scope, var, k, depth: int = 0):
         """Largest value of a sleep expression when the loop variable is ``k`` (seconds)."""

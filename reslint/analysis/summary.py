@@ -16,7 +16,7 @@ from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, Function, KeyCa
     PendingWrite
 from reslint.semantics.context import Context
 from reslint.model.policy import RetriedKind, RetryPolicy
-from reslint.values import UNKNOWN, is_number
+from reslint.values import UNKNOWN, is_number, spelled_as_constant
 
 #: the methods that run a framework's model object (LangChain ``invoke``, LlamaIndex ``complete``...)
 _RUN_METHODS = frozenset(m for library, methods in REQUEST_METHODS.items() if library in RETRYING_CLIENTS
@@ -351,7 +351,7 @@ class SummaryCollector:
         for name, bindings in scope.bindings.items():
             if len(out) >= self.MAX_CONSTANTS:
                 break
-            if name.upper() != name or not any(c.isalpha() for c in name):
+            if not spelled_as_constant(name):
                 continue
             if len(bindings) != 1 or bindings[0].kind != "assign" or name in scope.global_names:
                 continue

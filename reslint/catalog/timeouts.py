@@ -238,12 +238,12 @@ def _redis() -> List[TimeoutSpec]:
     ``socket_timeout`` (None before 8.0, 5 s from 8.0; the least safe default is assumed)."""
     specs = []
     # redis.Redis(host, port, db, password, socket_timeout, ...); redis.asyncio.Redis(*, host, ...)
-    for package, module, first in (("redis", "redis/", 4), ("redis.asyncio", "redis/asyncio/", None)):
+    for package, module, first, pool_position in (("redis", "redis/", 4, 9), ("redis.asyncio", "redis/asyncio/", None, None)):
         specs.append(TimeoutSpec(
             f"{package}.Redis", (TimeoutParam("socket_timeout", first),), None,
             f"{module}client.py Redis.__init__: socket_timeout None before 8.0, 5 s from 8.0 (redis-py tags v5.3.1, "
             "v8.0.0); with connection_pool= the connection keywords are not read (the pool's connections are used)",
-            REDIS_NOTE, carrier=True, configured_by=("connection_pool", None if first is None else first + 5),
+            REDIS_NOTE, carrier=True, configured_by=("connection_pool", pool_position),
         ))
         # a connection_class= of the project's (fakeredis' FakeConnection, a proxy) decides how it connects
         specs += [TimeoutSpec(
@@ -265,12 +265,14 @@ def _redis() -> List[TimeoutSpec]:
     # redis/cluster.py RedisCluster(host, port, startup_nodes, ..., **kwargs): the node clients are
     # Redis(host=, port=, **kwargs) (NodesManager.create_redis_node), so socket_timeout is theirs;
     # redis/asyncio/cluster.py RedisCluster takes it as its own parameter (None in 5.3.1, 5 s in 8.1.0)
-    for package, module, position in (("redis.cluster", "redis/cluster.py", None),
-                                      ("redis.asyncio.cluster", "redis/asyncio/cluster.py", 25)):
+    # the sync RedisCluster also takes url= (position 10) and reads its query (parse_url(url));
+    # the asyncio one takes the URL only through from_url
+    for package, module, position, url in (("redis.cluster", "redis/cluster.py", None, ("url", 10, ("socket_timeout",))),
+                                           ("redis.asyncio.cluster", "redis/asyncio/cluster.py", 25, None)):
         specs.append(TimeoutSpec(
             f"{package}.RedisCluster", (TimeoutParam("socket_timeout", position),), None,
             f"{module} RedisCluster: socket_timeout None before 8.0, 5 s from 8.0 (redis-py 5.3.1, 8.1.0)",
-            REDIS_NOTE, carrier=True,
+            REDIS_NOTE, carrier=True, dsn=url,
         ))
         specs.append(TimeoutSpec(
             f"{package}.RedisCluster.from_url", (TimeoutParam("socket_timeout"),), None,

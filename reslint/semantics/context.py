@@ -28,7 +28,7 @@ import libcst as cst
 from reslint.catalog import TIMEOUT_INJECTION_HOOKS, canonical, instance_type
 from reslint.catalog.user import EMPTY as EMPTY_CATALOG, UserCatalog
 from reslint.semantics.prefilter import absolute_module
-from reslint.values import UNKNOWN, arithmetic, bounded  # noqa: F401 (UNKNOWN is re-exported)
+from reslint.values import UNKNOWN, arithmetic, bounded, spelled_as_constant  # noqa: F401 (UNKNOWN is re-exported)
 
 
 class Binding:
@@ -648,8 +648,7 @@ class Context:
             return value
         # only names spelled as constants (PEP 8: ``BASE_DELAY``, ``_DEFAULT_TIMEOUT``) are looked up:
         # an exception or a class named in a tuple is no number, and each lookup may read a module
-        last = qualname.rsplit(".", 1)[-1]
-        if last.upper() == last and any(c.isalpha() for c in last) and len(self.wanted) < self.MAX_WANTED:
+        if spelled_as_constant(qualname.rsplit(".", 1)[-1]) and len(self.wanted) < self.MAX_WANTED:
             self.wanted.add(qualname)
         return UNKNOWN
 
