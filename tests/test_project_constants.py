@@ -259,3 +259,14 @@ def test_tuples_of_tuples_are_not_evaluated_without_end(tmp_path):
     write(tmp_path, {"shop/__init__.py": "", "shop/tables.py": "import requests\nA0 = 1\n" + levels +
                      "B = A6\n\n\ndef get(url):\n    return requests.get(url, timeout=B)\n"})
     assert findings(tmp_path, use_cache=False) == []  # B is no number: unknown, never reported
+
+
+def test_an_open_buffer_is_read_again_from_its_text_not_from_disk(shop):
+    # the editor's unsaved text (three lines added at the top) is what the second look lints
+    from reslint.server.project import Project
+
+    sync = str(shop / "shop" / "sync.py")
+    buffer = "# one\n# two\n# three\n" + (shop / "shop" / "sync.py").read_text(encoding="utf-8")
+    out = Project(shop, use_cache=False).check({sync: buffer})
+    rows = sorted((f.code, f.location.row) for f in out[sync].findings)
+    assert rows == [("RES201", 17), ("RES201", 25), ("RES202", 13), ("RES202", 21)]

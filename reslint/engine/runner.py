@@ -494,9 +494,7 @@ class Runner:
     def _lint_again(self, settings, users: list, given: Dict[str, FileResult], summaries: list) -> None:
         """Lint the modules of ``users`` (summaries) again with ``settings``; their new summaries
         replace the old ones in ``summaries`` and their results those in ``given``."""
-        # a run of its own: its cache entries are those of the settings with these entries
-        again = Runner(settings, use_cache=self.cache is not None, cache_dir=self._cache_dir,
-                       ignore_noqa=self.ignore_noqa, jobs=1)
+        again = self._again(settings)
         by_path = {id(summary): index for index, summary in enumerate(summaries)}
         for summary in users:
             result = given.get(summary.path)
@@ -513,6 +511,11 @@ class Runner:
                 if fresh.source is not None:
                     result.source = fresh.source
         again.save_index()
+
+    def _again(self, settings) -> "Runner":
+        """A run of its own with ``settings``: its cache entries are those of these settings."""
+        return Runner(settings, use_cache=self.cache is not None, cache_dir=self._cache_dir,
+                      ignore_noqa=self.ignore_noqa, jobs=1)
 
     def _loader(self, paths: List[Path]) -> Callable[[str], Optional[object]]:
         """``load(module name) -> ModuleSummary or None`` over the files the prefilter skipped:

@@ -118,6 +118,12 @@ class BufferRunner(Runner):
             self._buffer_linter = BufferLinter(self.settings)
         return self._buffer_linter
 
+    def _again(self, settings: Settings) -> "BufferRunner":
+        """The project pass's second look reads the open buffers too, not the files on disk."""
+        again = BufferRunner(settings, use_cache=self.cache is not None, cache_dir=self._cache_dir)
+        again.buffers = self.buffers
+        return again
+
     def lint(self, path: Path, force: bool = False) -> FileResult:
         key = os.path.abspath(path)
         text = self.buffers.get(key)
