@@ -245,7 +245,8 @@ def _names(value: Any, key: str, where: str) -> Tuple[str, ...]:
 
 #: the options each rule accepts in ``[tool.reslint.rules.RESnnn]``, with their checks
 RULE_OPTIONS: Dict[str, Dict[str, Callable[[Any, str, str], Any]]] = {
-    # shell-style patterns of parameter names that hold a time budget (reslint/analysis/deadlines.py)
+    # shell-style patterns of parameter names that hold a time budget (reslint/analysis/deadlines.py;
+    # the default is reslint.semantics.prefilter.DEFAULT_BUDGET_PARAMETERS)
     "RES105": {"budget-parameters": _names},
 }
 

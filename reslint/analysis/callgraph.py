@@ -14,13 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
-from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, KeyReturn, Layer, ModuleSummary
+from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, FixedTimeout, KeyReturn, Layer, ModuleSummary
 from reslint.catalog.clients import EXCEPTION_BASES, REQUEST_METHODS
 
 MAX_DEPTH = 12
 #: what an answer of :meth:`CallGraph.follow` returns to go on following imports
 FOLLOW = object()
 MAX_CHAINS = 8
+#: how many calls deep RES105 follows a budget across modules
+MAX_BUDGET_DEPTH = 4
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,10 @@ class CallGraph:
         self.constants: Dict[str, float] = {}
         #: names some module assigns from outside (``settings.TIMEOUT = 5``): not constants
         self.rebound: Set[str] = set()
+        #: RES105: per function, its first constant-timeout call; the functions given a budget
+        self.fixed_timeouts: Dict[str, Tuple[ModuleSummary, FixedTimeout]] = {}
+        self.budgeted: Set[str] = set()
+        self._fixed_below: Dict[str, Optional[Tuple[Tuple[str, ...], ModuleSummary, FixedTimeout]]] = {}
         self._reach: Dict[str, List[Tuple[Hop, ...]]] = {}
         self._load = load
         for summary in self.summaries:
@@ -104,6 +110,9 @@ class CallGraph:
             for name, value in summary.constants:
                 self.constants[f"{summary.module}.{name}"] = value
         self.rebound.update(summary.rebinds)
+        for fixed in summary.fixed_timeouts:
+            self.fixed_timeouts.setdefault(fixed.function, (summary, fixed))
+        self.budgeted.update(summary.budgeted)
 
     def module(self, name: str) -> Optional[ModuleSummary]:
         """The summary of module ``name``, loaded on first use; ``None`` outside the project."""
@@ -220,6 +229,31 @@ class CallGraph:
         unique = sorted(set(chains), key=lambda c: (-_product(c), len(c)))[:MAX_CHAINS]
         self._reach[function] = unique
         return unique
+
+    def fixed_timeout_below(self, function: str, depth: int = 0
+                            ) -> Optional[Tuple[Tuple[str, ...], ModuleSummary, FixedTimeout]]:
+        """The constant-timeout call that a call to ``function`` reaches (RES105 across modules):
+        ``(the functions on the way, first ``function``; the module of the call; the call)``, or
+        ``None``. A function given a budget of its own is judged on its own, so the search stops
+        there; at most :data:`MAX_BUDGET_DEPTH` calls deep."""
+        if function in self._fixed_below:
+            return self._fixed_below[function]
+        if depth > MAX_BUDGET_DEPTH or function in self.budgeted:
+            return None
+        self._fixed_below[function] = None  # cycle guard
+        found = None
+        if function in self.fixed_timeouts:
+            summary, fixed = self.fixed_timeouts[function]
+            found = ((function,), summary, fixed)
+        else:
+            for site in self.sites.get(function, ()):
+                target = self.resolve(site.callee)
+                below = self.fixed_timeout_below(target, depth + 1) if target not in (None, function) else None
+                if below is not None:
+                    found = ((function,) + below[0], below[1], below[2])
+                    break
+        self._fixed_below[function] = found
+        return found
 
     def writes_below(self, function: str, seen=None) -> List[Tuple[ModuleSummary, CallSite, Tuple[str, ...]]]:
         """Keyless writes in ``function`` and the functions it calls (outside their own retries),

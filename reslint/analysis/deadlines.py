@@ -27,13 +27,9 @@ from reslint.catalog.timeouts import (
 )
 from reslint.semantics.context import Context, Scope
 from reslint.semantics.cstutil import source
+from reslint.semantics.prefilter import DEFAULT_BUDGET_PARAMETERS
 from reslint.semantics.walk import expressions
 
-#: parameter names that hold a time budget, as shell-style patterns matched case-insensitively
-DEFAULT_BUDGET_PARAMETERS: Tuple[str, ...] = (
-    "timeout", "timeout_*", "*_timeout", "deadline", "deadline_*", "*_deadline", "budget", "budget_*", "*_budget",
-    "remaining", "remaining_time", "remaining_s", "time_remaining", "time_left",  # not `retries_remaining`
-)
 #: names that are not durations in seconds: ``min(constant, name)`` would mix units or kinds
 _NOT_SECONDS = ("*_ms", "*_msec", "*_millis", "*_milliseconds", "*_us", "*_ns", "*deadline*", "*_at")
 

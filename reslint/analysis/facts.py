@@ -1,7 +1,7 @@
 """Module summaries: the plain, picklable facts the project pass needs from each file.
 
 Made during the per-file walk (:class:`reslint.analysis.summary.SummaryCollector`) and
-cached with the file's findings, so a project-wide pass (RES301, RES401, RES402) never
+cached with the file's findings, so a project-wide pass (RES105, RES301, RES401, RES402) never
 reparses: functions with their retry layer, retry layers (decorators, loops, clients
 that retry inside) and call sites with their resolved callee, the local layers around
 them and the client layer they enter. No LibCST here: a re-run served by the cache
@@ -24,6 +24,10 @@ STATUS_WRITE_WHY = ("a 5xx answer (a gateway's 502 or 504 too) does not say whet
                     "did the replay performs the write again (a duplicate row, charge, message or mail)")
 WRITE_FIX = ("send a stable idempotency key minted once before the first attempt, make the write idempotent "
              "(ON CONFLICT, PUT), or do not retry it")
+
+#: why an ignored time budget is a fault (RES105): one wording for the per-file finding and the project pass's
+DEADLINE_WHY = ("when the caller gives up first, this call keeps waiting (holding a connection and a worker) for an "
+                "answer no one will read")
 
 ANY = ("*",)  # catches or raises any exception
 UNKNOWN_TYPES = ("?",)
@@ -115,6 +119,34 @@ class PendingWrite:
 
 
 @dataclass(frozen=True)
+class FixedTimeout:
+    """A blocking network or database call with a constant timeout in ``function``, a function given
+    no time budget of its own (RES105 across modules): ``call`` as messages show it
+    (``requests.get``), ``argument`` as written (``timeout=10``)."""
+
+    function: str
+    call: str
+    argument: str
+    row: int = 0
+    column: int = 0
+
+
+@dataclass(frozen=True)
+class BudgetCall:
+    """In ``function``, given a time budget it never reads (``budget``: how messages name it), a call
+    to ``callee``, a project function the file alone cannot follow (another module's, or a local
+    helper whose calls leave the module): RES105 when the call graph reaches a :class:`FixedTimeout`."""
+
+    function: str
+    callee: str
+    budget: str
+    row: int = 0
+    column: int = 0
+    end_row: int = 0
+    end_column: int = 0
+
+
+@dataclass(frozen=True)
 class ModuleSummary:
     """Everything the project pass knows about one module (plain data)."""
 
@@ -148,3 +180,9 @@ class ModuleSummary:
     wanted: Tuple[str, ...] = ()
     #: names of other modules this module assigns (``settings.TIMEOUT = 5``): no constants
     rebinds: Tuple[str, ...] = ()
+    #: RES105 across modules: this module's functions that make a blocking call with a constant
+    #: timeout, those given a budget of their own (a chain stops there), and the calls of functions
+    #: that ignore their budget into code this file cannot follow
+    fixed_timeouts: Tuple[FixedTimeout, ...] = ()
+    budgeted: Tuple[str, ...] = ()
+    budget_calls: Tuple[BudgetCall, ...] = ()

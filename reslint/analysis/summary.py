@@ -12,8 +12,8 @@ from reslint import libraries
 from reslint.catalog import canonical, retries as retry_catalog
 from reslint.catalog.clients import ADAPTER_RAISES, COUNTS_RETRIES, REQUEST_METHODS, RETRYING_CLIENTS
 from reslint.analysis.model_calls import call_attempts, retrying_call, unpacked_keywords
-from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, Function, KeyCall, KeyReturn, Layer, ModuleSummary, \
-    PendingWrite
+from reslint.analysis.facts import ANY, UNKNOWN_TYPES, BudgetCall, CallSite, FixedTimeout, Function, KeyCall, \
+    KeyReturn, Layer, ModuleSummary, PendingWrite
 from reslint.semantics.context import Context
 from reslint.model.policy import RetriedKind, RetryPolicy
 from reslint.values import UNKNOWN, is_number, spelled_as_constant
@@ -97,7 +97,7 @@ class SummaryCollector:
         retried_by = tuple(self.layer_of(scope.policy) for scope in ctx.retry_scopes)
         if retried_by or write:
             self.units.append(self.ctx.unit)
-        self._calls.append(_PendingCall(node, callee, _function_name(ctx), retried_by, client, write))
+        self._calls.append(_PendingCall(node, callee, function_name(ctx), retried_by, client, write))
 
     def _retried_keys(self, node: cst.Call) -> None:
         """Keys of a retried write that come from other modules' functions (RES401), and a keyless
@@ -135,7 +135,7 @@ class SummaryCollector:
         from reslint.analysis.idempotency import analysis
 
         idempotency = analysis(self.ctx)
-        function = _function_name(self.ctx)
+        function = function_name(self.ctx)
         via = scope.name
         before = len(self._key_returns)
         for minted in idempotency.trace(node.value, None, scope, via=via):
@@ -238,7 +238,7 @@ class SummaryCollector:
             if callee is None:
                 return
         self.units.append(self.ctx.unit)
-        self._calls.append(_PendingCall(node, callee, _function_name(self.ctx), (self.layer_of(policy),), layer))
+        self._calls.append(_PendingCall(node, callee, function_name(self.ctx), (self.layer_of(policy),), layer))
 
     def _wrapped_client(self, expr, depth: int, scope=None) -> Optional[int]:
         """The layer of a retrying client that running ``expr`` calls: the client itself, one
@@ -302,6 +302,9 @@ class SummaryCollector:
         """Build the summary; ``positions`` (node -> CodeRange) is needed only when a call
         is retried or a layer exists, so clean files pay nothing for it."""
         model = self.ctx.model
+        fixed, budgeted, budget_calls = self.ctx.deadline_facts or ((), (), ())
+        for _, _, unit in list(fixed) + list(budget_calls):
+            self.units.append(unit)
         functions = []
         for qual, layer in self._functions():
             functions.append(Function(qual, layer))
@@ -335,7 +338,10 @@ class SummaryCollector:
                                                  shown=lambda fields: fields["what"] == "fresh"),
                              pending_writes=_placed(PendingWrite, self._pending_writes, positions),
                              helpers=self._helpers(), constants=self._constants(),
-                             wanted=tuple(sorted(self.ctx.wanted)), rebinds=self._rebinds())
+                             wanted=tuple(sorted(self.ctx.wanted)), rebinds=self._rebinds(),
+                             fixed_timeouts=_placed(FixedTimeout, [(f, n) for f, n, _ in fixed], positions, end=False),
+                             budgeted=budgeted,
+                             budget_calls=_placed(BudgetCall, [(f, n) for f, n, _ in budget_calls], positions))
 
     #: a constant larger than this is not a wait or a count anyone reads (and stays out of the cache)
     MAX_CONSTANT = 1e12
@@ -412,6 +418,7 @@ class SummaryCollector:
         """Whether anything the project pass may report or cite is recorded (a key return
         other than a fresh one only leads to another module: its position is never shown)."""
         return bool(self._layers or self._key_calls or self._pending_writes) or \
+            bool(self.ctx.deadline_facts and (self.ctx.deadline_facts[0] or self.ctx.deadline_facts[2])) or \
             any(fields["what"] == "fresh" for fields, _ in self._key_returns) or \
             any(c.retried_by or c.write for c in self._calls)
 
@@ -488,7 +495,9 @@ def _placed(cls, items, positions, end: bool = True, shown=None) -> tuple:
     return tuple(out)
 
 
-def _function_name(ctx: Context) -> str:
+def function_name(ctx: Context) -> str:
+    """The qualified name of the function whose code is being visited (``shop.sync.push``,
+    ``shop.sync.Client.send``; a nested function by its own name), ``""`` at module or class level."""
     scope = ctx.scope
     while scope is not None and scope.kind in ("lambda", "comprehension"):
         scope = scope.parent

@@ -31,7 +31,7 @@ from reslint.engine.suppression import (Comment, blanket_not_counted, could_hold
 SYNTAX = BY_CODE["RES000"]
 UNUSED_NOQA = BY_CODE["RES900"]
 #: rules decided by the project pass over module summaries, not by a per-file visitor
-PROJECT_RULES = frozenset({"RES301", "RES401", "RES402"})
+PROJECT_RULES = frozenset({"RES105", "RES301", "RES401", "RES402"})
 _UNKNOWN = object()  # "not looked up yet", where None is an answer
 
 

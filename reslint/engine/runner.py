@@ -408,6 +408,7 @@ class Runner:
                         summaries.append(other.summary)
                     elif other.skipped:
                         skipped.append(path)
+        self._budget_callers(summaries, skipped)
         self._inferred_helpers(given, summaries, skipped)
         graph = CallGraph(summaries, self._loader(skipped))
         for rule in PROJECT_RULES:
@@ -415,6 +416,40 @@ class Runner:
                 seen: set = set()
                 for summary, finding in rule().check(graph, self.settings):
                     self._add(given, seen, summary, finding)
+
+    def _budget_callers(self, summaries: list, skipped: List[Path]) -> None:
+        """RES105 across modules starts at a function given a time budget, which may sit in a module
+        that imports no library the prefilter knows (it calls the project's own client). Such
+        modules are parsed here when their text spells a budget parameter and the name of a
+        function with a constant-timeout call, or of a function that calls one. A chain through a
+        helper module the prefilter skipped is not seen. ``summaries`` and ``skipped`` are updated
+        in place."""
+        if "RES105" not in self.judge.enabled or not skipped:
+            return
+        import re
+
+        from reslint.semantics.prefilter import DEFAULT_BUDGET_PARAMETERS, budget_parameters
+
+        names = {fixed.function for summary in summaries for fixed in summary.fixed_timeouts}
+        if not names:
+            return
+        last = {name.rsplit(".", 1)[-1] for name in names}
+        callers = {site.function for summary in summaries for site in summary.calls
+                   if site.function and site.callee and site.callee.rsplit(".", 1)[-1] in last}
+        words = re.compile(r"\b(?:" + "|".join(sorted({re.escape(n.rsplit(".", 1)[-1]) for n in names | callers})) +
+                           r")\b")
+        options = self.settings.rule_options.get("RES105", {})
+        budgets = budget_parameters(options.get("budget-parameters", DEFAULT_BUDGET_PARAMETERS))
+        for path in list(skipped):
+            try:
+                text = Path(path).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if "def " in text and words.search(text) and budgets.search(text):
+                found = self.lint(path, force=True).summary
+                if found is not None:
+                    summaries.append(found)
+                    skipped.remove(path)
 
     def _inferred_helpers(self, given: Dict[str, FileResult], summaries: list, skipped: List[Path]) -> None:
         """What one module defines and others use, which a per-file pass cannot see: retry helpers

@@ -11,7 +11,10 @@ naive detector was wrong on every hit:
   loop is a poll slice of a loop that enforces the budget itself.
 
 A budget ignored by a function that reaches such a call through a helper of the same module
-(``handle(req, timeout_s)`` calling ``fetch(url)``) is reported at the call to the helper.
+(``handle(req, timeout_s)`` calling ``fetch(url)``) is reported at the call to the helper. What the
+file alone cannot follow (a helper of another module) is left to the project pass
+(:mod:`reslint.rules.res105_cross_module`): the module's summary records the functions with a
+constant-timeout call, those given a budget, and the calls out of functions that ignore theirs.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
+from reslint.analysis.facts import DEADLINE_WHY as WHY
+from reslint.analysis.summary import function_name
 from reslint.analysis.deadlines import DEFAULT_BUDGET_PARAMETERS, GRPC, Budget, budgets_of, function_scope
 from reslint.analysis.timeouts import EXCESSIVE, OK, find_argument, read_call_timeout
 from reslint.catalog.model import CEILING_CATEGORIES
@@ -33,9 +38,9 @@ from reslint.values import is_number
 POLL_SLICE_S = 1.0
 #: how many helper calls deep a budget is followed
 MAX_DEPTH = 3
+#: at most this many calls into other modules are kept per function that ignores its budget
+MAX_OUTSIDE_CALLS = 50
 
-WHY = "when the caller gives up first, this call keeps waiting (holding a connection and a worker) for an answer no " \
-      "one will read"
 
 
 @dataclass
@@ -52,11 +57,13 @@ class _Fixed:
 
 @dataclass
 class _Helper:
-    """A call to a function of this module."""
+    """A call to a function of this module (``callee``), or to a function of another one (``callee``
+    ``None``, ``qualname`` its name)."""
 
     call: cst.Call
-    callee: cst.FunctionDef
+    callee: Optional[cst.FunctionDef]
     where: Tuple[object, object]
+    qualname: Optional[str] = None
 
 
 class DeadlineNotPropagated(Rule):
@@ -69,7 +76,9 @@ class DeadlineNotPropagated(Rule):
         #: per function (id of its def): its constant-timeout calls and its calls to local functions
         self._fixed: Dict[int, List[_Fixed]] = {}
         self._helpers: Dict[int, List[_Helper]] = {}
-        self._functions: Dict[int, Tuple[cst.FunctionDef, Tuple[Budget, ...]]] = {}
+        self._functions: Dict[int, Tuple[cst.FunctionDef, Tuple[Budget, ...], str]] = {}
+        #: per function: its calls into other modules (for the project pass)
+        self._outside: Dict[int, List[_Helper]] = {}
         options = (self.settings.rule_options if self.settings is not None else {}).get(self.code, {})
         self._patterns = options.get("budget-parameters", DEFAULT_BUDGET_PARAMETERS)
 
@@ -93,7 +102,8 @@ class DeadlineNotPropagated(Rule):
             return
         func = scope.node
         if id(func) not in self._functions:
-            self._functions[id(func)] = (func, budgets_of(func, scope.parent, self.ctx, self._patterns))
+            self._functions[id(func)] = (func, budgets_of(func, scope.parent, self.ctx, self._patterns),
+                                         function_name(self.ctx))
         where = (self.ctx.statement, self.ctx.unit)
         fixed = self._constant_timeout(node, id(scope) in self._loops, where)
         if fixed is not None:
@@ -104,7 +114,11 @@ class DeadlineNotPropagated(Rule):
             return
         callee = self._local_function(node)
         if callee is not None and callee is not func:
-            self._helpers.setdefault(id(func), []).append(_Helper(node, callee, where))
+            self._helpers.setdefault(id(func), []).append(_Helper(node, callee, where, self.ctx.qualname(node.func)))
+        elif callee is None and _ignored(self._functions[id(func)][1]):
+            qual = self.ctx.qualname(node.func)
+            if qual is not None and "." in qual and len(self._outside.get(id(func), ())) < MAX_OUTSIDE_CALLS:
+                self._outside.setdefault(id(func), []).append(_Helper(node, None, where, qual))
 
     def _constant_timeout(self, node: cst.Call, in_loop: bool, where) -> Optional[_Fixed]:
         reading = read_call_timeout(node, self.ctx)
@@ -162,13 +176,18 @@ class DeadlineNotPropagated(Rule):
                        ((fixed.value, cst.parse_expression(text)),))
 
     def leave_Module(self, node: cst.Module) -> None:
-        for func, budgets in self._functions.values():
+        left: List[Tuple[str, str, _Helper]] = []  # (function, budget, call) for the project pass
+        for func, budgets, qualname in self._functions.values():
             ignored = _ignored(budgets)
             if not ignored:
                 continue
+            for helper in self._outside.get(id(func), ()):
+                left.append((qualname, _describe(ignored), helper))
             for helper in self._helpers.get(id(func), ()):
                 chain = self._reach(helper.callee, 1, {id(func)})
                 if chain is None:
+                    if helper.qualname is not None:
+                        left.append((qualname, _describe(ignored), helper))
                     continue
                 names, fixed = chain
                 path = " → ".join(f"`{n}`" for n in names)
@@ -176,6 +195,23 @@ class DeadlineNotPropagated(Rule):
                                          f"calls `{fixed.name}` with a fixed `{fixed.param}={source(fixed.value)}`: "
                                          f"{WHY}; pass the budget down and bound that call by it",
                             where=helper.where)
+        self._record(left)
+
+    def _record(self, left: List[Tuple[str, str, "_Helper"]]) -> None:
+        """What the project pass needs from this module (:attr:`Context.deadline_facts`)."""
+        fixed, budgeted = [], []
+        for func, budgets, qualname in self._functions.values():
+            if not qualname:
+                continue
+            if budgets:
+                budgeted.append(qualname)
+            elif self._fixed.get(id(func)):
+                first = self._fixed[id(func)][0]
+                fixed.append((dict(function=qualname, call=first.name,
+                                   argument=f"{first.param}={source(first.value)}"), first.call, first.where[1]))
+        calls = [(dict(function=function, callee=helper.qualname, budget=budget), helper.call, helper.where[1])
+                 for function, budget, helper in left]
+        self.ctx.deadline_facts = (fixed, tuple(sorted(budgeted)), calls)
 
     def _reach(self, callee: cst.FunctionDef, depth: int, seen) -> Optional[Tuple[List[str], _Fixed]]:
         """(the helpers on the way, the constant-timeout call) that ``callee`` reaches, or ``None``.

@@ -324,6 +324,9 @@ class Context:
         #: not know (``from .settings import BASE_DELAY``): the project pass looks them up among
         #: the project's module constants (:attr:`UserCatalog.constants`) and lints this module again
         self.wanted: Set[str] = set()
+        #: set by RES105 when the module's walk ends: ``(fixed timeouts, budgeted functions, budget
+        #: calls)`` as ``(fields, node, unit)`` triples (nodes for their positions), for the project pass
+        self.deadline_facts: Optional[Tuple[list, tuple, list]] = None
         self._value_steps = 0
 
     @property

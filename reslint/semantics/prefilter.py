@@ -497,3 +497,27 @@ def _own_nodes(body) -> List[ast.AST]:
         if not isinstance(node, _SCOPES) and type(node) not in _LOOPS:
             stack.extend(ast.iter_child_nodes(node))
     return out
+
+
+#: RES105's ``budget-parameters`` by default: parameter names that hold a time budget, as shell-style
+#: patterns matched case-insensitively (read by :mod:`reslint.analysis.deadlines`, and by the project
+#: pass to find the modules of functions given one)
+DEFAULT_BUDGET_PARAMETERS: Tuple[str, ...] = (
+    "timeout", "timeout_*", "*_timeout", "deadline", "deadline_*", "*_deadline", "budget", "budget_*", "*_budget",
+    "remaining", "remaining_time", "remaining_s", "time_remaining", "time_left",  # not `retries_remaining`
+)
+
+
+def budget_parameters(patterns: Sequence[str]) -> "re.Pattern[str]":
+    """A text pattern for the parameter names RES105 takes as time budgets (``patterns``: its
+    shell-style ``budget-parameters``, matched case-insensitively): a word that one of them matches.
+    A superset of the functions given one (the word may be no parameter), for the project pass to
+    choose the modules it parses that the import prefilter skipped."""
+    words = []
+    for pattern in patterns:
+        if "[" in pattern:  # a character set: any word (still a superset)
+            text = r"\w+"
+        else:
+            text = "".join(r"\w*" if c == "*" else r"\w" if c == "?" else re.escape(c) for c in pattern)
+        words.append(text)
+    return re.compile(r"\b(?:" + "|".join(words) + r")\b", re.IGNORECASE) if words else re.compile(r"(?!)")
