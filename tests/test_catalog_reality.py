@@ -914,6 +914,29 @@ def test_redis_dedup_store_methods_exist_on_each_client(store, receiver: str):
         assert keyword in inspect.signature(getattr(cls, method)).parameters, f"{receiver}.{method}({keyword}=)"
 
 
+@pytest.mark.parametrize(("store", "receiver"), _redis_store_receivers())
+def test_redis_dedup_ttl_arguments_are_where_the_catalog_says(store, receiver: str):
+    """RES404's TTL shape reads ``ex=``/``px=``/``time``/``time_ms`` by keyword or position: both
+    match every client's signature (positions count from after ``self``)."""
+    cls, _, _ = resolve(receiver)
+    assert store.ttl_arguments
+    for method, keyword, position, _ in store.ttl_arguments:
+        names = [n for n in inspect.signature(getattr(cls, method)).parameters if n != "self"]
+        assert names.index(keyword) == position, f"{receiver}.{method}: {keyword} is at {names.index(keyword)}"
+
+
+def _webhook_verifiers():
+    from reslint.catalog.idempotency import WEBHOOK_SENDERS
+    return [verifier for sender in WEBHOOK_SENDERS for verifier in sender.verifiers]
+
+
+@pytest.mark.parametrize("verifier", _webhook_verifiers())
+def test_webhook_verifiers_exist(verifier: str):
+    """The provider SDK functions that mark a module as receiving its webhooks are real."""
+    obj, _, _ = resolve(verifier)
+    assert callable(obj)
+
+
 @pytest.mark.parametrize("attribute", NO_OP_ATTRIBUTES, ids=lambda a: f"{a.type_qualname}.{a.attribute}")
 def test_no_op_attributes_are_not_attributes(attribute):
     cls, _, _ = resolve(attribute.type_qualname)

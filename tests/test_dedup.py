@@ -159,3 +159,68 @@ def test_a_model_of_the_project_keeps_the_file_past_the_ast_prefilter(tmp_path):
         assert not Relevance(frozenset(), canonical, loops=False, check_then_act=rows).wanted(
             ast.parse(other), "app.views", False)
     assert codes(tmp_path, text[text.index("\n\n\n") + 3:], head=text[:text.index("\n\n\n") + 3]) == [(2, "RES404")]
+
+
+# -- the second shape: a dedup record that expires before the sender stops redelivering --------
+
+STRIPE_HEAD = HEAD.replace("import redis\n", "from datetime import timedelta\n\nimport redis\nimport stripe\n") + \
+    "DEDUP_TTL_S = 3600\n\n\ndef verify(request):\n" \
+    "    return stripe.Webhook.construct_event(request.body, request.headers['Stripe-Signature'], 'whsec')\n\n\n"
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a claim or a write with a TTL shorter than Stripe's 3 days: ex=, px= (ms), setex, a constant, a timedelta
+    ("def on_event(eid):\n    if not r.set(f'processed:{eid}', 1, nx=True, ex=3600):\n        return\n    act(eid)\n",
+     [(2, "RES404")]),
+    ("def mark_processed(eid):\n    r.set(f'processed:{eid}', 1, px=60_000)\n", [(2, "RES404")]),
+    ("def mark_processed(eid):\n    r.setex(f'processed:{eid}', DEDUP_TTL_S, 1)\n", [(2, "RES404")]),
+    ("def mark_processed(eid):\n    r.setex(f'processed:{eid}', timedelta(days=2, hours=23), 1)\n", [(2, "RES404")]),
+    ("def on_event(eid):\n    if not cache.add(f'seen:{eid}', 1, timeout=timedelta(hours=24)):\n        return\n"
+     "    act(eid)\n", [(2, "RES404")]),
+    ("def on_event(eid):\n    if not cache.add(f'seen:{eid}', 1, 600):\n        return\n    act(eid)\n", [(2, "RES404")]),
+    # long enough, forever, or not known
+    ("def mark_processed(eid):\n    r.setex(f'processed:{eid}', 7 * 86400, 1)\n", []),
+    ("def mark_processed(eid):\n    r.set(f'processed:{eid}', 1, ex=timedelta(days=3))\n", []),
+    ("def mark_processed(eid):\n    r.set(f'processed:{eid}', 1)\n", []),
+    ("def mark_processed(eid):\n    cache.set(f'processed:{eid}', 1, timeout=None)\n", []),
+    ("def mark_processed(eid, ttl):\n    r.set(f'processed:{eid}', 1, ex=ttl)\n", []),
+    ("def mark_processed(eid, **kw):\n    r.set(f'processed:{eid}', 1, **kw)\n", []),
+    # not deduplication: a cache of the same module, with a short TTL
+    ("def cache_price(sku, price):\n    r.set(f'price:{sku}', price, ex=60)\n", []),
+    # a read is no record
+    ("def on_event(eid):\n    return r.get(f'processed:{eid}')\n", []),
+])
+def test_a_dedup_record_shorter_than_stripes_redelivery_window(tmp_path, body, expected):
+    assert codes(tmp_path, body, STRIPE_HEAD) == expected
+
+
+@pytest.mark.parametrize("head, hour, day", [
+    # no provider is known to send here: the window is unknown
+    (HEAD, [], []),
+    # a Stripe-Signature header read from Django's META is enough: 3 days, so a day is too short too
+    (HEAD + "\n\ndef sig(request):\n    return request.META['HTTP_STRIPE_SIGNATURE']\n", [(2, "RES404")],
+     [(2, "RES404")]),
+    # Shopify: 4 hours; an hour is too short, a day is not
+    (HEAD + "\n\ndef sig(request):\n    return request.headers['X-Shopify-Hmac-SHA256']\n", [(2, "RES404")], []),
+    # two providers in one module: which window applies is not known
+    (HEAD + "\n\ndef sig(request):\n    return request.headers['X-Shopify-Hmac-SHA256'], "
+            "request.headers['Stripe-Signature']\n", [], []),
+])
+def test_the_redelivery_window_comes_from_the_provider_the_module_receives(tmp_path, head, hour, day):
+    body = "def on_event(eid):\n    if not r.set(f'processed:{eid}', 1, nx=True, ex=3600):\n        return\n" \
+           "    act(eid)\n"
+    assert codes(tmp_path, body, head) == hour
+    assert codes(tmp_path, body.replace("ex=3600", "ex=86400"), head) == day
+
+
+def test_the_ttl_message_names_the_key_the_lifetime_and_the_window(tmp_path):
+    from reslint.engine.filepass import Linter
+    from tests.linting import messages
+
+    body = "def on_event(eid):\n    if not r.set(f'processed:{eid}', 1, nx=True, ex=DEDUP_TTL_S):\n        return\n" \
+           "    act(eid)\n"
+    (message,) = messages(Linter(Settings(root=tmp_path, select=("RES404",))), STRIPE_HEAD, body, "RES404")
+    assert message == ("`on_event` records the dedup key `f'processed:{eid}'` for 1 hour, but Stripe redelivers a "
+                       "webhook for up to 3 days: a redelivery that comes after the record expired finds no record "
+                       "and runs the effect again; keep the record at least 3 days (259200 s), or record processed "
+                       "events durably (a row with a unique constraint)")

@@ -24,6 +24,8 @@ import libcst as cst
 from reslint.catalog import idempotency as cat
 from reslint.semantics.context import Context, Scope
 from reslint.semantics.cstutil import source
+from reslint.semantics.walk import expressions
+from reslint.values import is_number
 
 READ, WRITE, CLAIM = "read", "write", "claim"
 
@@ -282,3 +284,72 @@ def bound_access(helper: Helper, call: cst.Call, skip_self: bool) -> Optional[Ac
     access = helper.access
     return replace(access, call=call, key=bind(access.key),
                    pairs=frozenset((k, bind(v)) for k, v in access.pairs))
+
+
+#: ``datetime.timedelta``'s arguments in order, in seconds each (https://docs.python.org/3/library/
+#: datetime.html#datetime.timedelta: ``timedelta(days=0, seconds=0, microseconds=0, milliseconds=0,
+#: minutes=0, hours=0, weeks=0)``)
+_TIMEDELTA_S = (("days", 86400.0), ("seconds", 1.0), ("microseconds", 1e-6), ("milliseconds", 1e-3),
+                ("minutes", 60.0), ("hours", 3600.0), ("weeks", 604800.0))
+
+
+def ttl_s(access: Access, ctx: Context, scope: Optional[Scope]) -> Optional[float]:
+    """The time to live, in seconds, that a key-value write or claim gives its record when it is a
+    known number (``ex=3600``, ``px=60000``, ``setex(key, 86400, 1)``, ``timeout=timedelta(hours=1)``);
+    ``None`` when it sets none, or one reslint cannot know."""
+    call = access.call
+    if access.model or not isinstance(call.func, cst.Attribute):
+        return None
+    store = _kv_store(call.func.value, ctx, scope)
+    method = call.func.attr.value
+    for name, keyword, position, unit_s in store.ttl_arguments if store is not None else ():
+        if name != method:
+            continue
+        positional = [a for a in call.args if a.keyword is None]
+        if any(a.star for a in call.args):
+            return None
+        arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == keyword), None)
+        if arg is None and len(positional) > position:
+            arg = positional[position]
+        if arg is None:
+            continue
+        seconds = _seconds(arg.value, ctx, scope)
+        return seconds * unit_s if seconds is not None else None
+    return None
+
+
+def _seconds(expr, ctx: Context, scope) -> Optional[float]:
+    """A number, or a ``timedelta`` of numbers, in seconds; ``None`` when not known."""
+    if isinstance(expr, cst.Call) and ctx.qualname(expr.func, scope) == "datetime.timedelta":
+        total = 0.0
+        for index, arg in enumerate(expr.args):
+            if arg.star:
+                return None
+            name = arg.keyword.value if arg.keyword is not None else \
+                (_TIMEDELTA_S[index][0] if index < len(_TIMEDELTA_S) else None)
+            unit = dict(_TIMEDELTA_S).get(name)
+            value = ctx.value_of(arg.value, scope)
+            if unit is None or not is_number(value) or isinstance(value, bool):
+                return None
+            total += float(value) * unit
+        return total
+    value = ctx.value_of(expr, scope)
+    return float(value) if is_number(value) and not isinstance(value, bool) else None
+
+
+def webhook_sender(ctx: Context) -> Optional[cat.WebhookSender]:
+    """The provider whose webhooks this module receives (:data:`~reslint.catalog.idempotency.WEBHOOK_SENDERS`):
+    it calls one of the provider's signature checks or spells a header only its deliveries carry.
+    ``None`` when none (or more than one: the window is then not known). Memoised per module."""
+    key = ("webhook sender", 0)
+    if key not in ctx.cache:
+        found = set()
+        for node in expressions(ctx.model.module_scope.node):
+            if isinstance(node, cst.Call):
+                qual = ctx.qualname(node.func, ctx.model.module_scope)
+                found.update(s for s in cat.WEBHOOK_SENDERS if qual in s.verifiers)
+            elif isinstance(node, cst.SimpleString):
+                text = node.value.lower().replace("-", "_")
+                found.update(s for s in cat.WEBHOOK_SENDERS if any(h in text for h in s.headers))
+        ctx.cache[key] = next(iter(found)) if len(found) == 1 else None
+    return ctx.cache[key]

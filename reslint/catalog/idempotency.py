@@ -194,6 +194,10 @@ class DedupStore:
     advice: str
     source: str
     member_keyed: FrozenSet[str] = frozenset()
+    #: how a write or a claim sets the record's time to live: ``(method, keyword, position, seconds
+    #: per unit)`` (``set(key, 1, ex=3600)``: ``("set", "ex", 2, 1.0)``); a TTL passed another way
+    #: (an absolute expiry time, a later ``expire()``) is not read
+    ttl_arguments: Tuple[Tuple[str, str, int, float], ...] = ()
 
 
 DEDUP_STORES: Tuple[DedupStore, ...] = (
@@ -205,6 +209,10 @@ DEDUP_STORES: Tuple[DedupStore, ...] = (
         claims=frozenset({"setnx", "hsetnx"}),
         claim_keywords=(("set", "nx"),),
         member_keyed=frozenset({"sismember", "sadd", "hexists", "hget", "hset", "hsetnx"}),
+        # redis/commands/core.py (redis-py 5): set(name, value, ex=None, px=None, ...),
+        # setex(name, time, value), psetex(name, time_ms, value)
+        ttl_arguments=(("set", "ex", 2, 1.0), ("set", "px", 3, 0.001), ("setex", "time", 1, 1.0),
+                       ("psetex", "time_ms", 1, 0.001)),
         advice="claim the key first with `set(key, ..., nx=True, ex=ttl)` (or `sadd`), act only when it returns "
                "true, and delete the claim if the effect fails",
         source="https://redis.io/docs/latest/commands/set/ (NX: only set the key if it does not exist; returns "
@@ -217,8 +225,43 @@ DEDUP_STORES: Tuple[DedupStore, ...] = (
         claims=frozenset({"add"}),
         claim_keywords=(),
         advice="claim the key first with `cache.add(key, ...)`, which sets it only when absent and says so",
+        # https://docs.djangoproject.com/en/stable/topics/cache/#basic-usage: set(key, value,
+        # timeout=DEFAULT_TIMEOUT, version=None), add(key, value, timeout=DEFAULT_TIMEOUT, version=None);
+        # timeout in seconds, None for ever
+        ttl_arguments=(("set", "timeout", 2, 1.0), ("add", "timeout", 2, 1.0)),
         source="https://docs.djangoproject.com/en/stable/topics/cache/#cache-add (add: \"only adds the key if it "
                "doesn't already exist\"; returns True if it was stored)",
+    ),
+)
+
+@dataclass(frozen=True)
+class WebhookSender:
+    """A provider that redelivers a webhook until its receiver acknowledges it (RES404's TTL shape):
+    for ``redelivery_s`` seconds at most; a module receives its deliveries when it calls one of
+    ``verifiers`` (the provider SDK's signature checks, qualified names) or spells one of
+    ``headers`` (request headers only its deliveries carry, lowercase with ``_`` for ``-``, as
+    Django's ``request.META`` keys end)."""
+
+    name: str
+    redelivery_s: float
+    verifiers: Tuple[str, ...]
+    headers: Tuple[str, ...]
+    source: str
+
+
+WEBHOOK_SENDERS: Tuple[WebhookSender, ...] = (
+    WebhookSender(
+        "Stripe", 3 * 86400.0, ("stripe.Webhook.construct_event", "stripe.WebhookSignature.verify_header"),
+        ("stripe_signature",),
+        source="https://docs.stripe.com/webhooks (automatic retries: in live mode Stripe attempts to deliver an "
+               "event for up to three days, with exponential backoff; the Stripe-Signature header); "
+               "stripe/_webhook.py Webhook.construct_event, WebhookSignature.verify_header (stripe 16)",
+    ),
+    WebhookSender(
+        "Shopify", 4 * 3600.0, (), ("x_shopify_hmac_sha256",),
+        source="https://shopify.dev/changelog/updates-to-webhook-retry-mechanism (from 2024-09-10: retried 8 "
+               "times over 4 hours); https://shopify.dev/docs/apps/build/webhooks/subscribe/https "
+               "(X-Shopify-Hmac-SHA256 header)",
     ),
 )
 

@@ -15,6 +15,12 @@ Precision rules, from a pre-build survey in which a loose detector was wrong on 
   row lock (``select_for_update()``) or an enclosing lock (``with ...lock...:``) is atomic;
 - the code must look like deduplication: a dedup word (processed, seen, dedup, idempot,
   event_id...) in the function's name, the key, the model or a helper's name.
+
+Second shape: a dedup record that expires before the sender stops redelivering. In a module that
+receives a provider's webhooks (:func:`reslint.analysis.dedup.webhook_sender`: Stripe redelivers for
+up to three days), a write or claim of a dedup record, in a function that looks like deduplication,
+whose time to live is a known number shorter than that window: a late redelivery finds no record
+and runs the effect again. Reported at the write or claim.
 """
 
 from __future__ import annotations
@@ -24,9 +30,10 @@ from typing import List, Optional, Sequence
 
 import libcst as cst
 
-from reslint.analysis.dedup import CLAIM, READ, WRITE, Access, bound_access, access_of, summarise_helper
+from reslint.analysis.dedup import CLAIM, READ, WRITE, Access, bound_access, access_of, summarise_helper, ttl_s, \
+    webhook_sender
 from reslint.analysis.idempotency import analysis
-from reslint.catalog.idempotency import DEDUP_WORDS, DELIVERY_DECORATORS, DELIVERY_FUNCTION_WORDS, INERT_CALLS
+from reslint.catalog.idempotency import DEDUP_STORES, DEDUP_WORDS, DELIVERY_DECORATORS, DELIVERY_FUNCTION_WORDS, INERT_CALLS
 from reslint.rules.base import Rule
 from reslint.semantics.context import Scope
 from reslint.semantics.cstutil import source
@@ -82,6 +89,33 @@ def _calls_in_order(nodes: Sequence[cst.CSTNode]) -> List[cst.Call]:
 
 class NonAtomicDedup(Rule):
     code = "RES404"
+
+    def visit_Call(self, node: cst.Call) -> None:
+        """The second shape: a dedup record whose TTL ends before the sender's redeliveries do."""
+        scope = self.ctx.scope
+        while scope is not None and scope.kind in ("lambda", "comprehension"):
+            scope = scope.parent
+        func = scope.node if scope is not None and scope.kind == "function" else None
+        if not isinstance(func, cst.FunctionDef) or not isinstance(node.func, cst.Attribute) or \
+                node.func.attr.value not in _TTL_METHODS:
+            return
+        sender = webhook_sender(self.ctx)
+        if sender is None:
+            return
+        access = access_of(node, self.ctx, scope)
+        if access is None or access.kind not in (WRITE, CLAIM) or access.model:
+            return
+        ttl = ttl_s(access, self.ctx, scope)
+        if ttl is None or ttl <= 0 or ttl >= sender.redelivery_s:
+            return
+        if not self._dedup_context(func, _Guard(access, node, ""), ""):
+            return
+        self.report(node, f"`{func.name.value}` records the dedup key `{access.shown}` for {_duration(ttl)}, but "
+                          f"{sender.name} redelivers a webhook for up to {_duration(sender.redelivery_s)}: a "
+                          f"redelivery that comes after the record expired finds no record and runs the effect "
+                          f"again; keep the record at least {_duration(sender.redelivery_s)} "
+                          f"({int(sender.redelivery_s)} s), or record processed events durably (a row with a "
+                          f"unique constraint)")
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         # a function's body, visited with its own scope current (names resolve as in the function)
@@ -221,6 +255,19 @@ class NonAtomicDedup(Rule):
         self.report(guard.node, f"`{func.name.value}` deduplicates by check-then-act: it checks "
                                 f"`{guard.access.shown}` ({read}), calls `{source(effect.func)}()`, then records "
                                 f"the key ({wrote}): {WHY}; {guard.access.advice}")
+
+
+#: the methods that can set a record's time to live (every store's ``ttl_arguments``)
+_TTL_METHODS = frozenset(m for store in DEDUP_STORES for m, _, _, _ in store.ttl_arguments)
+
+
+def _duration(seconds: float) -> str:
+    """``3 days``, ``4 hours``, ``10 minutes``, ``45 s``."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = int(seconds // size)
+            return f"{count} {unit}{'s' if count != 1 else ''}"
+    return f"{seconds:g} s"
 
 
 def _method(call: cst.Call) -> str:
