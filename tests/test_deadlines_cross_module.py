@@ -11,7 +11,7 @@ import pytest
 
 from reslint.config import load_settings
 from reslint.engine.runner import Runner
-from reslint.semantics.prefilter import DEFAULT_BUDGET_PARAMETERS, budget_parameters
+from reslint.semantics.prefilter import DEFAULT_BUDGET_PARAMETERS, BudgetCallers
 
 CLIENT = '''\
 import requests
@@ -194,14 +194,23 @@ def test_a_caller_module_importing_no_known_library_is_parsed_only_when_it_could
     assert "shop/views.py" in runner.parsed and "shop/other.py" not in runner.parsed
 
 
-@pytest.mark.parametrize("word, matched", [
-    ("timeout", True), ("timeout_s", True), ("request_timeout", True), ("Deadline", True), ("time_left", True),
-    ("timeouts", False), ("retries_remaining", False), ("attempts", False),
+@pytest.mark.parametrize("text, matched", [
+    ("from shop.client import fetch_stock\n\ndef f(x, timeout_s):\n    return fetch_stock(x)\n", True),
+    ("from shop import client\n\ndef f(x, request_timeout):\n    return client.fetch_stock(x)\n", True),
+    ("from . import fetch_stock\n\ndef f(x, Deadline):\n    return fetch_stock(x)\n", True),
+    # no budget word; no import of the module or the function; the function never spelled; no def
+    ("from shop.client import fetch_stock\n\ndef f(x, attempts):\n    return fetch_stock(x)\n", False),
+    ("from shop.other import helper\n\ndef f(x, timeout_s):\n    return fetch_stock(x)\n", False),
+    ("from shop import client\n\ndef f(x, timeout_s):\n    return client.lookup(x, timeout_s)\n", False),
+    ("from shop.client import fetch_stock\ntimeout = 5\nfetch_stock(1)\n", False),
 ])
-def test_the_text_shape_of_a_budget_parameter(word, matched):
-    assert bool(budget_parameters(DEFAULT_BUDGET_PARAMETERS).search(f"def f(x, {word}):")) is matched
+def test_the_text_shape_of_a_module_that_may_call_a_fixed_timeout_helper_with_a_budget(text, matched):
+    shape = BudgetCallers(DEFAULT_BUDGET_PARAMETERS, {"client"}, {"fetch_stock"})
+    assert shape.search(text) is matched
 
 
 def test_a_character_set_pattern_keeps_the_text_shape_a_superset():
-    assert budget_parameters(["t[ao]ll"]).search("def f(tall):")
-    assert not budget_parameters([]).search("def f(timeout):")
+    text = "from shop.client import fetch_stock\n\ndef f(x, tall):\n    return fetch_stock(x)\n"
+    assert BudgetCallers(["t[ao]ll"], {"client"}, {"fetch_stock"}).search(text)
+    assert not BudgetCallers(["time_budget"], {"client"}, {"fetch_stock"}).search(text)
+    assert not BudgetCallers(DEFAULT_BUDGET_PARAMETERS, {"client"}, ()).search(text)

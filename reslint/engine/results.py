@@ -112,9 +112,10 @@ class Judge:
         #: test code (``test-paths``) and the codes not reported in it (``test-ignore``)
         self.test_paths = pathspec.GitIgnoreSpec.from_lines(settings.test_paths)
         self.test_ignore = settings.codes(settings.test_ignore)
-        #: project rules (RES301, RES401, RES402) need module summaries: every chain they report starts
-        #: at a call in a retried scope, so files that can hold one are parsed up front and the
-        #: others only when the call graph reaches them (:class:`reslint.engine.runner.Runner`)
+        #: project rules (RES105, RES301, RES401, RES402) need module summaries: every chain RES301,
+        #: RES401 and RES402 report starts at a call in a retried scope (RES105's at a function given
+        #: a budget: :meth:`reslint.engine.runner.Runner._budget_callers`), so files that can hold one
+        #: are parsed up front and the others only when the call graph reaches them
         self.needs_summary = bool(self.enabled & PROJECT_RULES)
         self._root = os.path.abspath(settings.root)
         entries = trigger_entries(self.enabled, self.needs_summary)

@@ -426,9 +426,7 @@ class Runner:
         in place."""
         if "RES105" not in self.judge.enabled or not skipped:
             return
-        import re
-
-        from reslint.semantics.prefilter import DEFAULT_BUDGET_PARAMETERS, budget_parameters
+        from reslint.semantics.prefilter import DEFAULT_BUDGET_PARAMETERS, BudgetCallers
 
         names = {fixed.function for summary in summaries for fixed in summary.fixed_timeouts}
         if not names:
@@ -436,16 +434,17 @@ class Runner:
         last = {name.rsplit(".", 1)[-1] for name in names}
         callers = {site.function for summary in summaries for site in summary.calls
                    if site.function and site.callee and site.callee.rsplit(".", 1)[-1] in last}
-        words = re.compile(r"\b(?:" + "|".join(sorted({re.escape(n.rsplit(".", 1)[-1]) for n in names | callers})) +
-                           r")\b")
+        modules = {summary.module.rsplit(".", 1)[-1] for summary in summaries
+                   if summary.fixed_timeouts or any(site.function in callers for site in summary.calls)}
         options = self.settings.rule_options.get("RES105", {})
-        budgets = budget_parameters(options.get("budget-parameters", DEFAULT_BUDGET_PARAMETERS))
+        shape = BudgetCallers(options.get("budget-parameters", DEFAULT_BUDGET_PARAMETERS), modules,
+                              last | {name.rsplit(".", 1)[-1] for name in callers})
         for path in list(skipped):
             try:
                 text = Path(path).read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
-            if "def " in text and words.search(text) and budgets.search(text):
+            if shape.search(text):
                 found = self.lint(path, force=True).summary
                 if found is not None:
                     summaries.append(found)

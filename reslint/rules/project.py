@@ -14,4 +14,5 @@ from reslint.rules.res301_nested_retry import NestedRetry
 from reslint.rules.res401_cross_module import HelperMintedKey
 from reslint.rules.res402_cross_module import RetriedWriteAcrossModules
 
-PROJECT_RULES: List[Type[ProjectRule]] = [DeadlineAcrossModules, NestedRetry, HelperMintedKey, RetriedWriteAcrossModules]
+PROJECT_RULES: List[Type[ProjectRule]] = [DeadlineAcrossModules, NestedRetry, HelperMintedKey,
+                                          RetriedWriteAcrossModules]

@@ -33,7 +33,9 @@ import libcst as cst
 from reslint.analysis.dedup import CLAIM, READ, WRITE, Access, bound_access, access_of, summarise_helper, ttl_s, \
     webhook_sender
 from reslint.analysis.idempotency import analysis
-from reslint.catalog.idempotency import DEDUP_STORES, DEDUP_WORDS, DELIVERY_DECORATORS, DELIVERY_FUNCTION_WORDS, INERT_CALLS
+from reslint.catalog.idempotency import (
+    DEDUP_STORES, DEDUP_WORDS, DELIVERY_DECORATORS, DELIVERY_FUNCTION_WORDS, INERT_CALLS,
+)
 from reslint.rules.base import Rule
 from reslint.semantics.context import Scope
 from reslint.semantics.cstutil import source
@@ -90,32 +92,40 @@ def _calls_in_order(nodes: Sequence[cst.CSTNode]) -> List[cst.Call]:
 class NonAtomicDedup(Rule):
     code = "RES404"
 
+    def __init__(self, ctx, reports):
+        super().__init__(ctx, reports)
+        #: the second shape's candidates: (the write or claim, its function, its TTL in seconds, where)
+        self._ttl_writes: list = []
+
     def visit_Call(self, node: cst.Call) -> None:
-        """The second shape: a dedup record whose TTL ends before the sender's redeliveries do."""
+        """The second shape: a dedup record whose TTL ends before the sender's redeliveries do
+        (judged at the module's end, when the module's webhook sender is known)."""
+        if not isinstance(node.func, cst.Attribute) or node.func.attr.value not in _TTL_METHODS:
+            return
         scope = self.ctx.scope
         while scope is not None and scope.kind in ("lambda", "comprehension"):
             scope = scope.parent
         func = scope.node if scope is not None and scope.kind == "function" else None
-        if not isinstance(func, cst.FunctionDef) or not isinstance(node.func, cst.Attribute) or \
-                node.func.attr.value not in _TTL_METHODS:
-            return
-        sender = webhook_sender(self.ctx)
-        if sender is None:
+        if not isinstance(func, cst.FunctionDef):
             return
         access = access_of(node, self.ctx, scope)
         if access is None or access.kind not in (WRITE, CLAIM) or access.model:
             return
         ttl = ttl_s(access, self.ctx, scope)
-        if ttl is None or ttl <= 0 or ttl >= sender.redelivery_s:
-            return
-        if not self._dedup_context(func, _Guard(access, node, ""), ""):
-            return
-        self.report(node, f"`{func.name.value}` records the dedup key `{access.shown}` for {_duration(ttl)}, but "
-                          f"{sender.name} redelivers a webhook for up to {_duration(sender.redelivery_s)}: a "
-                          f"redelivery that comes after the record expired finds no record and runs the effect "
-                          f"again; keep the record at least {_duration(sender.redelivery_s)} "
-                          f"({int(sender.redelivery_s)} s), or record processed events durably (a row with a "
-                          f"unique constraint)")
+        if ttl is not None and ttl > 0 and self._dedup_context(func, _Guard(access, node, ""), ""):
+            self._ttl_writes.append((access, func, ttl, (self.ctx.statement, self.ctx.unit)))
+
+    def leave_Module(self, node: cst.Module) -> None:
+        sender = webhook_sender(self.ctx) if self._ttl_writes else None
+        for access, func, ttl, where in self._ttl_writes if sender is not None else ():
+            if ttl >= sender.redelivery_s:
+                continue
+            self.report(access.call, f"`{func.name.value}` records the dedup key `{access.shown}` for "
+                                     f"{_duration(ttl)}, but {sender.name} redelivers a webhook for up to "
+                                     f"{_duration(sender.redelivery_s)}: a redelivery that comes after the record "
+                                     f"expired finds no record and runs the effect again; keep the record at least "
+                                     f"{_duration(sender.redelivery_s)} ({int(sender.redelivery_s)} s), or record "
+                                     f"processed events durably (a row with a unique constraint)", where=where)
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         # a function's body, visited with its own scope current (names resolve as in the function)

@@ -508,16 +508,30 @@ DEFAULT_BUDGET_PARAMETERS: Tuple[str, ...] = (
 )
 
 
-def budget_parameters(patterns: Sequence[str]) -> "re.Pattern[str]":
-    """A text pattern for the parameter names RES105 takes as time budgets (``patterns``: its
-    shell-style ``budget-parameters``, matched case-insensitively): a word that one of them matches.
-    A superset of the functions given one (the word may be no parameter), for the project pass to
-    choose the modules it parses that the import prefilter skipped."""
-    words = []
-    for pattern in patterns:
-        if "[" in pattern:  # a character set: any word (still a superset)
-            text = r"\w+"
-        else:
-            text = "".join(r"\w*" if c == "*" else r"\w" if c == "?" else re.escape(c) for c in pattern)
-        words.append(text)
-    return re.compile(r"\b(?:" + "|".join(words) + r")\b", re.IGNORECASE) if words else re.compile(r"(?!)")
+class BudgetCallers:
+    """The text shape of a module that may call, from a function given a time budget, a project
+    function known to call with a fixed timeout (RES105 across modules), for the project pass to
+    choose which modules the import prefilter skipped it parses. A superset: the file defines a
+    function, an import line names one of ``modules`` (the last part of a module's name) or
+    ``functions`` (their last names: ``from . import fetch``), the text holds the literal part of
+    one of the budget ``patterns`` (RES105's shell-style ``budget-parameters``, case-insensitively),
+    and it spells one of the ``functions`` as a word. Cheap tests first: most files stop at the
+    import lines."""
+
+    def __init__(self, patterns: Sequence[str], modules: Iterable[str], functions: Iterable[str]):
+        self._imported = frozenset(modules) | frozenset(functions)
+        # the longest literal run of each pattern (a character set ``[ao]`` is no literal)
+        self._cores = tuple(sorted({max(re.split(r"[*?]", re.sub(r"\[[^\]]*\]", "*", p.lower())), key=len)
+                                    for p in patterns}))
+        names = sorted(frozenset(functions))
+        self._functions = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b") if names else None
+
+    def search(self, text: str) -> bool:
+        if self._functions is None or "def " not in text:
+            return False
+        if self._imported.isdisjoint(re.findall(r"\w+", _import_lines(text))):
+            return False
+        lowered = text.lower()
+        if not any(core in lowered for core in self._cores):
+            return False
+        return self._functions.search(text) is not None

@@ -4,7 +4,7 @@ What it offers a client:
 
 - diagnostics for every open Python buffer: pushed (``textDocument/publishDiagnostics``)
   after open, change and save, or pulled (``textDocument/diagnostic``, with
-  ``interFileDependencies``: RES301/RES401/RES402 depend on other files) by a client
+  ``interFileDependencies``: RES105/RES301/RES401/RES402 depend on other files) by a client
   that can pull, which is then not pushed to; each with the rule code, severity,
   message, the rule page as ``codeDescription``, and the other end of a call chain as
   related information;

@@ -5,7 +5,7 @@ A :class:`Project` serves one workspace folder as ``reslint check`` run in that
 folder would: the same settings (:func:`reslint.config.load_settings` from the
 folder), the same files (the :class:`~reslint.engine.discovery.Walker` over the project
 root), the same cache (``.reslint_cache``, keyed by file content) and the same
-project pass (RES301, RES401, RES402 over module summaries, in
+project pass (RES105, RES301, RES401, RES402 over module summaries, in
 :class:`reslint.engine.runner.Runner`). The difference: a file open in the editor is
 linted from its buffer's text, which need not be saved.
 
