@@ -56,7 +56,7 @@ from reslint.engine.results import FileResult, Judge, internal_error
 from reslint.rules.visitors import ALL_RULES
 from reslint.rules.base import Report
 from reslint.engine.suppression import Comment, suppressions_from
-from reslint.semantics.walk import walk
+from reslint.semantics.walk import dead_definitions, expressions, walk
 
 #: LibCST visits and renders recursively (long implicit string concatenations, long ``and``
 #: chains nest deeply); safe because that work runs on a thread with a large stack
@@ -199,6 +199,18 @@ def syntax_accepted(text: str) -> bool:
         return False
 
 
+def _live(module: cst.Module, reports: list) -> list:
+    """The reports outside code that never runs: a function the same body defines again further
+    down (:func:`reslint.semantics.walk.dead_definitions`; Ruff's F811 reports the redefinition)."""
+    if not reports:
+        return reports
+    dead = dead_definitions(module)
+    if not dead:
+        return reports
+    inside = {id(node) for function in dead for node in expressions(function)}
+    return [report for report in reports if id(report.node) not in inside]
+
+
 class Linter(Judge):
     """Lints files with one configuration. Build once per run; not thread-safe."""
 
@@ -333,6 +345,7 @@ class Linter(Judge):
                 return self.syntax(display, f"cannot parse: {type(exc).__name__}: {exc}", Location(1, 1),
                                     ignored), [], None, []
             reports, errors, collector = self._visit(module, display, name)
+            reports = _live(module, reports)
             profile = profiling.ACTIVE
             started = time.perf_counter() if profile is not None else 0.0
             try:

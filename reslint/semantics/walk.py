@@ -162,3 +162,53 @@ def is_generator(func: cst.FunctionDef) -> bool:
     """Whether ``func`` is a generator or async generator function: a ``yield`` in its own body
     (not in a function, lambda or class defined in it)."""
     return any(isinstance(node, cst.Yield) for node in nodes_within(func.body))
+
+
+#: decorators after which a function of the same name is no redefinition (``@x.setter``,
+#: ``@overload``, ``@f.register``): the last name of the decorator
+_REDEFINING = frozenset({"setter", "getter", "deleter", "overload", "register"})
+#: decorators with no effect outside the class: a function defined again under them is still dead
+_PURE_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abstractmethod"})
+
+
+def _decorator_name(decorator: cst.Decorator) -> str:
+    node = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+    return node.attr.value if isinstance(node, cst.Attribute) else node.value if isinstance(node, cst.Name) else ""
+
+
+def dead_definitions(module: cst.Module) -> List[cst.FunctionDef]:
+    """Functions and methods that never run because the same body (the module's, or a class's)
+    defines the name again further down, with nothing between that uses it (Pyflakes' and Ruff's
+    F811): the first ``def`` of each such pair. Only unconditional definitions count (not under
+    ``if``/``try``); a first definition whose decorators may register it (``@app.route``) and a
+    second one that extends the first (``@x.setter``, ``@overload``, ``@f.register``) do not."""
+    out: List[cst.FunctionDef] = []
+    stack: List[Sequence[cst.CSTNode]] = [module.body]
+    while stack:
+        body = stack.pop()
+        pending: Dict[str, cst.FunctionDef] = {}
+        for stmt in body:
+            if isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
+                stack.append(stmt.body.body)
+            if isinstance(stmt, cst.FunctionDef):
+                names = {_decorator_name(d) for d in stmt.decorators}
+                used = _names_in(list(stmt.decorators) + [stmt.params])
+                earlier = pending.pop(stmt.name.value, None)
+                if earlier is not None and not names & _REDEFINING and stmt.name.value not in used:
+                    out.append(earlier)
+                for name in used:
+                    pending.pop(name, None)
+                if names <= _PURE_DECORATORS:
+                    pending[stmt.name.value] = stmt
+                continue
+            parts = list(stmt.decorators) + list(stmt.bases) + list(stmt.keywords) if isinstance(stmt, cst.ClassDef) \
+                else [stmt]
+            for name in _names_in(parts):
+                pending.pop(name, None)
+            if isinstance(stmt, cst.ClassDef):
+                pending.pop(stmt.name.value, None)
+    return out
+
+
+def _names_in(nodes: Sequence[cst.CSTNode]) -> set:
+    return {n.value for node in nodes for n in expressions(node) if isinstance(n, cst.Name)}

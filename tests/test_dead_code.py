@@ -1,0 +1,61 @@
+"""Code that never runs is not reported: a function or method that the same body defines again
+further down (Ruff's F811). Judged on real code: two retry findings in a method a class of
+langgraph defines twice were false."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from reslint.config import Settings
+from reslint.engine.filepass import Linter
+from reslint.semantics.walk import dead_definitions
+from tests.linting import rows
+
+HEAD = "import requests\n\n\n"
+
+
+def dead(source: str):
+    return [f.name.value for f in dead_definitions(cst.parse_module(textwrap.dedent(source)))]
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("def f():\n    pass\n\n\ndef f():\n    pass\n", ["f"]),
+    ("class A:\n    def f(self):\n        pass\n\n    def f(self):\n        pass\n", ["f"]),
+    # a property and its setter, an overload, a singledispatch registration: all run
+    ("class A:\n    @property\n    def p(self):\n        pass\n\n    @p.setter\n    def p(self, v):\n        pass\n", []),
+    ("@overload\ndef f(x: int): ...\n\n\ndef f(x): ...\n", []),
+    ("@f.register\ndef _(x: int): ...\n\n\n@f.register\ndef _(x: str): ...\n", []),
+    # a decorator that may register the first one (a route), a use in between, a conditional one
+    ("@app.route('/a')\ndef view():\n    pass\n\n\n@app.route('/b')\ndef view():\n    pass\n", []),
+    ("def f():\n    pass\n\n\ng = f\n\n\ndef f():\n    pass\n", []),
+    ("if X:\n    def f():\n        pass\n\n\ndef f():\n    pass\n", []),
+    ("def f():\n    pass\n\n\ndef g(x=f):\n    pass\n\n\ndef f():\n    pass\n", []),
+    # a staticmethod defined twice is still dead
+    ("class A:\n    @staticmethod\n    def f():\n        pass\n\n    def f(self):\n        pass\n", ["f"]),
+])
+def test_dead_definitions(source, expected):
+    assert dead(source) == expected
+
+
+def test_findings_in_a_method_defined_again_are_not_reported_and_the_live_one_is(tmp_path):
+    body = '''\
+    class Client:
+        def fetch(self, url):
+            return requests.get(url)
+
+        def fetch(self, url):
+            return requests.get(url)
+
+        @property
+        def status(self):
+            return requests.get("https://x.invalid/status")
+
+        @status.setter
+        def status(self, value):
+            requests.post("https://x.invalid/status", json=value)
+    '''
+    assert rows(Linter(Settings(root=tmp_path, select=("RES101",))), HEAD, body) == [(6, "RES101"), (10, "RES101"),
+                                                                       (14, "RES101")]
