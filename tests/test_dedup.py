@@ -76,6 +76,14 @@ def codes(tmp_path: Path, body: str, head: str = HEAD):
     # a delivery context without dedup words: a task decorator
     ("@app.task\ndef refresh(uid):\n    if r.exists(f'profile:{uid}'):\n        return\n    act(uid)\n"
      "    r.set(f'profile:{uid}', 1)\n", [(3, "RES404")]),
+    # the guard nested in an ``if`` (or a ``with``): the path goes on after the enclosing block (a
+    # Stripe webhook view judged on a public Django app had this shape); not after a loop body
+    ("def on_event(eid):\n    if eid:\n        if r.get(f'seen:{eid}'):\n            return\n    act(eid)\n"
+     "    if eid:\n        r.set(f'seen:{eid}', 1)\n", [(3, "RES404")]),
+    ("def on_event(eid):\n    with open('log') as f:\n        if r.get(f'seen:{eid}'):\n            return\n"
+     "    act(eid)\n    r.set(f'seen:{eid}', 1)\n", [(3, "RES404")]),
+    ("def on_event(eids):\n    for eid in eids:\n        if r.get(f'seen:{eid}'):\n            continue\n"
+     "    act(eids)\n    r.set(f'seen:{eid}', 1)\n", []),
     # a redis client this file does not build is not known
     ("def on_event(client, eid):\n    if client.exists(f'seen:{eid}'):\n        return\n    act(eid)\n"
      "    client.set(f'seen:{eid}', 1)\n", []),

@@ -297,6 +297,27 @@ def test_count_whose_handler_reconnects_waits_an_unknown_time(linter):
         """) == [(5, "RES204")]
 
 
+def test_a_handler_that_fetches_its_logger_goes_round_at_once(linter):
+    # ``get_logger().warning(...)`` only logs: no wait in the handler, so RES205 (judged true on a
+    # CLI's ``docker push`` loop); a handler calling a project function for anything else may wait
+    body = """\
+        def get_logger():
+            return None
+
+        def reconnect():
+            pass
+
+        def f(url):
+            for attempt in range(3):
+                try:
+                    return session.get(url, timeout=5)
+                except requests.ConnectionError:
+                    get_logger().warning(f"attempt {attempt} failed")
+        """
+    assert codes(linter, body) == [(8, "RES205")]
+    assert codes(linter, body.replace("get_logger().warning(f\"attempt {attempt} failed\")", "reconnect()")) == []
+
+
 def test_count_over_pages_is_not_a_retry(linter):
     assert codes(linter, """\
         def f():

@@ -536,9 +536,13 @@ class LoopAnalyzer:
 
     def _quiet(self, handler: cst.ExceptHandler, scope) -> bool:
         """A handler that goes round at once: it calls nothing but a logger or ``print`` (the
-        project's own calls in it, a reconnect, a host switch, may well wait)."""
-        for node in own_nodes(handler.body):
-            if not isinstance(node, cst.Call):
+        project's own calls in it, a reconnect, a host switch, may well wait). A call that only
+        fetches the logger (``get_logger().warning(...)``) is a logger's."""
+        nodes = own_nodes(handler.body)
+        loggers = {id(n.func.value) for n in nodes if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
+                   and n.func.attr.value in _LOG_METHODS and isinstance(n.func.value, cst.Call)}
+        for node in nodes:
+            if not isinstance(node, cst.Call) or id(node) in loggers:
                 continue
             func = node.func
             if isinstance(func, cst.Name) and hasattr(builtins, func.value) and self.ctx.lookup(func.value, scope) is None:

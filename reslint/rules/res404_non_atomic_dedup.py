@@ -26,7 +26,7 @@ and runs the effect again. Reported at the write or claim.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -142,14 +142,20 @@ class NonAtomicDedup(Rule):
                 return True
         return False
 
-    def _block(self, func: cst.FunctionDef, statements: List[cst.CSTNode], scope: Scope) -> None:
+    def _block(self, func: cst.FunctionDef, statements: List[cst.CSTNode], scope: Scope,
+               after: Tuple[Tuple[List[cst.CSTNode], int], ...] = ()) -> None:
+        """``after``: what runs once ``statements`` are done, as (statement list, first index) pairs:
+        the code after the ``if``/``with``/``try`` they are nested in (``if event_id: if seen(event_id):
+        return`` goes on after the outer ``if``); not after a loop, whose body goes round first."""
         for index, stmt in enumerate(statements):
+            rest = ((statements, index + 1),) + after
             if isinstance(stmt, cst.If):
-                self._if(func, stmt, statements[index + 1:], scope)
+                self._if(func, stmt, rest, scope)
+            onward = () if isinstance(stmt, (cst.For, cst.While)) else rest
             for inner in _inner_blocks(stmt):
-                self._block(func, inner, scope)
+                self._block(func, inner, scope, onward)
 
-    def _if(self, func: cst.FunctionDef, stmt: cst.If, rest: List[cst.CSTNode], scope: Scope) -> None:
+    def _if(self, func: cst.FunctionDef, stmt: cst.If, rest, scope: Scope) -> None:
         test, negated = stmt.test, False
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             test, negated = test.expression, True
@@ -159,7 +165,7 @@ class NonAtomicDedup(Rule):
         if negated:  # `if not seen: act; record`
             path = _statements(stmt.body)
         elif _exits(stmt.body):  # `if seen: return`, then act and record
-            path = rest
+            path = [s for block, start in rest for s in block[start:]]
         else:
             return
         self._judge(func, guard, path, scope)
