@@ -232,3 +232,46 @@ def test_the_ttl_message_names_the_key_the_lifetime_and_the_window(tmp_path):
                        "webhook for up to 3 days: a redelivery that comes after the record expired finds no record "
                        "and runs the effect again; keep the record at least 3 days (259200 s), or record processed "
                        "events durably (a row with a unique constraint)")
+
+
+# -- the same shape, the sender being the project's own retry ---------------------------------
+
+RETRY_HEAD = HEAD + "from tenacity import retry, retry_if_result, stop_after_attempt, stop_after_delay, wait_fixed\n" \
+    "from app.work import notify\n\n\n"
+RETRIED = "@retry(stop=stop_after_attempt(4), wait=wait_fixed(120))\ndef on_event(eid):\n" \
+    "    if not r.set(f'processed:{eid}', 1, nx=True, ex=60):\n        return\n    act(eid)\n    notify(eid)\n"
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a claim for 1 minute, then code that can fail: the retry comes back up to 360 s later
+    (RETRIED, [(3, "RES404")]),
+    # a time cap bounds how late: 100 s of retrying is still longer than 60 s
+    (RETRIED.replace("stop_after_attempt(4)", "stop_after_attempt(4) | stop_after_delay(100)"), [(3, "RES404")]),
+    # the record outlives the retry, or the write is the last thing an attempt does
+    (RETRIED.replace("ex=60", "ex=3600"), []),
+    ("@retry(stop=stop_after_attempt(4), wait=wait_fixed(120))\ndef on_event(eid):\n"
+     "    if r.exists(f'done:{eid}'):\n        return\n    r.set(f'done:{eid}', 1, ex=60)\n", []),
+    # no retry around it, or a poll (a pass is a new request by design)
+    (RETRIED.replace("@retry(stop=stop_after_attempt(4), wait=wait_fixed(120))\n", ""), []),
+    (RETRIED.replace("@retry(", "@retry(retry=retry_if_result(lambda done: not done), "), []),
+    # a hand-rolled loop: the same
+    ("def on_event(eid):\n    for attempt in range(4):\n        try:\n"
+     "            if not r.set(f'processed:{eid}', 1, nx=True, ex=60):\n                return\n"
+     "            act(eid)\n            notify(eid)\n            return\n"
+     "        except ConnectionError:\n            time.sleep(random.uniform(0, 120))\n", [(4, "RES404")]),
+])
+def test_a_dedup_record_shorter_than_the_retry_around_it(tmp_path, body, expected):
+    head = RETRY_HEAD if "time.sleep" not in body else "import random\nimport time\n" + RETRY_HEAD
+    assert codes(tmp_path, body, head) == expected
+
+
+def test_the_retry_window_message(tmp_path):
+    from reslint.engine.filepass import Linter
+    from tests.linting import messages
+
+    (message,) = messages(Linter(Settings(root=tmp_path, select=("RES404",))), RETRY_HEAD, RETRIED, "RES404")
+    assert message == ("`on_event` records the dedup key `f'processed:{eid}'` for 1 minute inside a tenacity retry, "
+                       "and code after the record can fail: the retry runs the operation again up to 6 minutes "
+                       "later, when the record may have expired, so the attempt finds no record and runs the effect "
+                       "again; keep the record longer than the retry can go on (more than 360 s), or write it once "
+                       "the whole operation has succeeded")

@@ -378,6 +378,33 @@ def test_a_retry_decorator_on_a_generator_its_library_cannot_retry_is_no_retry(l
     assert bool([code for _, code in found if code.startswith("RES2")]) is reported, found
 
 
+SWALLOWING = ("async def emit(self, sid):\n    \"\"\"Send it.\"\"\"\n    if not sid:\n        return False\n"
+              "    try:\n        await session.post('u', timeout=5)\n        return True\n"
+              "    except Exception as exc:\n        log.error('failed: %s', exc)\n        return False\n")
+
+
+@pytest.mark.parametrize("decorator, body, reported", [
+    # every exception is caught and none re-raised: the decorator never sees one, never retries
+    ("@retry(stop=stop_after_attempt(3), wait=wait_exponential(min=1, max=10))", SWALLOWING, False),
+    ("@backoff.on_exception(backoff.expo, Exception, max_tries=3, jitter=None)", SWALLOWING, False),
+    ("@retry(stop=stop_after_attempt(3), wait=wait_exponential(min=1, max=10))",
+     SWALLOWING.replace("except Exception as exc:", "except:"), False),
+    # a handler that re-raises, a narrower catch, a call before the try, a call in finally: it retries
+    ("@retry(stop=stop_after_attempt(3), wait=wait_exponential(min=1, max=10))",
+     SWALLOWING.replace("log.error('failed: %s', exc)\n        return False", "log.error('failed: %s', exc)\n        raise"),
+     True),
+    ("@retry(stop=stop_after_attempt(3), wait=wait_exponential(min=1, max=10))",
+     SWALLOWING.replace("except Exception", "except ValueError"), True),
+    ("@retry(stop=stop_after_attempt(3), wait=wait_exponential(min=1, max=10))",
+     SWALLOWING.replace("    try:\n", "    session.get('v', timeout=5)\n    try:\n"), True),
+    ("@retry(stop=stop_after_attempt(3), wait=wait_exponential(min=1, max=10))",
+     SWALLOWING + "    finally:\n        session.close()\n", True),
+])
+def test_a_retry_decorator_on_a_function_that_swallows_every_error_is_no_retry(linter, decorator, body, reported):
+    found = findings(linter, f"{decorator}\n{body}")
+    assert bool([code for _, code in found if code.startswith("RES2")]) is reported, found
+
+
 def test_a_policy_shared_by_a_generator_and_a_function_is_still_judged(linter):
     body = ("again = retry(stop=stop_after_attempt(3))\n\n\n@again\ndef pages():\n    yield from source()\n\n\n"
             "@again\ndef page():\n    return session.get('u', timeout=5)\n")

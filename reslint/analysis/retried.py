@@ -31,7 +31,7 @@ from reslint.catalog import retries as cat
 from reslint.semantics.context import Context, Scope
 from reslint.model.policy import RetriedKind, RetryPolicy, Role
 from reslint.values import UNKNOWN, is_number
-from reslint.semantics.walk import expressions, is_generator, statement_blocks
+from reslint.semantics.walk import expressions, is_generator, nodes_within, statement_blocks
 
 
 def _wraps_only_creation(policy: RetryPolicy, func: cst.FunctionDef) -> bool:
@@ -39,6 +39,44 @@ def _wraps_only_creation(policy: RetryPolicy, func: cst.FunctionDef) -> bool:
     async generator) function and the library wraps only its call, which creates the generator
     and raises nothing (the adapter's ``retries_generators``)."""
     return not policy.adapter.retries_generators and is_generator(func)
+
+
+#: the builtin exception classes an ``except`` catches everything a retry decorator could see with
+_CATCH_ALL = frozenset({"Exception", "BaseException"})
+
+
+def _swallows_every_error(policy: RetryPolicy, func: cst.FunctionDef, ctx: Context, scope: Scope) -> bool:
+    """Whether ``policy``, a decorator of ``func`` that retries on exceptions only, never sees one:
+    the body is a ``try`` (after a docstring and guards such as ``if not x: return False`` that
+    call nothing) whose handlers catch every exception (a bare ``except:``, ``Exception``) and none
+    raises, with no ``else`` or ``finally`` that calls anything. Nothing reaches the decorator, so
+    no attempt is ever repeated (judged on a public project: two jitter findings on such methods
+    were false)."""
+    if policy.retried.kind not in (RetriedKind.ANY, RetriedKind.TYPES):
+        return False
+    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
+    if not body or not isinstance(body[-1], cst.Try):
+        return False
+    for stmt in body[:-1]:
+        if isinstance(stmt, cst.SimpleStatementLine) and all(
+                isinstance(s, cst.Expr) and isinstance(s.value, (cst.SimpleString, cst.ConcatenatedString))
+                for s in stmt.body):
+            continue  # the docstring
+        if isinstance(stmt, cst.If) and stmt.orelse is None and not any(
+                isinstance(n, (cst.Call, cst.Await, cst.Raise, cst.Subscript, cst.Attribute)) for n in nodes_within(stmt)):
+            continue  # ``if not session_id: return False``
+        return False
+    node = body[-1]
+    def catches_all(handler: cst.ExceptHandler) -> bool:
+        kind = handler.type
+        return kind is None or (isinstance(kind, cst.Name) and kind.value in _CATCH_ALL
+                                and ctx.lookup(kind.value, scope) is None)
+    if not any(catches_all(h) for h in node.handlers):
+        return False
+    if any(isinstance(n, cst.Raise) for h in node.handlers for n in nodes_within(h)):
+        return False
+    return not any(isinstance(n, (cst.Call, cst.Await, cst.Raise))
+                   for part in (node.orelse, node.finalbody) if part is not None for n in nodes_within(part))
 
 
 @dataclass
@@ -158,7 +196,8 @@ class RetriedScopes:
             inner = model.scopes.get(id(stmt.body), scope)
             for decorator in stmt.decorators:
                 policy = self.extractor.for_decorator(decorator.decorator, scope)
-                if policy is not None and _wraps_only_creation(policy, stmt):
+                if policy is not None and (_wraps_only_creation(policy, stmt)
+                                           or _swallows_every_error(policy, stmt, self.ctx, inner)):
                     self._inert.add(id(policy))
                     continue
                 if policy is not None:

@@ -32,6 +32,7 @@ import libcst as cst
 
 from reslint.analysis.dedup import CLAIM, READ, WRITE, Access, bound_access, access_of, summarise_helper, ttl_s, \
     webhook_sender
+from reslint.analysis.budget import retried_time
 from reslint.analysis.idempotency import analysis
 from reslint.catalog.idempotency import (
     DEDUP_STORES, DEDUP_WORDS, DELIVERY_DECORATORS, DELIVERY_FUNCTION_WORDS, INERT_CALLS,
@@ -40,6 +41,7 @@ from reslint.rules.base import Rule
 from reslint.semantics.context import Scope
 from reslint.semantics.cstutil import source
 from reslint.semantics.walk import children, expressions
+from reslint.values import is_number
 
 WHY = "two deliveries of the same message both pass the check before either writes the record, and a crash " \
       "between the effect and the write loses the record, so the effect runs again on the redelivery"
@@ -91,6 +93,7 @@ def _calls_in_order(nodes: Sequence[cst.CSTNode]) -> List[cst.Call]:
 
 class NonAtomicDedup(Rule):
     code = "RES404"
+    needs_retries = True  # the second shape asks which retry runs the record's write again
 
     def __init__(self, ctx, reports):
         super().__init__(ctx, reports)
@@ -113,19 +116,47 @@ class NonAtomicDedup(Rule):
             return
         ttl = ttl_s(access, self.ctx, scope)
         if ttl is not None and ttl > 0 and self._dedup_context(func, _Guard(access, node, ""), ""):
-            self._ttl_writes.append((access, func, ttl, (self.ctx.statement, self.ctx.unit)))
+            self._ttl_writes.append((access, func, ttl, (self.ctx.statement, self.ctx.unit), self._retry_window(node)))
+
+    def _retry_window(self, node: cst.Call):
+        """(the policy, how long after an attempt a later one can still start, in seconds; ``None``:
+        no bound) of the innermost retry around the record's write, when a call after the write in
+        the retried code can fail and send the operation round again; else ``None``."""
+        scopes = [s for s in self.ctx.retry_scopes if not s.poll]
+        if not scopes:
+            return None
+        retried = scopes[-1]
+        calls = _calls_in_order([retried.node])
+        handling = {id(n) for h in expressions(retried.node) if isinstance(h, cst.ExceptHandler)
+                    for n in expressions(h.body)}  # what runs after a failure, not on the way to success
+        index = next((i for i, call in enumerate(calls) if call is node), None)
+        if index is None or not any(not _inert(call) and not _is_argument_builder(call) and id(call) not in handling
+                                    for call in calls[index + 1:]):
+            return None  # the write is the last thing an attempt does: no attempt after it
+        window = retried_time(retried.policy, 0.0)  # the waits, bounded by a time cap
+        return (retried.policy, window) if window is None or is_number(window) else None
 
     def leave_Module(self, node: cst.Module) -> None:
         sender = webhook_sender(self.ctx) if self._ttl_writes else None
-        for access, func, ttl, where in self._ttl_writes if sender is not None else ():
-            if ttl >= sender.redelivery_s:
-                continue
-            self.report(access.call, f"`{func.name.value}` records the dedup key `{access.shown}` for "
-                                     f"{_duration(ttl)}, but {sender.name} redelivers a webhook for up to "
-                                     f"{_duration(sender.redelivery_s)}: a redelivery that comes after the record "
-                                     f"expired finds no record and runs the effect again; keep the record at least "
-                                     f"{_duration(sender.redelivery_s)} ({int(sender.redelivery_s)} s), or record "
-                                     f"processed events durably (a row with a unique constraint)", where=where)
+        for access, func, ttl, where, retry in self._ttl_writes:
+            if sender is not None and ttl < sender.redelivery_s:
+                self.report(access.call, f"`{func.name.value}` records the dedup key `{access.shown}` for "
+                                         f"{_duration(ttl)}, but {sender.name} redelivers a webhook for up to "
+                                         f"{_duration(sender.redelivery_s)}: a redelivery that comes after the record "
+                                         f"expired finds no record and runs the effect again; keep the record at "
+                                         f"least {_duration(sender.redelivery_s)} ({int(sender.redelivery_s)} s), or "
+                                         f"record processed events durably (a row with a unique constraint)",
+                            where=where)
+            elif retry is not None and (retry[1] is None or ttl < retry[1]):
+                policy, window = retry
+                later = "with no bound on how late" if window is None else f"up to {_duration(window)} later"
+                self.report(access.call, f"`{func.name.value}` records the dedup key `{access.shown}` for "
+                                         f"{_duration(ttl)} inside {policy.adapter.write_label}, and code after the "
+                                         f"record can fail: the retry runs the operation again {later}, when the "
+                                         f"record may have expired, so the attempt finds no record and runs the "
+                                         f"effect again; keep the record longer than the retry can go on"
+                                         + ("" if window is None else f" (more than {int(window)} s)")
+                                         + ", or write it once the whole operation has succeeded", where=where)
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         # a function's body, visited with its own scope current (names resolve as in the function)
