@@ -787,13 +787,13 @@ def _is_operator_script(path: Path, settings) -> bool:
     from reslint.engine.files import read_regular_text
     from reslint.engine.scripts import OperatorScripts
 
-    if settings.project_root is None or not settings.script_ignore:
+    if not settings.script_ignore:
         return False
     try:
         text = read_regular_text(path, errors="replace")
     except OSError:
         return False
-    return OperatorScripts(settings.project_root).is_operator_script(str(path), text)
+    return OperatorScripts(settings.anchor).is_operator_script(str(path), text)
 
 
 @main.command()

@@ -128,6 +128,12 @@ class Settings:
     project_root: Optional[Path] = None
 
     @property
+    def anchor(self) -> Path:
+        """The directory project-relative decisions start from (operator scripts, the automation
+        files that name them, ``requires-python``): the project root, else the run's root."""
+        return self.project_root or self.root
+
+    @property
     def enabled(self) -> FrozenSet[str]:
         codes = set()
         for selector in self.select + self.extend_select:

@@ -259,3 +259,29 @@ def test_a_session_known_by_its_parameter_annotation(tmp_path):
                                       "@again\nasync def c(session):\n    return await session.call_tool('create_issue', {})\n"
                                       "@again\nasync def d(session: dict):\n    return await session.call_tool('create_issue', {})\n")
     assert _codes(found) == [(7, "RES402"), (10, "RES402")]  # an unannotated or other parameter is unknown
+
+
+@pytest.mark.parametrize("deadline, reported", [
+    ("asyncio.timeout(30)", False),  # the session is opened, used and closed inside the deadline
+    ("asyncio.timeout(None)", True),  # no deadline
+    ("contextlib.nullcontext()", True),
+])
+def test_a_session_opened_inside_a_deadline_is_bounded_by_it(tmp_path, deadline, reported):
+    source = ("import asyncio\nimport contextlib\n\nfrom mcp import ClientSession, stdio_client\n\n\n"
+              "async def list_tools(params):\n"
+              f"    async with {deadline}:\n"
+              "        async with stdio_client(params) as (read, write):\n"
+              "            async with ClientSession(read, write) as session:\n"
+              "                await session.initialize()\n"
+              "                return await session.list_tools()\n")
+    assert (_codes(_findings(tmp_path, source)) == [(10, "RES101")]) is reported
+
+
+def test_a_session_built_inside_a_deadline_but_kept_is_not_bounded_by_it(tmp_path):
+    source = ("import asyncio\n\nfrom mcp import ClientSession, stdio_client\n\n\n"
+              "class Client:\n    async def connect(self, params):\n"
+              "        async with asyncio.timeout(30):\n"
+              "            read, write = await self.stack.enter_async_context(stdio_client(params))\n"
+              "            self.session = ClientSession(read, write)\n"
+              "            await self.session.initialize()\n")
+    assert _codes(_findings(tmp_path, source)) == [(10, "RES101")]

@@ -139,11 +139,21 @@ def test_an_automation_directory_that_cannot_be_listed_names_every_script(tmp_pa
     assert OperatorScripts(tmp_path).named("stars.py")
 
 
-def test_a_file_checked_outside_any_project_is_checked_whole(tmp_path):
+def test_with_no_project_marker_scripts_are_placed_from_where_the_run_starts(tmp_path):
+    # no pyproject.toml, setup.py or .git (a checkout without its .git, a monorepo's subtree): the
+    # whole run and a run of the one file agree, from the directory they start in
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "stars.py").write_text(SCRIPT, encoding="utf-8")
-    scripts = OperatorScripts(None)
-    assert not scripts.is_operator_script(str(tmp_path / "scripts" / "stars.py"), SCRIPT)
+    (tmp_path / "app.py").write_text(SCRIPT.replace("stars", "app"), encoding="utf-8")
+    whole = run(["-f", "concise", "--no-cache", "."], tmp_path).output
+    one = run(["-f", "concise", "--no-cache", "scripts/stars.py"], tmp_path).output
+    assert "app.py:5:5: RES101" in whole and "scripts/" not in whole and one.startswith("All checks passed!")
+    # started inside the directory, the file is no script of a scripts directory: checked whole
+    inside = run(["-f", "concise", "--no-cache", "stars.py"], tmp_path / "scripts").output
+    assert "stars.py:5:5: RES101" in inside
+    # an automation file at the start directory names it: checked whole
+    (tmp_path / "Makefile").write_text("stars:\n\tpython scripts/stars.py\n", encoding="utf-8")
+    assert "scripts/stars.py:5:5: RES101" in run(["-f", "concise", "--no-cache", "."], tmp_path).output
 
 
 @pytest.mark.parametrize(("text", "expected"), [

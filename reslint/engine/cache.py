@@ -134,7 +134,7 @@ def settings_fingerprint(settings) -> str:
               if k not in ("root", "config_file", "project_root", "baseline", "output_format", "force_exclude")}
     text = repr(sorted((k, repr(v)) for k, v in fields.items())) + repr(sorted(settings.enabled))
     text += repr(dependency_facts(settings.root))
-    text += repr(requires_python(settings.project_root or settings.root))
+    text += repr(requires_python(settings.anchor))
     return hashlib.blake2b(f"{__version__}:{FORMAT}:{_code_fingerprint()}:{text}".encode(),
                            digest_size=8).hexdigest()
 

@@ -385,7 +385,7 @@ class Linter(Judge):
         """Whether the project's ``requires-python`` allows no Python newer than the one running
         reslint: then this interpreter's grammar is the newest the project is written for."""
         if self._ceiling is _UNREAD:
-            root = self.settings.project_root or self.settings.root
+            root = self.settings.anchor
             self._requires_python = requires_python(root)
             self._ceiling = python_ceiling(self._requires_python)
         return self._ceiling is not None and self._ceiling <= sys.version_info[:2]

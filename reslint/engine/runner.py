@@ -113,7 +113,7 @@ class Runner:
         project's automation files). Without a project root nothing counts as one: a file
         checked on its own is checked whole."""
         codes = self.settings.codes(self.settings.script_ignore)
-        if not codes or self.settings.project_root is None:
+        if not codes:
             return
         scripts = None
         for result in results:
@@ -121,7 +121,7 @@ class Runner:
                 continue
             if scripts is None:
                 from reslint.engine.scripts import OperatorScripts
-                scripts = OperatorScripts(self.settings.project_root)
+                scripts = OperatorScripts(self.settings.anchor)
             if result.source is None:
                 self._with_source(result)
             text = result.source.text if result.source is not None else None

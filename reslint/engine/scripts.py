@@ -83,8 +83,9 @@ def runs_as_program(text: str) -> bool:
 
 class OperatorScripts:
     """Tells which files of a project are operator scripts (module docstring). The automation
-    files are read once, on the first question; ``root`` is the project root (``None``: no
-    project, so no automation file is known and no file counts as named)."""
+    files are read once, on the first question; ``root`` is the project root, or the run's root
+    when no project marker is found (:attr:`reslint.config.Settings.anchor`); ``None``: no
+    directory is known, so no file is an operator script."""
 
     def __init__(self, root: Optional[Path]):
         self.root = root

@@ -39,22 +39,29 @@ class MissingTimeout(Rule):
         self._done.add(key)
         return done
 
-    def _under_deadline(self, node: cst.Call) -> bool:
+    def _under_deadline(self, node: cst.Call, carrier: bool) -> bool:
         """Whether a finite deadline around the call bounds it: a green thread's timeout bounds
-        any call in it; ``asyncio.timeout()`` and the like only a call that is awaited."""
+        any call in it; ``asyncio.timeout()`` and the like only a call that is awaited, or an
+        async client opened by an ``async with`` in it (``async with asyncio.timeout(30): async
+        with ClientSession(read, write) as session:``), which is closed before the deadline ends
+        and whose calls are all awaited inside it."""
         deadlines = [d for d in self.ctx.deadlines if is_number(d.seconds)]
         if any(d.blocking for d in deadlines):
             return True
-        if not deadlines or self.ctx.statement is None:
+        statement = self.ctx.statement
+        if not deadlines or statement is None:
             return False
-        return any(isinstance(n, cst.Await) and n.expression is node for n in expressions(self.ctx.statement))
+        if carrier:
+            return isinstance(statement, cst.With) and statement.asynchronous is not None and \
+                any(item.item is node for item in statement.items)
+        return any(isinstance(n, cst.Await) and n.expression is node for n in expressions(statement))
 
     def visit_Call(self, node: cst.Call) -> None:
         reading = read_call_timeout(node, self.ctx)
         if self._already_done(node) or reading is None or reading.state != MISSING:
             return
         spec = reading.spec
-        if not spec.carrier and self._under_deadline(node):
+        if self._under_deadline(node, spec.carrier):
             return
         what = "client" if spec.carrier else "call"
         if reading.unbounded:

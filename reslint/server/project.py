@@ -191,7 +191,7 @@ class Project:
     @property
     def scope(self) -> Path:
         """The directory whose modules the project pass reads (the CLI's project root)."""
-        return self.settings.project_root or self.settings.root
+        return self.settings.anchor
 
     def owns(self, path: str) -> bool:
         """Whether ``path`` (absolute) is inside this project's folder or the directory its
