@@ -60,6 +60,15 @@ def test_every_kind_of_automation_file_names_a_script(tmp_path, automation):
     assert f"{directory}/stars.py:5:5: RES101" in reported(tmp_path)
 
 
+@pytest.mark.parametrize("text", [
+    "# runs for a failure in prepare/stars/post\n",  # a directory of that name, in a comment
+    "steps:\n  - run: python scripts/stars_report.py\n",  # another script whose name starts the same
+])
+def test_a_name_that_only_looks_like_the_script_does_not_name_it(tmp_path, text):
+    project(tmp_path, {"scripts/stars.py": SCRIPT, ".github/workflows/ci.yml": text})
+    assert "stars.py" not in reported(tmp_path)
+
+
 @pytest.mark.parametrize("name", ["deep_agents/recency_benchmark.py", "src/demo/bench_io.py",
                                   "src/demo/benchmarks.py", "benchmark.py"])
 def test_a_benchmark_program_is_an_operator_script_at_any_depth(tmp_path, name):

@@ -276,6 +276,20 @@ def factory():
 
 
 SHARED = aiohttp.ClientSession()  # error
+
+
+async def inline(url):  # built for one request that sets its own timeout
+    return await aiohttp.ClientSession().get(url, timeout=LIMIT)
+
+
+async def inline_without(url):
+    return await aiohttp.ClientSession().get(url)  # error
+
+
+async def headers_changed(url):  # an attribute of the session used: judged by its constructor
+    async with aiohttp.ClientSession() as session:  # error
+        session.headers.update({"a": "b"})
+        return await session.get(url, timeout=LIMIT)
 """
 
 
@@ -283,6 +297,52 @@ def test_aiohttp_session_used_only_by_requests_with_their_own_timeout(linter):
     results, errors = linter.lint_text(AIOHTTP, "m.py")
     assert errors == []
     expected = [row for row, line in enumerate(AIOHTTP.splitlines(), 1) if line.endswith("# error")]
+    assert sorted(f.location.row for f in results if f.code == "RES101") == expected
+
+
+MODEL_CLIENTS = """\
+import anthropic
+import openai
+
+
+async def edit(messages):  # every request through the client sets its own timeout
+    client = openai.AsyncOpenAI(api_key="k")
+    return await client.chat.completions.create(model="m", messages=messages, timeout=30.0)
+
+
+def summarise(text):
+    with anthropic.Anthropic() as client:
+        return client.messages.create(model="m", max_tokens=100, messages=[], timeout=20)
+
+
+async def one_without(messages):
+    client = openai.AsyncOpenAI()  # error
+    await client.chat.completions.create(model="m", messages=messages, timeout=30.0)
+    return await client.chat.completions.create(model="m", messages=messages)
+
+
+async def another_request(messages):  # a request the list does not name: it may wait 600 s
+    client = openai.AsyncOpenAI()  # error
+    await client.files.list()
+    return await client.chat.completions.create(model="m", messages=messages, timeout=30.0)
+
+
+async def copied(messages):  # a copy of the client: its requests are not followed
+    client = openai.AsyncOpenAI()  # error
+    return await client.with_options(max_retries=0).chat.completions.create(model="m", messages=messages)
+
+
+def kept(messages):
+    client = openai.OpenAI()  # error
+    client.chat.completions.create(model="m", messages=messages, timeout=30.0)
+    return client
+"""
+
+
+def test_model_clients_used_only_by_requests_with_their_own_timeout(linter):
+    results, errors = linter.lint_text(MODEL_CLIENTS, "m.py")
+    assert errors == []
+    expected = [row for row, line in enumerate(MODEL_CLIENTS.splitlines(), 1) if line.endswith("# error")]
     assert sorted(f.location.row for f in results if f.code == "RES101") == expected
 
 

@@ -307,7 +307,15 @@ def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) ->
     (``s = Client()``, ``async with Client() as s``), bound once, and used there only to call
     the methods of ``spec.bounded_per_request`` with ``timeout=`` (or others, such as
     ``close``): then every request through it is bounded by its own timeout. A client that is
-    returned, stored, passed on or captured otherwise is judged by its constructor."""
+    returned, stored, passed on or captured otherwise is judged by its constructor. A client
+    built only to make one request (``aiohttp.ClientSession().get(url, timeout=5)``) is bounded by
+    that request's timeout."""
+    statement = ctx.statement
+    if statement is not None:
+        for node in expressions(statement):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.value is call:
+                return node.func.attr.value in spec.bounded_per_request and \
+                    any(a.keyword is not None and a.keyword.value == "timeout" for a in node.args)
     scope = ctx.scope
     if scope is None or scope.kind != "function":
         return False
@@ -339,28 +347,49 @@ def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) ->
     if uses is None:
         return False
     requests = 0
+    # a client whose requests are reached through resources (``client.chat.completions.create``):
+    # any other call through it may be a request too (``client.files.list()``), so only the listed
+    # requests and closing it are allowed
+    resources = any("." in method for method in spec.bounded_per_request)
     for parent, node in uses:
         if isinstance(parent, cst.Attribute) and parent.value is node:
-            method = parent.attr.value
-            caller = uses.calls.get(id(parent))
+            method, caller = uses.chains.get(id(node), (parent.attr.value, None))
             if method in spec.bounded_per_request:
                 if caller is None or not any(a.keyword is not None and a.keyword.value == "timeout"
                                              for a in caller.args):
                     return False
                 requests += 1
-            elif caller is None:
-                return False  # ``f = s.get``: the method leaves the function
+            elif caller is None or "." in method and not resources:
+                return False  # ``f = s.get``, ``chat = client.chat``: the method leaves the function
+            elif resources and method not in _CLOSING:
+                return False
             continue
         return False  # passed on, returned, stored, compared...: it may be used elsewhere
     return requests > 0
 
 
+#: the calls that close a client: no request
+_CLOSING = frozenset({"close", "aclose"})
+
+
+def _chain(call: cst.Call) -> Optional[Tuple[cst.Name, str]]:
+    """``client.chat.completions.create(...)`` → (the ``client`` Name, ``"chat.completions.create"``)."""
+    parts, node = [], call.func
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name) or not parts:
+        return None
+    return node, ".".join(reversed(parts))
+
+
 class _Uses(list):
-    """(parent, Name) pairs of a name's reads, and the calls of attributes (id(attribute) -> call)."""
+    """(parent, Name) pairs of a name's reads; ``chains``: for a read that a call's attribute chain
+    starts from, (the dotted method, the call) by id(Name)."""
 
     def __init__(self):
         super().__init__()
-        self.calls: Dict[int, cst.Call] = {}
+        self.chains: Dict[int, Tuple[str, cst.Call]] = {}
 
 
 def _name_uses(body, name: str) -> Optional[_Uses]:
@@ -371,7 +400,9 @@ def _name_uses(body, name: str) -> Optional[_Uses]:
     while stack:
         parent, node = stack.pop()
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-            out.calls[id(node.func)] = node
+            chain = _chain(node)
+            if chain is not None and chain[0].value == name:
+                out.chains[id(chain[0])] = (chain[1], node)
         if isinstance(node, cst.Name) and node.value == name:
             if isinstance(parent, (cst.AssignTarget, cst.AsName)) or \
                     (isinstance(parent, cst.Attribute) and parent.attr is node) or \

@@ -310,12 +310,13 @@ def _cloud() -> List[TimeoutSpec]:
                                  disable_values=(), category_by_argument=("service_name", 0, BOTO_MODEL_SERVICES)))
     for name in ("openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI", "openai.AsyncAzureOpenAI"):
         specs.append(TimeoutSpec(name, (T,), 600.0, openai_src, "the OpenAI client defaults to a 600 s read timeout",
-                                 carrier=True, category=MODEL, number_phases=4, default_per_attempt_s=1805.0))
+                                 carrier=True, category=MODEL, number_phases=4, default_per_attempt_s=1805.0,
+                                 bounded_per_request=MODEL_REQUESTS["openai"]))
     for name in ("anthropic.Anthropic", "anthropic.AsyncAnthropic"):
         specs.append(TimeoutSpec(name, (T,), 600.0, anthropic_src,
                                  "the Anthropic client defaults to a 600 s read timeout", carrier=True, category=MODEL,
-                                 number_phases=4,
-                                 default_per_attempt_s=1805.0))
+                                 number_phases=4, default_per_attempt_s=1805.0,
+                                 bounded_per_request=MODEL_REQUESTS["anthropic"]))
     return specs
 
 

@@ -118,7 +118,7 @@ class OperatorScripts:
         stem = file_name[:-3] if file_name.endswith(".py") else file_name
         as_file = re.compile(rf"(?<![\w.-]){re.escape(file_name)}(?![\w-])")
         as_module = re.compile(rf"-m\s+(?:[\w.]+\.)?{re.escape(stem)}(?![\w.])")
-        as_program = re.compile(rf"/{re.escape(stem)}(?![\w.-])")
+        as_program = re.compile(rf"/{re.escape(stem)}(?![\w./-])")  # not a directory: ``prepare/agent/post``
         return any(as_file.search(t) or as_module.search(t) or as_program.search(t) for t in texts)
 
     def _automation_texts(self) -> List[str]:
