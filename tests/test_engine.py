@@ -315,6 +315,14 @@ def test_dangling_symlink_is_reported_not_skipped(tmp_path):
      [(7, "RES101")]),
     ("import socket\ns = socket.socket()\ns.settimeout(None)\ns.settimeout(120)\ns.settimeout(5)\n",
      [(3, "RES102"), (4, "RES103")]),
+    # a default set for a block, put back in its finally: a restore (judged false on a web app)
+    ("import socket\n\ndef f(host, timeout=5.0):\n    socket.setdefaulttimeout(timeout)\n    try:\n"
+     "        return socket.getaddrinfo(host, None)\n    finally:\n        socket.setdefaulttimeout(None)\n", []),
+    # with nothing set before, or outside a finally, None switches the default off
+    ("import socket\n\ndef f(host):\n    try:\n        return socket.getaddrinfo(host, None)\n    finally:\n"
+     "        socket.setdefaulttimeout(None)\n", [(7, "RES102")]),
+    ("import socket\n\ndef f(host):\n    socket.setdefaulttimeout(5)\n    socket.getaddrinfo(host, None)\n"
+     "    socket.setdefaulttimeout(None)\n", [(6, "RES102")]),
 ])
 def test_review_false_positives_and_negatives(linter, source, expected):
     assert codes(linter, source) == expected

@@ -26,7 +26,7 @@ from reslint.catalog.timeouts import MOUNTED_TIMEOUTS
 from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import UNKNOWN, Context
 from reslint.semantics.cstutil import source
-from reslint.semantics.walk import children, expressions
+from reslint.semantics.walk import children, expressions, nodes_within
 
 OK, MISSING, DISABLED, EXCESSIVE, UNKNOWN_STATE = "ok", "missing", "disabled", "excessive", "unknown"
 _SEVERITY = {DISABLED: 4, EXCESSIVE: 3, UNKNOWN_STATE: 2, OK: 1}
@@ -438,6 +438,25 @@ def _finite_socket_default(ctx: Context) -> bool:
             scope is module and _finite_default_call(call, ctx, scope) for call, scope in ctx.model.expression_calls
         )
     return ctx.cache[key]
+
+
+def restores_socket_default(call: cst.Call, reading: TimeoutReading, ctx: Context) -> bool:
+    """Whether ``call``, a ``socket.setdefaulttimeout(None)``, puts back Python's default in the
+    ``finally:`` of a function that set another one before that ``try`` (``setdefaulttimeout(5); try:
+    ... finally: setdefaulttimeout(None)``): a restore, not a timeout switched off."""
+    scope = ctx.scope
+    if reading.spec.qualname != "socket.setdefaulttimeout" or scope is None or scope.kind != "function":
+        return False
+    for node in nodes_within(scope.node):
+        if not isinstance(node, cst.Try) or node.finalbody is None or \
+                not any(inner is call for inner in nodes_within(node.finalbody)):
+            continue
+        body = list(scope.node.body.body) if isinstance(scope.node.body, cst.IndentedBlock) else []
+        before = body[:next((i for i, stmt in enumerate(body) if stmt is node), 0)]
+        return any(isinstance(inner, cst.Call) and inner.args and ctx.qualname(inner.func, scope) == reading.spec.qualname
+                   and not (isinstance(inner.args[0].value, cst.Name) and inner.args[0].value.value == "None")
+                   for stmt in before for inner in nodes_within(stmt))
+    return False
 
 
 def _finite_default_call(call: cst.Call, ctx: Context, scope) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from reslint.analysis.timeouts import DISABLED, read_call_timeout
+from reslint.analysis.timeouts import DISABLED, read_call_timeout, restores_socket_default
 from reslint.catalog import NO_OP_ATTRIBUTES
 from reslint.diagnostics import Applicability
 from reslint.rules.base import Rule
@@ -17,7 +17,7 @@ class DisabledTimeout(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         reading = read_call_timeout(node, self.ctx)
-        if reading is None or reading.state != DISABLED:
+        if reading is None or reading.state != DISABLED or restores_socket_default(node, reading, self.ctx):
             return
         self.report(
             node,
