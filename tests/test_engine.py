@@ -258,7 +258,7 @@ def test_huge_constant_timeouts_are_reported_without_float_artifacts(linter, tim
     findings, errors = linter.lint_text(f"import requests\nrequests.get('u', timeout={timeout})\n", "m.py")
     assert errors == []
     assert [f.code for f in findings] == ["RES103"]
-    assert findings[0].message.startswith(f"`requests.get` waits up to {shown} (`{timeout}`), above max-timeout")
+    assert findings[0].message.startswith(f"`requests.get` allows {shown} (`{timeout}`), above max-timeout")
 
 
 def test_syntax_errors_are_reported_in_files_reslint_analyses(linter):

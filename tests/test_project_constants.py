@@ -124,7 +124,7 @@ def test_a_timeout_constant_of_another_module_is_judged(tmp_path):
         '''})
     found = findings(tmp_path, use_cache=False)
     assert codes(found) == [("shop/client.py", 7, "RES103")]
-    assert "waits up to 900 s (`HTTP_TIMEOUT`)" in found[0][3]
+    assert "allows 900 s (`HTTP_TIMEOUT`)" in found[0][3]
 
 
 def test_a_name_from_outside_the_project_is_not_a_project_constant(tmp_path):

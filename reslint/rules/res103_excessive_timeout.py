@@ -21,7 +21,7 @@ class ExcessiveTimeout(Rule):
         name = ceiling_name(category)
         self.report(
             node,
-            f"`{reading.spec.qualname}` waits up to {reading.seconds:g} s ({reading.reason}), above {name} "
-            f"({limit:g} s): a slow dependency holds a connection and a worker that long; lower the timeout or "
-            f"raise {name} for this code",
+            f"`{reading.spec.qualname}` allows {reading.seconds:g} s ({reading.reason}), above {name} "
+            f"({limit:g} s): a dependency that stops answering holds a connection and a worker that long before "
+            f"the call fails; lower the timeout or raise {name} for this code",
         )
