@@ -439,12 +439,18 @@ class Runner:
         options = self.settings.rule_options.get("RES105", {})
         shape = BudgetCallers(options.get("budget-parameters", DEFAULT_BUDGET_PARAMETERS), modules,
                               last | {name.rsplit(".", 1)[-1] for name in callers})
+        self._lint_skipped(summaries, skipped, shape.search)
+
+    def _lint_skipped(self, summaries: list, skipped: List[Path], wanted) -> None:
+        """Lint, past the prefilter, the skipped files whose text ``wanted(text)`` accepts: their
+        summaries join ``summaries`` and they leave ``skipped`` (both updated in place). An
+        unreadable file is left skipped."""
         for path in list(skipped):
             try:
                 text = Path(path).read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
-            if shape.search(text):
+            if wanted(text):
                 found = self.lint(path, force=True).summary
                 if found is not None:
                     summaries.append(found)
@@ -471,16 +477,7 @@ class Runner:
             # a module the prefilter skipped may use one (it needs nothing else): those naming one are read
             words = re.compile(r"\b(?:" + "|".join(sorted({re.escape(n.rsplit(".", 1)[-1]) for n in helpers})) +
                                r")\b")
-            for path in list(skipped):
-                try:
-                    text = Path(path).read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    continue
-                if words.search(text):
-                    found = self.lint(path, force=True).summary
-                    if found is not None:
-                        summaries.append(found)
-                        skipped.remove(path)
+            self._lint_skipped(summaries, skipped, words.search)
         # names only; a module of constants the prefilter skipped is summarised when one is asked for
         graph = CallGraph(summaries, self._loader(list(skipped)))
         entries = {name: helper for name, helper in helpers.items()}
