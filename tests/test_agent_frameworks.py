@@ -285,3 +285,18 @@ def test_a_session_built_inside_a_deadline_but_kept_is_not_bounded_by_it(tmp_pat
               "            self.session = ClientSession(read, write)\n"
               "            await self.session.initialize()\n")
     assert _codes(_findings(tmp_path, source)) == [(10, "RES101")]
+
+
+def test_a_green_thread_deadline_does_not_bound_a_client_kept_after_it(tmp_path):
+    source = ("import gevent\nimport redis\n\n\nclass Cache:\n    def open(self):\n"
+              "        with gevent.Timeout(5):\n            self.cache = redis.Redis(host='cache')\n")
+    assert (8, "RES101") in _codes(_findings(tmp_path, source))
+
+
+def test_a_deadline_around_a_function_definition_does_not_bound_its_clients(tmp_path):
+    source = ("import asyncio\n\nfrom mcp import ClientSession, stdio_client\n\n\n"
+              "async def make(params):\n    async with asyncio.timeout(30):\n"
+              "        async def later():\n            async with stdio_client(params) as (read, write):\n"
+              "                async with ClientSession(read, write) as session:\n"
+              "                    return await session.list_tools()\n        return later\n")
+    assert (10, "RES101") in _codes(_findings(tmp_path, source))

@@ -59,3 +59,13 @@ def test_findings_in_a_method_defined_again_are_not_reported_and_the_live_one_is
     '''
     assert rows(Linter(Settings(root=tmp_path, select=("RES101",))), HEAD, body) == [(6, "RES101"), (10, "RES101"),
                                                                        (14, "RES101")]
+
+
+@pytest.mark.parametrize("source", [
+    # a class body between the two runs the first: ``values = load()`` at class creation
+    "def load():\n    pass\n\n\nclass Settings:\n    values = load()\n\n\ndef load():\n    pass\n",
+    # a module-level call between may reach it indirectly
+    "def warm():\n    pass\n\n\ndef start():\n    warm()\n\n\nstart()\n\n\ndef warm():\n    pass\n",
+])
+def test_a_call_run_between_the_definitions_keeps_the_first_alive(source):
+    assert dead(source) == []

@@ -403,3 +403,11 @@ def test_requires_python_below_the_newer_syntax_keeps_res000(tmp_path):
 ])
 def test_python_ceiling_reads_the_upper_bound_of_requires_python(spec, ceiling):
     assert python_ceiling(spec) == ceiling
+
+
+def test_setting_none_after_a_module_default_is_no_restore(linter):
+    # the module's 30 s default is wiped out for the whole process by the finally
+    source = ("import socket\nimport urllib.request\nsocket.setdefaulttimeout(30)\n\n\ndef probe(url):\n"
+              "    socket.setdefaulttimeout(5)\n    try:\n        return urllib.request.urlopen(url).read()\n"
+              "    finally:\n        socket.setdefaulttimeout(None)\n")
+    assert (11, "RES102") in codes(linter, source)

@@ -60,24 +60,6 @@ def test_every_kind_of_automation_file_names_a_script(tmp_path, automation):
     assert f"{directory}/stars.py:5:5: RES101" in reported(tmp_path)
 
 
-MODULE = SCRIPT[:SCRIPT.index("if __name__")]
-
-
-@pytest.mark.parametrize("path, text, hidden", [
-    # a module of example code that an example program imports, or a tool loads: run by hand too
-    ("examples/graphs/agent.py", MODULE, True),
-    ("libs/cli/examples/graphs/agent.py", MODULE, True),
-    # an example service (a web app, a task worker) is deployed as it is: checked whole
-    ("examples/server/app.py", "from fastapi import FastAPI\n\napp = FastAPI()\n" + MODULE, False),
-    ("examples/gevent/tasks.py", "from celery import Celery\n\napp = Celery()\n" + MODULE, False),
-    # outside example code, a module needs a main guard to be a script
-    ("scripts/helpers.py", MODULE, False),
-])
-def test_modules_of_example_code(tmp_path, path, text, hidden):
-    project(tmp_path, {path: text})
-    assert (path not in reported(tmp_path)) is hidden
-
-
 @pytest.mark.parametrize("text, named", [
     ("steps:\n  - run: python libs/cli/examples/graphs/stars.py\n", True),  # its own path
     ("CMD [\"python\", \"/app/examples/graphs/stars.py\"]\n", True),  # under a longer one
@@ -88,8 +70,20 @@ def test_modules_of_example_code(tmp_path, path, text, hidden):
     ("      working-directory: libs/cli/uv-examples/apps/stars\n", False),  # a directory of that name
 ])
 def test_a_mention_names_the_script_only_in_its_own_directories(tmp_path, text, named):
+    # the other directories exist in the project: a mention of them is placed there
+    for other in ("other/graphs2", "libs/cli/uv-examples/apps/stars"):
+        (tmp_path / other).mkdir(parents=True)
     scripts = OperatorScripts(project(tmp_path, {".github/workflows/ci.yml": text}))
     assert scripts.named("libs/cli/examples/graphs/stars.py") is named
+
+
+@pytest.mark.parametrize("text", [
+    "COPY scripts /app/tools\nCMD [\"python\", \"/app/tools/stars.py\"]\n",  # copied under another name
+    "script:\n  - python $SCRIPT_DIR/stars.py\n",  # a variable
+])
+def test_a_path_that_cannot_be_placed_in_the_project_names_the_script(tmp_path, text):
+    scripts = OperatorScripts(project(tmp_path, {"Dockerfile": text}))
+    assert scripts.named("scripts/stars.py")
 
 
 @pytest.mark.parametrize("text", [

@@ -21,7 +21,7 @@ import backoff
 import requests
 import stamina
 from requests.adapters import HTTPAdapter
-from tenacity import Retrying, retry, retry_if_exception_type, stop_after_attempt, stop_after_delay, wait_exponential, wait_fixed, wait_random, wait_random_exponential
+from tenacity import Retrying, retry, retry_if_exception_type, retry_if_result, stop_after_attempt, stop_after_delay, wait_exponential, wait_fixed, wait_random, wait_random_exponential
 from urllib3.util.retry import Retry
 
 T = (requests.ConnectionError, requests.Timeout)
@@ -429,3 +429,20 @@ def test_a_policy_shared_by_a_generator_and_a_function_is_still_judged(linter):
 ])
 def test_an_error_the_retried_code_raises_itself_is_its_signal_to_retry(linter, body, reported):
     assert any(code == "RES204" for _, code in findings(linter, body)) is reported
+
+
+@pytest.mark.parametrize("body", [
+    # the handler calls what may raise: tenacity sees that error and retries
+    SWALLOWING.replace("log.error('failed: %s', exc)\n        return False", "self.reconnect()\n        return False"),
+    SWALLOWING.replace("log.error('failed: %s', exc)\n        return False", "return fail(exc)"),
+])
+def test_a_handler_that_calls_what_may_raise_is_retried(linter, body):
+    found = findings(linter, f"@retry(stop=stop_after_attempt(3), wait=wait_exponential(min=1, max=10))\n{body}")
+    assert [code for _, code in found if code.startswith("RES2")], found
+
+
+def test_a_predicate_that_also_retries_a_result_is_retried(linter):
+    decorator = ("@retry(retry=retry_if_result(lambda ok: ok is False) | retry_if_exception_type(), "
+                 "stop=stop_after_attempt(3), wait=wait_exponential(min=1, max=10))")
+    found = findings(linter, f"{decorator}\n{SWALLOWING}")
+    assert [code for _, code in found if code.startswith("RES2")], found

@@ -342,7 +342,7 @@ class LoopAnalyzer:
                          trailing=bool(sleeps) and not _sleeps_guarded(nodes, sleeps))
         if helper_sleeps:
             wait = Wait.unknown(helper_sleeps[0])  # a helper sleeps: how long is unknown here
-        elif not sleeps and not all(self._quiet(h, scope) for h in handlers):
+        elif not sleeps and not all(self.quiet(h, scope) for h in handlers):
             wait = Wait.unknown(loop)  # no sleep here, but a handler calls what may wait (a reconnect)
         retried, aimed = self.retried(handlers, nodes, scope)
         in_handlers = {id(n) for h in handlers for n in own_nodes(h.body)}
@@ -507,7 +507,7 @@ class LoopAnalyzer:
             # the project's own exceptions (``except RestartExtraction: pass``) steer the control
             # flow; a retry with no pause at all is one of a fault raised by I/O or a library
             faults = faults or (found is not None and any(_foreign(t, own) for t in found))
-        if not faults or not all(self._quiet(h, scope) for h in handlers):
+        if not faults or not all(self.quiet(h, scope) for h in handlers):
             return False
         if not self._remote(tries, handlers, scope):
             return False  # ``except Exception: pass`` around a key press or a parse: not a remote fault
@@ -534,7 +534,7 @@ class LoopAnalyzer:
                 return True
         return any(body_time(t.body, self.ctx, scope, empty=None) is not None for t in tries)
 
-    def _quiet(self, handler: cst.ExceptHandler, scope) -> bool:
+    def quiet(self, handler: cst.ExceptHandler, scope) -> bool:
         """A handler that goes round at once: it calls nothing but a logger or ``print`` (the
         project's own calls in it, a reconnect, a host switch, may well wait). A call that only
         fetches the logger (``get_logger().warning(...)``) is a logger's."""

@@ -45,14 +45,18 @@ def _wraps_only_creation(policy: RetryPolicy, func: cst.FunctionDef) -> bool:
 _CATCH_ALL = frozenset({"Exception", "BaseException"})
 
 
-def _swallows_every_error(policy: RetryPolicy, func: cst.FunctionDef, ctx: Context, scope: Scope) -> bool:
+def _swallows_every_error(policy: RetryPolicy, func: cst.FunctionDef, ctx: Context, scope: Scope,
+                          loops: LoopAnalyzer) -> bool:
     """Whether ``policy``, a decorator of ``func`` that retries on exceptions only, never sees one:
     the body is a ``try`` (after a docstring and guards such as ``if not x: return False`` that
-    call nothing) whose handlers catch every exception (a bare ``except:``, ``Exception``) and none
-    raises, with no ``else`` or ``finally`` that calls anything. Nothing reaches the decorator, so
-    no attempt is ever repeated (judged on a public project: two jitter findings on such methods
-    were false)."""
-    if policy.retried.kind not in (RetriedKind.ANY, RetriedKind.TYPES):
+    call nothing) whose handlers catch every exception (a bare ``except:``, ``Exception``), raise
+    nothing and call nothing but a logger (:meth:`LoopAnalyzer.quiet`: a reconnect may raise), with
+    no ``else`` or ``finally`` that calls anything. Nothing reaches the decorator, so no attempt is
+    ever repeated (judged on a public project: two jitter findings on such methods were false). A
+    predicate combined of parts (``retry_if_result(...) | retry_if_exception_type()``) may retry a
+    returned value: not judged."""
+    if policy.retried.kind not in (RetriedKind.ANY, RetriedKind.TYPES) or \
+            isinstance(policy.retried.node, cst.BinaryOperation):
         return False
     body = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
     if not body or not isinstance(body[-1], cst.Try):
@@ -73,7 +77,8 @@ def _swallows_every_error(policy: RetryPolicy, func: cst.FunctionDef, ctx: Conte
                                 and ctx.lookup(kind.value, scope) is None)
     if not any(catches_all(h) for h in node.handlers):
         return False
-    if any(isinstance(n, cst.Raise) for h in node.handlers for n in nodes_within(h)):
+    if any(isinstance(n, cst.Raise) for h in node.handlers for n in nodes_within(h)) or \
+            not all(loops.quiet(h, scope) for h in node.handlers):
         return False
     return not any(isinstance(n, (cst.Call, cst.Await, cst.Raise))
                    for part in (node.orelse, node.finalbody) if part is not None for n in nodes_within(part))
@@ -197,7 +202,7 @@ class RetriedScopes:
             for decorator in stmt.decorators:
                 policy = self.extractor.for_decorator(decorator.decorator, scope)
                 if policy is not None and (_wraps_only_creation(policy, stmt)
-                                           or _swallows_every_error(policy, stmt, self.ctx, inner)):
+                                           or _swallows_every_error(policy, stmt, self.ctx, inner, self.loops)):
                     self._inert.add(id(policy))
                     continue
                 if policy is not None:

@@ -311,8 +311,8 @@ def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) ->
     built only to make one request (``aiohttp.ClientSession().get(url, timeout=5)``) is bounded by
     that request's timeout."""
     statement = ctx.statement
-    if statement is not None:
-        for node in expressions(statement):
+    if statement is not None:  # the statement's own expressions, not the blocks of a compound one
+        for node in nodes_within(statement, _OWN_EXPRESSIONS):
             if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.value is call:
                 return node.func.attr.value in spec.bounded_per_request and \
                     any(a.keyword is not None and a.keyword.value == "timeout" for a in node.args)
@@ -367,6 +367,10 @@ def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) ->
         return False  # passed on, returned, stored, compared...: it may be used elsewhere
     return requests > 0
 
+
+#: where a statement's own expressions end: nested scopes, blocks and the next clause's header
+_OWN_EXPRESSIONS = (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.BaseSuite, cst.Else, cst.ExceptHandler,
+                    cst.Finally, cst.If)
 
 #: the calls that close a client: no request
 _CLOSING = frozenset({"close", "aclose"})
@@ -429,8 +433,11 @@ def _local_url(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> bool:
 def _finite_socket_default(ctx: Context) -> bool:
     """Whether a finite ``socket.setdefaulttimeout(N)`` runs before this call: at module
     level (import time), or earlier in the same function (the walk is in source order)."""
-    if ctx.cache.get(("socket-default", id(ctx.scope))):
-        return True
+    return bool(ctx.cache.get(("socket-default", id(ctx.scope)))) or _module_socket_default(ctx)
+
+
+def _module_socket_default(ctx: Context) -> bool:
+    """Whether a finite ``socket.setdefaulttimeout(N)`` runs at module level (import time)."""
     key = ("socket-default", "module")
     if key not in ctx.cache:
         module = ctx.model.module_scope
@@ -443,9 +450,11 @@ def _finite_socket_default(ctx: Context) -> bool:
 def restores_socket_default(call: cst.Call, reading: TimeoutReading, ctx: Context) -> bool:
     """Whether ``call``, a ``socket.setdefaulttimeout(None)``, puts back Python's default in the
     ``finally:`` of a function that set another one before that ``try`` (``setdefaulttimeout(5); try:
-    ... finally: setdefaulttimeout(None)``): a restore, not a timeout switched off."""
+    ... finally: setdefaulttimeout(None)``): a restore, not a timeout switched off. Not when the
+    module sets a finite default at import: ``None`` then wipes that one out."""
     scope = ctx.scope
-    if reading.spec.qualname != "socket.setdefaulttimeout" or scope is None or scope.kind != "function":
+    if reading.spec.qualname != "socket.setdefaulttimeout" or scope is None or scope.kind != "function" or \
+            _module_socket_default(ctx):
         return False
     for node in nodes_within(scope.node):
         if not isinstance(node, cst.Try) or node.finalbody is None or \

@@ -110,8 +110,8 @@ class Runner:
         """Drop the ``script-ignore`` codes from the findings of operator scripts
         (:mod:`reslint.engine.scripts`). Done after the cache and the last run's record, which
         keep every finding: whether a file is one depends on other files (its directory, the
-        project's automation files). Without a project root nothing counts as one: a file
-        checked on its own is checked whole."""
+        project's automation files). With no project marker, scripts are placed from the run's
+        root (:attr:`reslint.config.Settings.anchor`)."""
         codes = self.settings.codes(self.settings.script_ignore)
         if not codes:
             return

@@ -2,8 +2,7 @@
 
 A file is an *operator script* when all three hold:
 
-1. it runs as a program: a module-level ``if __name__ == "__main__":``; or it is a module of example
-   code (:data:`EXAMPLE_DIRECTORIES`, at any depth) that builds no web app or task worker;
+1. it runs as a program: a module-level ``if __name__ == "__main__":``;
 2. it lives where projects keep the scripts they run themselves (:data:`SCRIPT_DIRECTORIES`:
    ``scripts/``, ``bin/``, ``tools/``, ``docs/``, ``examples/``, ``benchmarks/``... at the top of the
    project), or is named as a benchmark (:data:`BENCHMARK_NAME`: ``bench_io.py``,
@@ -76,17 +75,6 @@ MAX_LEVELS_UP = 8
 
 _MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*(['\"])__main__\1\s*:", re.MULTILINE)
 
-#: the directories of example code: a module there that is no program is one that an example
-#: program imports or a tool loads to show a feature (a graph, an agent), run by the person trying
-#: it. In the judged sample, 13 findings of the timeout and retry rules in such modules (a CLI's
-#: packaging fixtures, a tutorial's helpers) were all false.
-EXAMPLE_DIRECTORIES = frozenset({"examples", "example"})
-#: what makes an example a service, deployed as it is and checked whole: it builds a web app or a
-#: task worker (in the judged sample, the example FastAPI servers and a celery task module held the
-#: only true findings of example code)
-_SERVES = re.compile(r"^\s*(?:from|import)\s+(?:fastapi|flask|django|starlette|sanic|quart|tornado|litestar|falcon|"
-                     r"bottle|pyramid|aiohttp\.web|celery|rq|dramatiq|huey|arq|uvicorn|gunicorn|grpc)\b", re.MULTILINE)
-
 
 def runs_as_program(text: str) -> bool:
     """Whether ``text`` (a module's source) has a module-level ``if __name__ == "__main__":``."""
@@ -114,9 +102,8 @@ class OperatorScripts:
         below = relative(os.path.abspath(path), os.path.abspath(self.root))
         parts = below.split("/") if below is not None else []
         directories, stem = parts[:-1], os.path.splitext(os.path.basename(path))[0]
-        if not runs_as_program(text) and not (EXAMPLE_DIRECTORIES.intersection(directories)
-                                              and _SERVES.search(text) is None):
-            return False  # no program, and no module of an example either
+        if not runs_as_program(text):
+            return False
         in_script_directory = bool(directories) and (
             directories[0] in SCRIPT_DIRECTORIES or bool(ANYWHERE_DIRECTORIES.intersection(directories)))
         if not in_script_directory and not (parts and BENCHMARK_NAME.search(stem)):
@@ -128,8 +115,8 @@ class OperatorScripts:
         ``scripts/issues.py``, or only its file name): by its file name (``python scripts/issues.py``,
         ``CMD ["python", "/app/scripts/issues.py"]``), as a module run with ``-m`` (``python -m
         scripts.issues``), or without its suffix as an executable (``/srv/app/bin/release``). A
-        mention that spells directories names it only when the last of them is the script's own
-        (``libs/cli/apps/agent`` does not name ``examples/graphs/agent.py``)."""
+        mention that spells another existing directory of the project (``libs/cli/apps/agent``) does
+        not name ``examples/graphs/agent.py``."""
         texts = self._automation_texts()
         if self._unreadable:
             return True
@@ -140,10 +127,13 @@ class OperatorScripts:
         as_program = re.compile(rf"(?<![\w./-])(?P<dirs>\.?/?(?:[\w.-]+/)+){re.escape(stem)}(?![\w./-])")
 
         def same_place(dirs: str, separator: str) -> bool:
-            # the directory the script is in must be the one spelled last (what comes before may be
-            # a container's mount point, ``/app/``); an unsure match names it: that hides nothing
+            # a mention names another script only when it spells another directory of this project
+            # (``libs/cli/apps/agent``); a path reslint cannot place (a container's ``/app/tools``,
+            # ``$SCRIPT_DIR``) names it: that hides nothing
             spelled = [part for part in dirs.split(separator) if part not in ("", ".")]
-            return not spelled or not own or spelled[-1] == own[-1]
+            if not spelled or not own or spelled[-1] == own[-1] or self.root is None:
+                return True
+            return not os.path.isdir(os.path.join(self.root, *spelled))
 
         return any(same_place(m.group("dirs"), "." if pattern is as_module else "/")
                    for t in texts for pattern in (as_file, as_module, as_program) for m in pattern.finditer(t))

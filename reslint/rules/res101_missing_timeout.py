@@ -12,7 +12,7 @@ from reslint.diagnostics import Applicability
 from reslint.rules.base import Rule
 from reslint.rules.timeout_fixes import add_timeout_fix, add_value_fix, ceiling_name
 from reslint.semantics.cstutil import source
-from reslint.semantics.walk import expressions
+from reslint.semantics.walk import expressions, nodes_within
 from reslint.values import is_number
 
 
@@ -46,14 +46,18 @@ class MissingTimeout(Rule):
         with ClientSession(read, write) as session:``), which is closed before the deadline ends
         and whose calls are all awaited inside it."""
         deadlines = [d for d in self.ctx.deadlines if is_number(d.seconds)]
+        statement = self.ctx.statement
+        if carrier:  # a client outlives a deadline unless it is closed inside it, in the same function
+            scope = self.ctx.scope
+            inside = {id(n) for n in nodes_within(scope.node)} if scope is not None and scope.kind == "function" \
+                else None
+            return statement is not None and isinstance(statement, cst.With) and statement.asynchronous is not None \
+                and any(item.item is node for item in statement.items) \
+                and any(inside is None or id(d.node) in inside for d in deadlines)
         if any(d.blocking for d in deadlines):
             return True
-        statement = self.ctx.statement
         if not deadlines or statement is None:
             return False
-        if carrier:
-            return isinstance(statement, cst.With) and statement.asynchronous is not None and \
-                any(item.item is node for item in statement.items)
         return any(isinstance(n, cst.Await) and n.expression is node for n in expressions(statement))
 
     def visit_Call(self, node: cst.Call) -> None:

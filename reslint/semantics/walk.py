@@ -179,7 +179,8 @@ def _decorator_name(decorator: cst.Decorator) -> str:
 def dead_definitions(module: cst.Module) -> List[cst.FunctionDef]:
     """Functions and methods that never run because the same body (the module's, or a class's)
     defines the name again further down, with nothing between that uses it (Pyflakes' and Ruff's
-    F811): the first ``def`` of each such pair. Only unconditional definitions count (not under
+    F811): the first ``def`` of each such pair; a call run between the two (at module level, in a
+    class body) may reach the first, so it ends the pair. Only unconditional definitions count (not under
     ``if``/``try``); a first definition whose decorators may register it (``@app.route``) and a
     second one that extends the first (``@x.setter``, ``@overload``, ``@f.register``) do not."""
     out: List[cst.FunctionDef] = []
@@ -201,8 +202,12 @@ def dead_definitions(module: cst.Module) -> List[cst.FunctionDef]:
                 if names <= _PURE_DECORATORS:
                     pending[stmt.name.value] = stmt
                 continue
-            parts = list(stmt.decorators) + list(stmt.bases) + list(stmt.keywords) if isinstance(stmt, cst.ClassDef) \
-                else [stmt]
+            if any(isinstance(node, cst.Call) for node in nodes_within(stmt)) or \
+                    any(isinstance(node, cst.Call) for d in getattr(stmt, "decorators", ()) for node in expressions(d)):
+                pending.clear()  # code that runs here (``start()``, a class body's ``load()``) may call either
+                continue
+            parts = list(stmt.decorators) + list(stmt.bases) + list(stmt.keywords) + [stmt.body] \
+                if isinstance(stmt, cst.ClassDef) else [stmt]
             for name in _names_in(parts):
                 pending.pop(name, None)
             if isinstance(stmt, cst.ClassDef):
