@@ -84,6 +84,17 @@ def codes(tmp_path: Path, body: str, head: str = HEAD):
      "    act(eid)\n    r.set(f'seen:{eid}', 1)\n", [(3, "RES404")]),
     ("def on_event(eids):\n    for eid in eids:\n        if r.get(f'seen:{eid}'):\n            continue\n"
      "    act(eids)\n    r.set(f'seen:{eid}', 1)\n", []),
+    # a guard in a ``try`` body goes on in its ``else:`` and ``finally:``, then after the ``try``; a
+    # handler's in the ``finally:``; a handler's guard does not go on in the ``else:``
+    ("def on_event(eid):\n    try:\n        if r.get(f'seen:{eid}'):\n            return\n"
+     "    except ConnectionError:\n        raise\n    else:\n        act(eid)\n        r.set(f'seen:{eid}', 1)\n",
+     [(3, "RES404")]),
+    ("def on_event(eid):\n    try:\n        if r.get(f'seen:{eid}'):\n            return\n"
+     "    finally:\n        act(eid)\n    r.set(f'seen:{eid}', 1)\n", [(3, "RES404")]),
+    ("def on_event(eid):\n    try:\n        pass\n    except ConnectionError:\n        if r.get(f'seen:{eid}'):\n"
+     "            return\n    else:\n        act(eid)\n        r.set(f'seen:{eid}', 1)\n", []),
+    ("def on_event(eid):\n    try:\n        pass\n    except ConnectionError:\n        if r.get(f'seen:{eid}'):\n"
+     "            return\n    finally:\n        act(eid)\n    r.set(f'seen:{eid}', 1)\n", [(5, "RES404")]),
     # a redis client this file does not build is not known
     ("def on_event(client, eid):\n    if client.exists(f'seen:{eid}'):\n        return\n    act(eid)\n"
      "    client.set(f'seen:{eid}', 1)\n", []),
@@ -236,17 +247,28 @@ def test_the_ttl_message_names_the_key_the_lifetime_and_the_window(tmp_path):
 
 # -- the same shape, the sender being the project's own retry ---------------------------------
 
-RETRY_HEAD = HEAD + "from tenacity import retry, retry_if_result, stop_after_attempt, stop_after_delay, wait_fixed\n" \
+RETRY_HEAD = HEAD + "from tenacity import retry, retry_if_result, stop_after_attempt, stop_after_delay, wait_exponential, wait_fixed\n" \
     "from app.work import notify\n\n\n"
 RETRIED = "@retry(stop=stop_after_attempt(4), wait=wait_fixed(120))\ndef on_event(eid):\n" \
     "    if not r.set(f'processed:{eid}', 1, nx=True, ex=60):\n        return\n    act(eid)\n    notify(eid)\n"
 
 
 @pytest.mark.parametrize("body, expected", [
-    # a claim for 1 minute, then code that can fail: the retry comes back up to 360 s later
+    # a claim for 1 minute, then code that can fail: the next attempt comes 120 s later
     (RETRIED, [(3, "RES404")]),
-    # a time cap bounds how late: 100 s of retrying is still longer than 60 s
+    # a time cap of 100 s still lets the first 120 s wait come
     (RETRIED.replace("stop_after_attempt(4)", "stop_after_attempt(4) | stop_after_delay(100)"), [(3, "RES404")]),
+    # the record outlives each wait: 4 attempts 30 s apart take 90 s, but each attempt checks the
+    # record again 30 s after the last one, and finds it
+    (RETRIED.replace("wait_fixed(120)", "wait_fixed(30)"), []),
+    # growing waits: the longest the retry reaches decides (1, 2, 4 s with 4 attempts; 64 s with 8)
+    (RETRIED.replace("wait_fixed(120)", "wait_exponential(multiplier=1)"), []),
+    (RETRIED.replace("wait_fixed(120)", "wait_exponential(multiplier=1)").replace("attempt(4)", "attempt(8)"),
+     [(3, "RES404")]),
+    # ... unless the time cap runs out before the long waits: after 1 + 2 + ... + 32 = 63 s > 50 s the
+    # 64 s wait never comes, and 32 s is less than the record's 60 s
+    (RETRIED.replace("wait_fixed(120)", "wait_exponential(multiplier=1)")
+     .replace("stop_after_attempt(4)", "stop_after_attempt(8) | stop_after_delay(50)"), []),
     # the record outlives the retry, or the write is the last thing an attempt does
     (RETRIED.replace("ex=60", "ex=3600"), []),
     ("@retry(stop=stop_after_attempt(4), wait=wait_fixed(120))\ndef on_event(eid):\n"
@@ -271,7 +293,8 @@ def test_the_retry_window_message(tmp_path):
 
     (message,) = messages(Linter(Settings(root=tmp_path, select=("RES404",))), RETRY_HEAD, RETRIED, "RES404")
     assert message == ("`on_event` records the dedup key `f'processed:{eid}'` for 1 minute inside a tenacity retry, "
-                       "and code after the record can fail: the retry runs the operation again up to 6 minutes "
-                       "later, when the record may have expired, so the attempt finds no record and runs the effect "
-                       "again; keep the record longer than the retry can go on (more than 360 s), or write it once "
-                       "the whole operation has succeeded")
+                       "and code after the record can fail: the retry runs the operation again and waits up to "
+                       "2 minutes before an attempt, which checks the record anew; once it has expired, the attempt "
+                       "runs the effect again (and while it lasts, the attempt skips the steps that failed); claim "
+                       "the key once outside the retry and release it if the operation fails, or write the record "
+                       "only after the whole operation has succeeded")

@@ -99,3 +99,31 @@ def test_a_loop_policy_carries_typed_loop_facts():
     assert len(policy.loop.sleeps) == 1 and len(policy.loop.handlers) == 1
     assert policy.loop.sleeps_in_handlers == frozenset({id(policy.loop.sleeps[0])})
     assert not policy.loop.time_capped and not policy.has_time_cap
+
+
+@pytest.mark.parametrize("decorator, longest", [
+    # 4 attempts, 3 waits of 1, 2 and 4 s
+    ("@tenacity.retry(stop=tenacity.stop_after_attempt(4), wait=tenacity.wait_exponential(multiplier=1))", 4.0),
+    # the time cap is spent (1 + 2 + 4 + 8 = 15 s) before the 16 s wait could come
+    ("@tenacity.retry(stop=tenacity.stop_after_attempt(9) | tenacity.stop_after_delay(10), "
+     "wait=tenacity.wait_exponential(multiplier=1))", 8.0),
+    # one attempt: no wait
+    ("@tenacity.retry(stop=tenacity.stop_after_attempt(1), wait=tenacity.wait_fixed(30))", 0.0),
+    # no attempt cap and growing waits with no ceiling: no bound; with a ceiling, the ceiling
+    ("@tenacity.retry(wait=tenacity.wait_exponential(multiplier=1))", None),
+    ("@tenacity.retry(wait=tenacity.wait_exponential(multiplier=1, max=90))", 90.0),
+])
+def test_the_longest_wait_between_two_attempts(decorator, longest):
+    from reslint.analysis.budget import longest_wait
+
+    (policy,) = policies(f"import tenacity\n\n{decorator}\ndef f():\n    pass\n")
+    assert longest_wait(policy) == longest
+
+
+def test_a_time_cap_of_unknown_length_leaves_only_the_first_wait_sure():
+    from reslint.analysis.budget import longest_wait
+
+    (policy,) = policies("import tenacity\n\n@tenacity.retry(stop=tenacity.stop_after_attempt(5) | "
+                         "tenacity.stop_after_delay(LIMIT), wait=tenacity.wait_exponential(multiplier=3))\n"
+                         "def f():\n    pass\n")
+    assert policy.max_delay_s is not None and longest_wait(policy) == 3.0

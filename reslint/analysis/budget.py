@@ -179,6 +179,39 @@ def total_wait(policy: RetryPolicy):
     return total
 
 
+def longest_wait(policy: RetryPolicy):
+    """The longest single wait (seconds) between two attempts that the retry can reach: ``None`` if
+    unbounded, :data:`UNKNOWN` if a wait or the attempt cap is unknown, ``0.0`` with no wait.
+
+    A wait after attempt k is only reached while the time cap (``max_delay_s``) has not run out
+    before it, so the earlier waits' sum must be under the cap; attempts are otherwise capped by
+    ``attempts`` (and looked at up to :data:`MAX_WAITS`). Attempt time is not counted (the waits
+    alone are a lower bound on how far apart two attempts are). A cap of unknown length lets only
+    the first wait count: it is the one sure to come."""
+    attempts = policy.attempts
+    if attempts is not None and not is_number(attempts):
+        return UNKNOWN
+    cap = policy.max_delay_s if is_number(policy.max_delay_s) else None
+    last = MAX_WAITS if attempts is None or attempts > MAX_WAITS else \
+        int(attempts) - (0 if policy.wait.trailing else 1)
+    if policy.max_delay_s is UNKNOWN:
+        last = min(last, 1)  # a cap of unknown length: only the first wait is sure to come
+    longest, elapsed = 0.0, 0.0
+    for k in range(1, last + 1):
+        if cap is not None and elapsed >= cap:
+            break  # the cap stops the retry before this wait
+        bound = policy.wait.bound(k)
+        if bound is UNKNOWN:
+            return UNKNOWN
+        if bound is None or bound >= _FOREVER_S:
+            return None
+        longest, elapsed = max(longest, bound), elapsed + bound
+    return longest
+
+
+_FOREVER_S = 10.0 ** 9  # about 32 years: a wait this long is as good as unbounded
+
+
 def worst_case(policy: RetryPolicy, per_attempt_s):
     """attempts x per-attempt time + waits (seconds), None if unbounded, else UNKNOWN."""
     waits = total_wait(policy)

@@ -20,7 +20,10 @@ Second shape: a dedup record that expires before the sender stops redelivering. 
 receives a provider's webhooks (:func:`reslint.analysis.dedup.webhook_sender`: Stripe redelivers for
 up to three days), a write or claim of a dedup record, in a function that looks like deduplication,
 whose time to live is a known number shorter than that window: a late redelivery finds no record
-and runs the effect again. Reported at the write or claim.
+and runs the effect again. Reported at the write or claim. The sender may also be the project's
+own retry around the write, with code after it that can fail: each attempt checks the record anew,
+so a TTL shorter than the longest wait between two attempts
+(:func:`reslint.analysis.budget.longest_wait`) lets the next attempt run the effect again.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import libcst as cst
 
 from reslint.analysis.dedup import CLAIM, READ, WRITE, Access, bound_access, access_of, summarise_helper, ttl_s, \
     webhook_sender
-from reslint.analysis.budget import retried_time
+from reslint.analysis.budget import longest_wait
 from reslint.analysis.idempotency import analysis
 from reslint.catalog.idempotency import (
     DEDUP_STORES, DEDUP_WORDS, DELIVERY_DECORATORS, DELIVERY_FUNCTION_WORDS, INERT_CALLS,
@@ -119,9 +122,11 @@ class NonAtomicDedup(Rule):
             self._ttl_writes.append((access, func, ttl, (self.ctx.statement, self.ctx.unit), self._retry_window(node)))
 
     def _retry_window(self, node: cst.Call):
-        """(the policy, how long after an attempt a later one can still start, in seconds; ``None``:
-        no bound) of the innermost retry around the record's write, when a call after the write in
-        the retried code can fail and send the operation round again; else ``None``."""
+        """(the policy, the longest wait between two of its attempts in seconds, ``None``: no bound) of
+        the innermost retry around the record's write, when a call after the write in the retried code
+        can fail and send the operation round again; else ``None``. Each attempt checks the record
+        anew, so what matters is how long the record must survive from one attempt to the next: the
+        longest single wait, not the retry's whole length."""
         scopes = [s for s in self.ctx.retry_scopes if not s.poll]
         if not scopes:
             return None
@@ -133,8 +138,8 @@ class NonAtomicDedup(Rule):
         if index is None or not any(not _inert(call) and not _is_argument_builder(call) and id(call) not in handling
                                     for call in calls[index + 1:]):
             return None  # the write is the last thing an attempt does: no attempt after it
-        window = retried_time(retried.policy, 0.0)  # the waits, bounded by a time cap
-        return (retried.policy, window) if window is None or is_number(window) else None
+        wait = longest_wait(retried.policy)
+        return (retried.policy, wait) if wait is None or is_number(wait) else None
 
     def leave_Module(self, node: cst.Module) -> None:
         sender = webhook_sender(self.ctx) if self._ttl_writes else None
@@ -148,15 +153,17 @@ class NonAtomicDedup(Rule):
                                          f"record processed events durably (a row with a unique constraint)",
                             where=where)
             elif retry is not None and (retry[1] is None or ttl < retry[1]):
-                policy, window = retry
-                later = "with no bound on how late" if window is None else f"up to {_duration(window)} later"
+                policy, wait = retry
+                waits = "with no bound on its waits" if wait is None else \
+                    f"and waits up to {_duration(wait)} before an attempt"
                 self.report(access.call, f"`{func.name.value}` records the dedup key `{access.shown}` for "
                                          f"{_duration(ttl)} inside {policy.adapter.write_label}, and code after the "
-                                         f"record can fail: the retry runs the operation again {later}, when the "
-                                         f"record may have expired, so the attempt finds no record and runs the "
-                                         f"effect again; keep the record longer than the retry can go on"
-                                         + ("" if window is None else f" (more than {int(window)} s)")
-                                         + ", or write it once the whole operation has succeeded", where=where)
+                                         f"record can fail: the retry runs the operation again {waits}, which checks "
+                                         f"the record anew; once it has expired, the attempt runs the effect again "
+                                         f"(and while it lasts, the attempt skips the steps that failed); claim the "
+                                         f"key once outside the retry and release it if the operation fails, or "
+                                         f"write the record only after the whole operation has succeeded",
+                            where=where)
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         # a function's body, visited with its own scope current (names resolve as in the function)
@@ -182,9 +189,25 @@ class NonAtomicDedup(Rule):
             rest = ((statements, index + 1),) + after
             if isinstance(stmt, cst.If):
                 self._if(func, stmt, rest, scope)
+            if isinstance(stmt, (cst.Try, cst.TryStar)):
+                self._try(func, stmt, rest, scope)
+                continue
             onward = () if isinstance(stmt, (cst.For, cst.While)) else rest
             for inner in _inner_blocks(stmt):
                 self._block(func, inner, scope, onward)
+
+    def _try(self, func: cst.FunctionDef, stmt, rest, scope: Scope) -> None:
+        """A ``try``'s blocks, each followed by what runs after it: the body by its ``else:``, then its
+        ``finally:``, then the code after the ``try``; a handler and the ``else:`` by the ``finally:``."""
+        final = ((_block_statements(stmt.finalbody.body), 0),) if stmt.finalbody is not None else ()
+        orelse = ((_block_statements(stmt.orelse.body), 0),) if stmt.orelse is not None else ()
+        self._block(func, _block_statements(stmt.body), scope, orelse + final + rest)
+        for handler in stmt.handlers:
+            self._block(func, _block_statements(handler.body), scope, final + rest)
+        for block, _ in orelse:
+            self._block(func, block, scope, final + rest)
+        for block, _ in final:
+            self._block(func, block, scope, rest)
 
     def _if(self, func: cst.FunctionDef, stmt: cst.If, rest, scope: Scope) -> None:
         test, negated = stmt.test, False
@@ -360,6 +383,11 @@ def _inner_blocks(stmt) -> List[List[cst.CSTNode]]:
         if isinstance(case.body, cst.IndentedBlock):
             out.append(list(case.body.body))
     return out
+
+
+def _block_statements(block) -> List[cst.CSTNode]:
+    """The statements of an indented block (a one-line suite's are not compound: none to follow)."""
+    return list(block.body) if isinstance(block, cst.IndentedBlock) else []
 
 
 def _small_statements(statements: Sequence[cst.CSTNode]) -> List[cst.BaseSmallStatement]:
