@@ -69,3 +69,23 @@ def test_findings_in_a_method_defined_again_are_not_reported_and_the_live_one_is
 ])
 def test_a_call_run_between_the_definitions_keeps_the_first_alive(source):
     assert dead(source) == []
+
+
+def test_a_directive_in_code_that_never_runs_is_not_called_unused(tmp_path):
+    """Its finding is dropped with the dead function, so RES900 would call the directive unused
+    (and its fix would remove it from code that may come alive again); a directive in live code
+    that suppresses nothing is still reported."""
+    body = '''\
+    class Client:
+        @staticmethod
+        def fetch(url):
+            # noqa: RES101
+            return requests.get(url)  # noqa: RES101
+
+        def fetch(self, url):
+            return requests.get(url)  # noqa: RES101
+
+        def ping(self):
+            return 1  # noqa: RES101
+    '''
+    assert rows(Linter(Settings(root=tmp_path)), HEAD, body) == [(11, "RES900")]

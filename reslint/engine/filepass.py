@@ -199,16 +199,31 @@ def syntax_accepted(text: str) -> bool:
         return False
 
 
-def _live(module: cst.Module, reports: list) -> list:
-    """The reports outside code that never runs: a function the same body defines again further
+def _live(reports: list, dead: Sequence[cst.FunctionDef]) -> list:
+    """The reports outside code that never runs: ``dead``, the functions a body defines again further
     down (:func:`reslint.semantics.walk.dead_definitions`; Ruff's F811 reports the redefinition)."""
-    if not reports:
-        return reports
-    dead = dead_definitions(module)
-    if not dead:
+    if not reports or not dead:
         return reports
     inside = {id(node) for function in dead for node in expressions(function)}
     return [report for report in reports if id(report.node) not in inside]
+
+
+def _outside(comments: Tuple[Comment, ...], dead: Sequence[cst.FunctionDef], module: cst.Module,
+             text: str) -> Tuple[Comment, ...]:
+    """``comments`` less those for the lines of the ``dead`` functions (their decorators included):
+    reslint reports nothing there, so a directive there would always be called unused (RES900)."""
+    positions = Positions(module, text, _line_starts(text), None)  # renders the module once: rare
+    spans = []
+    for function in dead:
+        first = positions.get(function.decorators[0] if function.decorators else function)
+        last = positions.get(function)
+        if first is not None and last is not None:
+            spans.append((first.start.line, last.end.line))
+    def dead_row(comment: Comment) -> bool:
+        row = comment.row + (1 if comment.own_line else 0)  # a comment alone on its line is for the next
+        return any(start <= row <= end for start, end in spans)
+
+    return tuple(c for c in comments if not dead_row(c))
 
 
 class Linter(Judge):
@@ -314,15 +329,16 @@ class Linter(Judge):
             del tree
         # else: syntax newer than this interpreter (PEP 695, PEP 701...): LibCST's grammar may accept
         # it; without an ``ast`` the file is not prefiltered, only parsed and checked
-        findings, errors, summary, suppressed = _on_large_stack(self._lint_module, text, display, ignored, comments,
-                                                                module, lines, rejected)
+        findings, errors, summary, suppressed, comments = _on_large_stack(
+            self._lint_module, text, display, ignored, comments, module, lines, rejected)
         return FileResult(display, display, findings, errors, summary=summary, suppressed=suppressed,
                           comments=comments)
 
     def _lint_module(self, text: str, display: str, ignored: frozenset, comments: Tuple[Comment, ...],
                      name: Tuple[str, bool], lines: Optional[UnitLines] = None,
                      rejected: Optional["Rejection"] = None):
-        """Parse and visit: (findings, internal errors, module summary, suppressed findings).
+        """Parse and visit: (findings, internal errors, module summary, suppressed findings, the comments
+        whose directives are to be judged: ``comments`` less those in code that never runs).
         ``name``: (dotted module name, is package); ``lines``: :func:`reslint.engine.positions.unit_lines`
         of the file's ``ast``; ``rejected``: why this interpreter's grammar rejected the file, when
         it did (then LibCST's grammar decides). Runs with the garbage collector paused (:meth:`_lint`)."""
@@ -334,18 +350,21 @@ class Linter(Judge):
             except cst.ParserSyntaxError as exc:
                 if rejected is not None:  # no grammar reslint has accepts it: CPython's message is the clearer
                     return self.syntax(display, self._rejected_message(rejected, libcst_too=True), rejected.at,
-                                       ignored), [], None, []
+                                       ignored), [], None, [], comments
                 message = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
                 return self.syntax(display, f"cannot parse: {message} (Python {_RUNNING} accepts this file, but "
                                     f"LibCST cannot parse it: new syntax or very deep nesting)",
-                                    Location(exc.raw_line, exc.raw_column + 1), ignored), [], None, []
+                                    Location(exc.raw_line, exc.raw_column + 1), ignored), [], None, [], comments
             except RecursionError:
-                return self.syntax(display, f"cannot parse: {_TOO_DEEP}", Location(1, 1), ignored), [], None, []
+                return self.syntax(display, f"cannot parse: {_TOO_DEEP}", Location(1, 1), ignored), [], None, [], comments, comments
             except Exception as exc:  # noqa: BLE001 - the native parser raises assorted errors
                 return self.syntax(display, f"cannot parse: {type(exc).__name__}: {exc}", Location(1, 1),
-                                    ignored), [], None, []
+                                    ignored), [], None, [], comments
             reports, errors, collector = self._visit(module, display, name)
-            reports = _live(module, reports)
+            dead = dead_definitions(module) if reports or comments else ()
+            reports = _live(reports, dead)
+            if dead and comments:  # a directive in code that never runs suppresses nothing there: not judged
+                comments = _outside(comments, dead, module, text)
             profile = profiling.ACTIVE
             started = time.perf_counter() if profile is not None else 0.0
             try:
@@ -356,12 +375,12 @@ class Linter(Judge):
                 suppressions = suppressions_from(comments) if positions is not None else None
                 summary = collector.summary(display, positions, suppressions) if collector is not None else None
                 if not reports:
-                    return [], errors, summary, []
+                    return [], errors, summary, [], comments
                 findings, suppressed = self._findings(module, positions, suppressions, text, display, reports, ignored)
-                return findings, errors, summary, suppressed
+                return findings, errors, summary, suppressed, comments
             except RecursionError:
                 return self.syntax(display, f"cannot analyse: {_TOO_DEEP}", Location(1, 1), ignored), errors, \
-                    None, []
+                    None, [], comments
             finally:
                 if profile is not None:
                     profile.add("positions + findings + fixes", time.perf_counter() - started)
