@@ -300,3 +300,19 @@ def test_a_deadline_around_a_function_definition_does_not_bound_its_clients(tmp_
               "                async with ClientSession(read, write) as session:\n"
               "                    return await session.list_tools()\n        return later\n")
     assert (10, "RES101") in _codes(_findings(tmp_path, source))
+
+
+@pytest.mark.parametrize("items, reported", [
+    # one statement: the session is entered inside the deadline and left before it ends
+    ("asyncio.timeout(30), ClientSession(read, write) as session", False),
+    # the other order: the session is entered first, so it outlives the deadline
+    ("ClientSession(read, write) as session, asyncio.timeout(30)", True),
+])
+def test_a_session_opened_in_the_same_statement_as_the_deadline(tmp_path, items, reported):
+    source = ("import asyncio\n\nfrom mcp import ClientSession, stdio_client\n\n\n"
+              "async def list_tools(params):\n"
+              "    async with stdio_client(params) as (read, write):\n"
+              f"        async with {items}:\n"
+              "            await session.initialize()\n"
+              "            return await session.list_tools()\n")
+    assert (_codes(_findings(tmp_path, source)) == [(8, "RES101")]) is reported

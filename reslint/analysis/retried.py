@@ -239,10 +239,14 @@ class RetriedScopes:
                 self._block(stmt.orelse.body, scope, deadline)
         elif isinstance(stmt, cst.With):
             inner_deadline = deadline
-            for item in stmt.items:
+            for index, item in enumerate(stmt.items):
                 found = self._deadline(item.item, scope)
                 if found is not None:
                     self._open(stmt.body, DeadlineScope(found[0], stmt.body, found[1], found[2]))
+                    # the items after it are entered inside the deadline and left before it ends:
+                    # `async with asyncio.timeout(5), Client() as c:`
+                    for later in stmt.items[index + 1:]:
+                        self._open(later, DeadlineScope(found[0], later, found[1], found[2]))
                     inner_deadline = found[0] if is_number(found[0]) else deadline
             self._block(stmt.body, scope, inner_deadline)
         elif isinstance(stmt, cst.If):
