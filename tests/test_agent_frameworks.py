@@ -316,3 +316,29 @@ def test_a_session_opened_in_the_same_statement_as_the_deadline(tmp_path, items,
               "            await session.initialize()\n"
               "            return await session.list_tools()\n")
     assert (_codes(_findings(tmp_path, source)) == [(8, "RES101")]) is reported
+
+
+@pytest.mark.parametrize("default, reported", [
+    ("30", False),  # a caller-given deadline, 30 s unless the caller says otherwise
+    ("None", True),  # no deadline unless the caller gives one
+    ("TIMEOUT", True),  # a default reslint cannot read: not known to be finite
+])
+def test_a_deadline_read_from_a_parameter_with_a_numeric_default_bounds_the_session(tmp_path, default, reported):
+    source = ("import asyncio\n\nfrom mcp import ClientSession, stdio_client\n\n\n"
+              f"async def list_tools(params, timeout={default}):\n"
+              "    async with asyncio.timeout(timeout):\n"
+              "        async with stdio_client(params) as (read, write):\n"
+              "            async with ClientSession(read, write) as session:\n"
+              "                return await session.list_tools()\n")
+    assert (_codes(_findings(tmp_path, source)) == [(9, "RES101")]) is reported
+
+
+def test_a_deadline_known_only_by_its_default_is_no_measure_for_res104(tmp_path):
+    """A caller may pass a longer deadline than the default, so the inner 20 s is not known to
+    outlive it; a literal deadline still is."""
+    source = ("import asyncio\n\nimport httpx\n\nclient = httpx.AsyncClient(timeout=3.0)\n\n\n"
+              "async def reserve(sku, deadline_s=5):\n    async with asyncio.timeout(deadline_s):\n"
+              "        return await client.put(f'/r/{sku}', timeout=20.0)\n\n\n"
+              "async def reserve_now(sku):\n    async with asyncio.timeout(5):\n"
+              "        return await client.put(f'/r/{sku}', timeout=20.0)\n")
+    assert _codes(_findings(tmp_path, source)) == [(15, "RES104")]

@@ -437,7 +437,7 @@ class Helpers:
                 compared = True
                 bound = self.ctx.value_of(right, scope)
                 if not is_number(bound):
-                    bound = self._param_default(right, scope)
+                    bound = self.ctx.param_default(right, scope)
                 if not (is_number(bound) and is_number(start)):
                     return UNKNOWN
                 if not any(n is call for n in own_nodes(node.body)):
@@ -446,19 +446,6 @@ class Helpers:
                     op = _negated(op)  # ``if attempt >= N: raise``: it goes on while the opposite holds
                 return _attempts(op, step, int(start), bound)
         return UNKNOWN if compared else None
-
-    def _param_default(self, expr, scope: Scope):
-        """The default of a parameter ``expr`` names (``max_retries=3``), else UNKNOWN."""
-        if not isinstance(expr, cst.Name):
-            return UNKNOWN
-        found = self.ctx.lookup(expr.value, scope)
-        if not found or len(found) != 1 or found[0].kind != "param":
-            return UNKNOWN
-        func = found[0].node
-        for param in _params(func) + list(func.params.kwonly_params):
-            if param.name.value == expr.value and param.default is not None:
-                return self.ctx.value_of(param.default, found[0].scope.parent)
-        return UNKNOWN
 
 
 _PER_ITEM = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.FunctionDef, cst.ClassDef, cst.Lambda,

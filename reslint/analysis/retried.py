@@ -100,12 +100,15 @@ class RetryScope:
 class DeadlineScope:
     """A subtree bounded by a deadline of ``seconds`` (``asyncio.timeout(5)``); ``blocking``: it
     also bounds blocking calls made in it (a green thread's timeout, ``catalog.GREEN_DEADLINES``),
-    not only awaited ones."""
+    not only awaited ones; ``by_default``: ``seconds`` is the default of the parameter the deadline
+    reads (``async def connect(timeout=30): async with asyncio.timeout(timeout):``): a caller may pass
+    another finite value, so it bounds the calls in it, but is no measure to compare them with."""
 
     seconds: object
     node: cst.CSTNode
     what: str
     blocking: bool = False
+    by_default: bool = False
 
 
 #: qualified names of calls that retry the function passed to them (``retry_call(fn, ...)``)
@@ -242,11 +245,11 @@ class RetriedScopes:
             for index, item in enumerate(stmt.items):
                 found = self._deadline(item.item, scope)
                 if found is not None:
-                    self._open(stmt.body, DeadlineScope(found[0], stmt.body, found[1], found[2]))
+                    self._open(stmt.body, DeadlineScope(found[0], stmt.body, *found[1:]))
                     # the items after it are entered inside the deadline and left before it ends:
                     # `async with asyncio.timeout(5), Client() as c:`
                     for later in stmt.items[index + 1:]:
-                        self._open(later, DeadlineScope(found[0], later, found[1], found[2]))
+                        self._open(later, DeadlineScope(found[0], later, *found[1:]))
                     inner_deadline = found[0] if is_number(found[0]) else deadline
             self._block(stmt.body, scope, inner_deadline)
         elif isinstance(stmt, cst.If):
@@ -373,7 +376,8 @@ class RetriedScopes:
         return named[0].body, named[0]
 
     def _deadline(self, expr, scope):
-        """(seconds, text, bounds blocking calls) when ``expr`` is ``asyncio.timeout(T)``-like, else None."""
+        """(seconds, text, bounds blocking calls, seconds are a parameter's default) when ``expr`` is
+        ``asyncio.timeout(T)``-like, else None."""
         if not isinstance(expr, cst.Call):
             return None
         qual = self.ctx.qualname(expr.func, scope)
@@ -381,12 +385,15 @@ class RetriedScopes:
         if spec is None or qual == "asyncio.wait_for":
             return None
         position, keyword = spec
-        value = UNKNOWN
+        value, by_default = UNKNOWN, False
         for index, arg in enumerate(expr.args):
             if (arg.keyword is not None and arg.keyword.value == keyword) or (arg.keyword is None and index == position):
                 value = self.ctx.value_of(arg.value, scope)
+                if value is UNKNOWN:
+                    value = self.ctx.param_default(arg.value, scope)
+                    by_default = is_number(value)
         seconds = float(value) if is_number(value) else UNKNOWN
-        return seconds, f"{qual}({value if is_number(value) else '...'})", qual in cat.GREEN_DEADLINES
+        return seconds, f"{qual}({value if is_number(value) else '...'})", qual in cat.GREEN_DEADLINES, by_default
 
     def _small(self, small, scope: Scope) -> None:
         """``Retrying(...)(fn, ...)``, ``retrying(fn)``, ``retry_call(fn, ...)``: fn's body is retried."""

@@ -37,7 +37,7 @@ class TimeoutExceedsDeadline(Rule):
                                                     f"{policy.adapter.cap_label} around it",
                                 WHY_RETRY))
         for deadline in self.ctx.deadlines:
-            if is_number(deadline.seconds):
+            if is_number(deadline.seconds) and not deadline.by_default:  # a caller may pass a longer one
                 budgets.append((deadline.seconds, f"the enclosing `{deadline.what}` deadline", WHY_DEADLINE))
         if not budgets:
             return

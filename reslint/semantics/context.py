@@ -583,6 +583,21 @@ class Context:
                 return cls.mounts.get("self." + expr.attr.value, [])
         return None
 
+    def param_default(self, expr, scope: Optional[Scope] = None):
+        """The constant default of the parameter ``expr`` names (``max_retries=3`` for ``max_retries``),
+        else :data:`UNKNOWN` (not a parameter, no default, or a default that is no constant)."""
+        if not isinstance(expr, cst.Name):
+            return UNKNOWN
+        found = self.lookup(expr.value, scope or self.scope)
+        if not found or len(found) != 1 or found[0].kind != "param" or \
+                not isinstance(found[0].node, (cst.FunctionDef, cst.Lambda)):
+            return UNKNOWN
+        params = found[0].node.params
+        for param in list(params.posonly_params) + list(params.params) + list(params.kwonly_params):
+            if param.name.value == expr.value and param.default is not None:
+                return self.value_of(param.default, found[0].scope.parent)
+        return UNKNOWN
+
     def value_of(self, expr, scope: Optional[Scope] = None, depth: int = 0):
         """The constant value of an expression (numbers, strings, None, bools, tuples), or
         :data:`UNKNOWN`. Names are followed only when bound exactly once. An imported name is
