@@ -214,25 +214,3 @@ def test_a_character_set_pattern_keeps_the_text_shape_a_superset():
     assert BudgetCallers(["t[ao]ll"], {"client"}, {"fetch_stock"}).search(text)
     assert not BudgetCallers(["time_budget"], {"client"}, {"fetch_stock"}).search(text)
     assert not BudgetCallers(DEFAULT_BUDGET_PARAMETERS, {"client"}, ()).search(text)
-
-
-def test_a_chain_through_helper_modules_the_prefilter_skips_is_followed_four_calls_deep(shop):
-    """None of these modules imports a library reslint knows, so the import prefilter skips them
-    all; the project pass parses them round by round, a helper module in every round but the last."""
-    write(shop, {
-        "shop/stock.py": "from shop.client import fetch_stock\n\n\ndef stock(sku):\n    return fetch_stock(sku)\n",
-        "shop/orders.py": "from shop.stock import stock\n\n\ndef line(order):\n    return stock(order['sku'])\n",
-        "shop/basket.py": "from shop import orders\n\n\ndef lines(basket):\n"
-                          "    return [orders.line(o) for o in basket]\n",
-        "shop/api.py": "from shop.basket import lines\n\n\ndef checkout(basket, timeout_s):\n    return lines(basket)\n\n\n"
-                       "def preview(basket):\n    return lines(basket)\n",
-        # a function given a budget of its own (`checkout(b, 5)`) is judged on its own: the search stops
-        "shop/deep.py": "from shop.api import checkout\n\n\ndef outer(b, deadline):\n    return wrap(b)\n\n\n"
-                        "def wrap(b):\n    return checkout(b, 5)\n",
-    })
-    found = [(name, row) for name, row in rows(run(shop)) if name not in ("shop/views.py",)]
-    assert found == [("shop/api.py", 5)]
-    message = next(m for name, row, code, m, _ in run(shop) if name == "shop/api.py" and code == "RES105")
-    assert "calls `lines` → `line` → `stock` → `fetch_stock` (in `shop/client.py`)" in message
-    # and the same in a run on the caller alone (what pre-commit runs after an edit of it)
-    assert [(n, r) for n, r in rows(run(shop, [shop / "shop" / "api.py"]))] == [("shop/api.py", 5)]

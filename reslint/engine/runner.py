@@ -44,20 +44,6 @@ class RunResult:
     parsed: List[str] = field(default_factory=list)  # display paths linted (not from the cache)
 
 
-
-def _reaching(summaries: list, reached: set) -> set:
-    """``reached`` (qualified names of functions that reach a constant-timeout call) and every function
-    of ``summaries`` that calls one of them, by last name, transitively (a superset for the search)."""
-    reached = set(reached)
-    while True:
-        last = {name.rsplit(".", 1)[-1] for name in reached}
-        more = {site.function for summary in summaries for site in summary.calls
-                if site.function and site.callee and site.callee.rsplit(".", 1)[-1] in last} - reached
-        if not more:
-            return reached
-        reached |= more
-
-
 class Runner:
     """Runs one configuration over paths. ``cache_dir=None`` uses ``<root>/.reslint_cache``.
 
@@ -433,34 +419,27 @@ class Runner:
 
     def _budget_callers(self, summaries: list, skipped: List[Path]) -> None:
         """RES105 across modules starts at a function given a time budget, which may sit in a module
-        that imports no library the prefilter knows (it calls the project's own client), and may
-        reach the fixed-timeout call through helper modules the prefilter skipped too. So, in up to
-        :data:`~reslint.analysis.callgraph.MAX_BUDGET_DEPTH` rounds, the skipped modules are parsed
-        whose text imports and spells a function known to reach a constant-timeout call: as a
-        caller when it also spells a budget parameter, as a helper on the way in every round but
-        the last (the functions it defines can only matter to a caller parsed in a later round).
-        Each round adds the functions the new summaries show reaching such a call. ``summaries``
-        and ``skipped`` are updated in place."""
+        that imports no library the prefilter knows (it calls the project's own client). Such
+        modules are parsed here when their text spells a budget parameter and the name of a
+        function with a constant-timeout call, or of a function that calls one. A chain through a
+        helper module the prefilter skipped is not seen. ``summaries`` and ``skipped`` are updated
+        in place."""
         if "RES105" not in self.judge.enabled or not skipped:
             return
-        from reslint.analysis.callgraph import MAX_BUDGET_DEPTH
         from reslint.semantics.prefilter import DEFAULT_BUDGET_PARAMETERS, BudgetCallers
 
-        reached = {fixed.function for summary in summaries for fixed in summary.fixed_timeouts}
-        if not reached:
+        names = {fixed.function for summary in summaries for fixed in summary.fixed_timeouts}
+        if not names:
             return
-        patterns = self.settings.rule_options.get("RES105", {}).get("budget-parameters", DEFAULT_BUDGET_PARAMETERS)
-        for round_ in range(1, MAX_BUDGET_DEPTH + 1):
-            reached = _reaching(summaries, reached)
-            last = {name.rsplit(".", 1)[-1] for name in reached}
-            modules = {summary.module.rsplit(".", 1)[-1] for summary in summaries
-                       if summary.fixed_timeouts or any(site.function in reached for site in summary.calls)}
-            # a helper's shape is the caller's less the budget word: a superset, so one test does
-            shape = BudgetCallers(patterns if round_ == MAX_BUDGET_DEPTH else None, modules, last)
-            before = len(summaries)
-            self._lint_skipped(summaries, skipped, shape.search)
-            if len(summaries) == before or not skipped:
-                return
+        last = {name.rsplit(".", 1)[-1] for name in names}
+        callers = {site.function for summary in summaries for site in summary.calls
+                   if site.function and site.callee and site.callee.rsplit(".", 1)[-1] in last}
+        modules = {summary.module.rsplit(".", 1)[-1] for summary in summaries
+                   if summary.fixed_timeouts or any(site.function in callers for site in summary.calls)}
+        options = self.settings.rule_options.get("RES105", {})
+        shape = BudgetCallers(options.get("budget-parameters", DEFAULT_BUDGET_PARAMETERS), modules,
+                              last | {name.rsplit(".", 1)[-1] for name in callers})
+        self._lint_skipped(summaries, skipped, shape.search)
 
     def _lint_skipped(self, summaries: list, skipped: List[Path], wanted) -> None:
         """Lint, past the prefilter, the skipped files whose text ``wanted(text)`` accepts: their

@@ -515,15 +515,14 @@ class BudgetCallers:
     function, an import line names one of ``modules`` (the last part of a module's name) or
     ``functions`` (their last names: ``from . import fetch``), the text holds the literal part of
     one of the budget ``patterns`` (RES105's shell-style ``budget-parameters``, case-insensitively),
-    and it spells one of the ``functions`` as a word. With ``patterns`` ``None`` no budget word is
-    needed: the shape of a helper module on the way from a budgeted caller to the fixed call. Cheap
-    tests first: most files stop at the import lines."""
+    and it spells one of the ``functions`` as a word. Cheap tests first: most files stop at the
+    import lines."""
 
-    def __init__(self, patterns: Optional[Sequence[str]], modules: Iterable[str], functions: Iterable[str]):
+    def __init__(self, patterns: Sequence[str], modules: Iterable[str], functions: Iterable[str]):
         self._imported = frozenset(modules) | frozenset(functions)
-        # the longest literal run of each pattern (a character set ``[ao]`` is no literal); "" matches any text
-        self._cores = ("",) if patterns is None else \
-            tuple(sorted({max(re.split(r"[*?]", re.sub(r"\[[^\]]*\]", "*", p.lower())), key=len) for p in patterns}))
+        # the longest literal run of each pattern (a character set ``[ao]`` is no literal)
+        self._cores = tuple(sorted({max(re.split(r"[*?]", re.sub(r"\[[^\]]*\]", "*", p.lower())), key=len)
+                                    for p in patterns}))
         names = sorted(frozenset(functions))
         self._functions = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b") if names else None
 
