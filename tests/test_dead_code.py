@@ -89,3 +89,27 @@ def test_a_directive_in_code_that_never_runs_is_not_called_unused(tmp_path):
             return 1  # noqa: RES101
     '''
     assert rows(Linter(Settings(root=tmp_path)), HEAD, body) == [(11, "RES900")]
+
+
+def test_a_file_directive_still_suppresses_beside_dead_code(tmp_path):
+    body = '''\
+    # reslint: noqa: RES101
+    def fetch(url):
+        return requests.get(url)
+
+
+    def fetch(url):
+        return requests.get(url)
+    '''
+    assert rows(Linter(Settings(root=tmp_path)), HEAD, body) == []
+
+
+def test_a_recursion_error_while_parsing_is_one_syntax_finding(tmp_path, monkeypatch):
+    import reslint.engine.filepass as filepass
+
+    def deep(*args, **kwargs):
+        raise RecursionError
+
+    monkeypatch.setattr(filepass, "_unvalidated_parse", deep)
+    found, errors = Linter(Settings(root=tmp_path)).lint_text("import requests\nrequests.get('http://x')\n", "m.py")
+    assert errors == [] and [f.code for f in found] == ["RES000"]

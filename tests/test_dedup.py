@@ -281,6 +281,11 @@ RETRIED = "@retry(stop=stop_after_attempt(4), wait=wait_fixed(120))\ndef on_even
      "            if not r.set(f'processed:{eid}', 1, nx=True, ex=60):\n                return\n"
      "            act(eid)\n            notify(eid)\n            return\n"
      "        except ConnectionError:\n            time.sleep(random.uniform(0, 120))\n", [(4, "RES404")]),
+    # the sleep after the last attempt comes before no attempt: waits of 1 and 2 s, not 4 s
+    ("def on_event(eid):\n    for attempt in range(3):\n        try:\n"
+     "            if not r.set(f'processed:{eid}', 1, nx=True, ex=3):\n                return\n"
+     "            act(eid)\n            notify(eid)\n            return\n"
+     "        except ConnectionError:\n            time.sleep(2 ** attempt)\n", []),
 ])
 def test_a_dedup_record_shorter_than_the_retry_around_it(tmp_path, body, expected):
     head = RETRY_HEAD if "time.sleep" not in body else "import random\nimport time\n" + RETRY_HEAD

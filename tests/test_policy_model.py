@@ -127,3 +127,12 @@ def test_a_time_cap_of_unknown_length_leaves_only_the_first_wait_sure():
                          "tenacity.stop_after_delay(LIMIT), wait=tenacity.wait_exponential(multiplier=3))\n"
                          "def f():\n    pass\n")
     assert policy.max_delay_s is not None and longest_wait(policy) == 3.0
+
+
+def test_the_longest_wait_of_a_retry_with_no_caps_is_quick_and_never_overflows():
+    from reslint.analysis.budget import longest_wait
+
+    (policy,) = policies("import backoff\nimport requests\n\n"
+                         "@backoff.on_exception(backoff.fibo, requests.ConnectionError, max_value=60)\n"
+                         "def f():\n    pass\n")
+    assert longest_wait(policy) == 60.0

@@ -185,22 +185,26 @@ def longest_wait(policy: RetryPolicy):
 
     A wait after attempt k is only reached while the time cap (``max_delay_s``) has not run out
     before it, so the earlier waits' sum must be under the cap; attempts are otherwise capped by
-    ``attempts`` (and looked at up to :data:`MAX_WAITS`). Attempt time is not counted (the waits
+    ``attempts`` (and looked at up to 64 waits). Attempt time is not counted (the waits
     alone are a lower bound on how far apart two attempts are). A cap of unknown length lets only
     the first wait count: it is the one sure to come."""
     attempts = policy.attempts
     if attempts is not None and not is_number(attempts):
         return UNKNOWN
     cap = policy.max_delay_s if is_number(policy.max_delay_s) else None
-    last = MAX_WAITS if attempts is None or attempts > MAX_WAITS else \
-        int(attempts) - (0 if policy.wait.trailing else 1)
+    # a trailing wait (after the last attempt) comes before no attempt: only attempts - 1 waits count;
+    # with no attempt cap, the first _UNCAPPED waits (growing waits are past any record's life by then)
+    last = _UNCAPPED if attempts is None or attempts > _UNCAPPED else int(attempts) - 1
     if policy.max_delay_s is UNKNOWN:
         last = min(last, 1)  # a cap of unknown length: only the first wait is sure to come
     longest, elapsed = 0.0, 0.0
     for k in range(1, last + 1):
         if cap is not None and elapsed >= cap:
             break  # the cap stops the retry before this wait
-        bound = policy.wait.bound(k)
+        try:
+            bound = policy.wait.bound(k)
+        except OverflowError:  # a wait too large for a float
+            return None
         if bound is UNKNOWN:
             return UNKNOWN
         if bound is None or bound >= _FOREVER_S:
@@ -210,6 +214,7 @@ def longest_wait(policy: RetryPolicy):
 
 
 _FOREVER_S = 10.0 ** 9  # about 32 years: a wait this long is as good as unbounded
+_UNCAPPED = 64  # waits looked at when the attempts are not capped (2 ** 63 s is past _FOREVER_S)
 
 
 def worst_case(policy: RetryPolicy, per_attempt_s):

@@ -250,7 +250,8 @@ class RetriedScopes:
                     # `async with asyncio.timeout(5), Client() as c:`
                     for later in stmt.items[index + 1:]:
                         self._open(later, DeadlineScope(found[0], later, *found[1:]))
-                    inner_deadline = found[0] if is_number(found[0]) else deadline
+                    # a parameter's default is no time cap for the loops inside: a caller may pass more
+                    inner_deadline = found[0] if is_number(found[0]) and not found[3] else deadline
             self._block(stmt.body, scope, inner_deadline)
         elif isinstance(stmt, cst.If):
             self._block(stmt.body, scope, deadline)

@@ -55,7 +55,7 @@ from reslint.semantics.prefilter import CheckThenAct, Relevance, module_name
 from reslint.engine.results import FileResult, Judge, internal_error
 from reslint.rules.visitors import ALL_RULES
 from reslint.rules.base import Report
-from reslint.engine.suppression import Comment, suppressions_from
+from reslint.engine.suppression import Comment, parse_directive, suppressions_from
 from reslint.semantics.walk import dead_definitions, expressions, walk
 
 #: LibCST visits and renders recursively (long implicit string concatenations, long ``and``
@@ -220,6 +220,9 @@ def _outside(comments: Tuple[Comment, ...], dead: Sequence[cst.FunctionDef], mod
         if first is not None and last is not None:
             spans.append((first.start.line, last.end.line))
     def dead_row(comment: Comment) -> bool:
+        directive = parse_directive(comment.text, comment.own_line)
+        if directive is not None and directive.kind == "file":
+            return False  # a file directive is for every line
         row = comment.row + (1 if comment.own_line else 0)  # a comment alone on its line is for the next
         return any(start <= row <= end for start, end in spans)
 
@@ -356,15 +359,14 @@ class Linter(Judge):
                                     f"LibCST cannot parse it: new syntax or very deep nesting)",
                                     Location(exc.raw_line, exc.raw_column + 1), ignored), [], None, [], comments
             except RecursionError:
-                return self.syntax(display, f"cannot parse: {_TOO_DEEP}", Location(1, 1), ignored), [], None, [], comments, comments
+                return self.syntax(display, f"cannot parse: {_TOO_DEEP}", Location(1, 1), ignored), [], None, [], comments
             except Exception as exc:  # noqa: BLE001 - the native parser raises assorted errors
                 return self.syntax(display, f"cannot parse: {type(exc).__name__}: {exc}", Location(1, 1),
                                     ignored), [], None, [], comments
             reports, errors, collector = self._visit(module, display, name)
             dead = dead_definitions(module) if reports or comments else ()
             reports = _live(reports, dead)
-            if dead and comments:  # a directive in code that never runs suppresses nothing there: not judged
-                comments = _outside(comments, dead, module, text)
+            judged = _outside(comments, dead, module, text) if dead and comments else comments  # for RES900
             profile = profiling.ACTIVE
             started = time.perf_counter() if profile is not None else 0.0
             try:
@@ -375,9 +377,9 @@ class Linter(Judge):
                 suppressions = suppressions_from(comments) if positions is not None else None
                 summary = collector.summary(display, positions, suppressions) if collector is not None else None
                 if not reports:
-                    return [], errors, summary, [], comments
+                    return [], errors, summary, [], judged
                 findings, suppressed = self._findings(module, positions, suppressions, text, display, reports, ignored)
-                return findings, errors, summary, suppressed, comments
+                return findings, errors, summary, suppressed, judged
             except RecursionError:
                 return self.syntax(display, f"cannot analyse: {_TOO_DEEP}", Location(1, 1), ignored), errors, \
                     None, [], comments
