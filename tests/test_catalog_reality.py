@@ -1235,6 +1235,61 @@ def test_celery_task_options():
     assert hasattr(task, "_orig_run"), "autoretry_for did not install celery's autoretry wrapper"
 
 
+
+def _runs_of(task_options: dict, retry_kwargs: dict = None, manual: bool = False) -> List[int]:
+    """The ``request.retries`` of each run of an eager celery task that always fails with a
+    ConnectionError, built with ``task_options`` (retrying by ``autoretry_for`` or, ``manual``, by
+    ``raise self.retry(exc=exc, **retry_kwargs)``)."""
+    app = _quiet_import("celery").Celery("reality", set_as_current=False)
+    runs: List[int] = []
+
+    def body(task):
+        runs.append(task.request.retries)
+        try:
+            raise ConnectionError("down")
+        except ConnectionError as exc:
+            if manual:
+                raise task.retry(exc=exc, **(retry_kwargs or {}))
+            raise
+
+    if manual:
+        def bound(self):
+            body(self)
+
+        app.task(bind=True, **task_options)(bound).apply()
+    else:
+        holder = {}
+
+        def auto():
+            body(holder["task"])
+
+        holder["task"] = app.task(autoretry_for=(ConnectionError,), retry_kwargs=retry_kwargs or {},
+                                  **task_options)(auto)
+        holder["task"].apply()
+    return runs
+
+
+def test_celery_retry_method_and_retry_kwargs():
+    """``Task.retry`` takes the parameters the task-retry reader maps positions to; its
+    ``max_retries=None`` is the task's own, a number overrides it (also through ``retry_kwargs``);
+    no countdown is ``default_retry_delay``; ``bind=True`` passes the task first."""
+    require("celery")
+    Task = _quiet_import("celery.app.task").Task
+    names = tuple(inspect.signature(Task.retry).parameters)[1:]
+    assert names[:len(celery_adapter.RETRY_PARAMETERS)] == celery_adapter.RETRY_PARAMETERS
+    assert celery_adapter.RETRY_METHOD == Task.retry.__name__
+    source = inspect.getsource(Task.retry)
+    assert "max_retries = self.max_retries if max_retries is None else max_retries" in source
+    assert "countdown = self.default_retry_delay" in source
+    zero = {"countdown": 0}
+    assert _runs_of({"max_retries": 2}, zero, manual=True) == [0, 1, 2]
+    assert _runs_of({"max_retries": 2}, {**zero, "max_retries": None}, manual=True) == [0, 1, 2]
+    assert _runs_of({"max_retries": 2}, {**zero, "max_retries": 4}, manual=True) == [0, 1, 2, 3, 4]
+    assert _runs_of({}, {**zero, "max_retries": 4}) == [0, 1, 2, 3, 4]
+    assert _runs_of({"max_retries": 1}, {**zero, "max_retries": None}) == [0, 1]
+    assert celery_adapter.BIND_OPTION in inspect.signature(
+        _quiet_import("celery.app.base").Celery._task_from_fun).parameters
+
 # -- retry defaults --------------------------------------------------------------------------------
 def _signature_defaults(qualname: str) -> Dict[str, object]:
     return {p.name: p.default for p in params_of(qualname).parameters if p.default is not P.empty}

@@ -814,6 +814,8 @@ class LoopAnalyzer:
         if isinstance(expr, (cst.Integer, cst.Float)):
             return float(expr.evaluated_value)
         if isinstance(expr, cst.Attribute):  # ``settings.BASE_DELAY``: a constant of another module
+            if var is not None and "." in var and source(expr) == var:
+                return float(k)  # a counter spelled as an attribute (``self.request.retries``)
             value = self.ctx.value_of(expr, scope)
             return float(value) if is_number(value) else UNKNOWN
         if isinstance(expr, cst.BinaryOperation):

@@ -9,7 +9,8 @@ Built once per file, before the rules' walk, by a walk over statements:
 - a function decorated with one of the project's own retry decorators, or passed to one of its
   retry helpers (:mod:`reslint.analysis.helpers`; in this module, or declared in the catalog,
   where the project pass also puts the helpers of other modules): its body;
-- a function that retries by calling itself from an ``except`` handler: its body.
+- a function that retries by calling itself from an ``except`` handler: its body;
+- a celery task that calls ``retry`` on itself (:mod:`reslint.analysis.task_retries`): its body.
 
 It also records deadline scopes (``asyncio.timeout(T)``, ``anyio.fail_after(T)``)
 for RES104. The context pushes and pops these scopes during the walk, so rules
@@ -27,6 +28,7 @@ from reslint import libraries
 from reslint.analysis.helpers import CALLER, DECORATOR, FACTORY, Helper, Helpers, argument as _argument
 from reslint.analysis.loops import LoopAnalyzer, own_nodes
 from reslint.analysis.retry import Extractor
+from reslint.analysis.task_retries import TaskRetries
 from reslint.catalog import retries as cat
 from reslint.semantics.context import Context, Scope
 from reslint.model.policy import RetriedKind, RetryPolicy, Role
@@ -122,6 +124,7 @@ class RetriedScopes:
         self.ctx = ctx
         self.extractor = extractor
         self.loops = LoopAnalyzer(ctx)
+        self.tasks = TaskRetries(ctx, self.loops)
         self.opened: Dict[int, List[object]] = {}
         #: every policy whose scope is known (decorators, iterators, loops, callers)
         self.policies: List[RetryPolicy] = []
@@ -223,6 +226,12 @@ class RetriedScopes:
                 self.loop_policies[id(recursive.node)] = recursive
                 self._functions[id(recursive)] = stmt.name.value
                 self._open(stmt.body, RetryScope(recursive, stmt.body, stmt))
+            task = self.tasks.policy(stmt, scope)
+            if task is not None:  # a task queue's task that retries itself: ``raise self.retry(...)``
+                self.policies.append(task)
+                self.loop_policies[id(task.node)] = task
+                self._functions[id(task)] = stmt.name.value
+                self._open(stmt.body, RetryScope(task, stmt.body, stmt))
             outer, self._function = self._function, stmt.name.value
             self._defs.append((stmt, scope))
             self._block(stmt.body, inner, None)

@@ -98,6 +98,9 @@ class RetryAdapter:
         """The layer in call chains when no function names it: ``tenacity retry``."""
         return f"{self.name} retry"
 
+    #: what a worst case above ``max-retry-time`` costs (RES202), after "worst case ... > N s; "
+    time_cap_why: ClassVar[str] = "a struggling dependency then holds the caller that long"
+
     # -- reading -----------------------------------------------------------------------------
     #: qualified name -> the names :meth:`read` (and :meth:`receiver`) take from a call of it, each
     #: a parameter of the library's callee (a positional argument is read by its parameter's name).

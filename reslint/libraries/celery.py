@@ -1,15 +1,25 @@
-"""celery: a task with ``autoretry_for=`` (``@app.task(...)``, ``@shared_task(...)``).
+"""celery: a task with ``autoretry_for=`` (``@app.task(...)``, ``@shared_task(...)``), and the
+facts a task's own ``self.retry(...)`` calls are read with (:mod:`reslint.analysis.task_retries`).
 
 Facts from celery/app/task.py and celery/app/autoretry.py (5.x): ``max_retries=3`` (``None``:
 forever) and ``default_retry_delay=180`` s are task attributes; ``retry_backoff`` (False) turns
 on exponential waits of ``factor * 2 ** (k - 1)`` s (``True`` is a factor of 1), capped by
-``retry_backoff_max`` (600 s) and drawn with full jitter unless ``retry_jitter=False``. There is
-no time cap, and ``Retry-After`` is never read. A task without ``autoretry_for`` runs once.
+``retry_backoff_max`` (600 s) and drawn with full jitter unless ``retry_jitter=False``; without
+``retry_backoff`` the countdown is ``retry_kwargs["countdown"]`` or ``default_retry_delay``, the
+same every time, and ``retry_jitter`` does nothing. ``retry_kwargs`` are passed to
+``Task.retry``: its ``max_retries`` overrides the task's, except ``None``, which means "the task's"
+(``Task.retry``: ``max_retries = self.max_retries if max_retries is None else max_retries``);
+``dont_autoretry_for`` types are re-raised, not retried. There is no time cap, and
+``Retry-After`` is never read. A task without ``autoretry_for`` runs once, unless it calls
+``self.retry`` (``bind=True``) or ``<task>.retry`` itself.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
+
+import libcst as cst
 
 from reslint.semantics.edits import FixPlan
 from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, remove_keyword_fix, roles
@@ -22,11 +32,23 @@ DEFAULTS = {"max_retries": 3, "default_retry_delay": 180.0, "retry_backoff_max":
 #: what the reader takes from ``task(...)``: options the decorators take through ``**options``, some
 #: task attributes (celery/app/task.py), the others read by celery/app/autoretry.py
 TASK_ATTRIBUTES = ("max_retries", "default_retry_delay")
-AUTORETRY_OPTIONS = ("autoretry_for", "retry_backoff", "retry_backoff_max", "retry_jitter")
+AUTORETRY_OPTIONS = ("autoretry_for", "dont_autoretry_for", "retry_kwargs", "retry_backoff", "retry_backoff_max",
+                     "retry_jitter")
+#: celery/app/task.py ``Task.retry(self, args=None, kwargs=None, exc=None, throw=True, eta=None,
+#: countdown=None, max_retries=None, **options)``: the keywords a retry's policy is read from
+#: (``countdown`` s, else an ``eta`` datetime, else ``default_retry_delay``; ``max_retries``
+#: ``None`` is the task's own)
+RETRY_METHOD = "retry"
+RETRY_PARAMETERS = ("args", "kwargs", "exc", "throw", "eta", "countdown", "max_retries")
+#: ``@app.task(bind=True)``: the task is passed as the first argument (celery/app/base.py ``_task_from_fun``)
+BIND_OPTION = "bind"
 
 
 class Celery(RetryAdapter):
     name = "celery"
+    # a retry is queued again: no caller waits, but the work lands late and the dependency keeps taking load
+    time_cap_why = ("the task's work then lands that late, long after whoever queued it stopped waiting, and each "
+                    "retry adds load to the struggling dependency")
     # `app.task` resolves to celery.Celery.task
     spellings = roles("celery.shared_task", "celery.Celery.task", role=Role.DECORATOR)
     trigger_modules = ("celery",)
@@ -39,18 +61,32 @@ class Celery(RetryAdapter):
             return None  # a task without autoretry_for runs once
         if args.star:
             return self.policy(site)
-        retries = reader.count(args, "max_retries", DEFAULTS["max_retries"], scope)
+        kwargs = retry_kwargs(reader, args.expr("retry_kwargs"), scope) if "retry_kwargs" in args else Args(None)
+        retries = task_max_retries(reader, args, scope)
+        if kwargs is None:
+            retries = UNKNOWN  # a ``retry_kwargs`` that cannot be read may override it
+        elif kwargs.expr("max_retries") is not None:
+            override = reader.count(kwargs, "max_retries", None, scope)
+            retries = retries if override is None else override  # None: the task's own
         autoretry = args.expr("autoretry_for")
+        retried = types_or_unknown(reader.exception_types(autoretry, scope), autoretry)
+        if "dont_autoretry_for" in args and retried.types:
+            excluded = reader.exception_types(args.expr("dont_autoretry_for"), scope)
+            retried = dataclasses.replace(retried, excluded=excluded) if excluded else \
+                dataclasses.replace(retried, filtered=True)
         return self.policy(site, attempts=retries + 1 if is_number(retries) else retries, max_delay_s=None,
-                           wait=self._wait(reader, args, scope),
-                           retried=types_or_unknown(reader.exception_types(autoretry, scope), autoretry))
+                           wait=self._wait(reader, args, kwargs, scope), retried=retried)
 
-    def _wait(self, reader: PolicyReader, args: Args, scope) -> Wait:
+    def _wait(self, reader: PolicyReader, args: Args, kwargs: Optional[Args], scope) -> Wait:
         backoff = reader.given(args, "retry_backoff", False, scope)
         jitter_on = reader.given(args, "retry_jitter", True, scope)
         if backoff is False or backoff is None or backoff == 0:
-            delay = reader.number(args, "default_retry_delay", DEFAULTS["default_retry_delay"], scope=scope)
-            return Wait(WaitShape.SCHEDULE, Jitter.NO, lambda k: delay, args.arg("retry_backoff"))
+            default_s = default_delay(reader, args, scope)
+            if kwargs is None:
+                return Wait.unknown(args.arg("retry_kwargs"))
+            delay = countdown(reader, kwargs, default_s, scope)
+            return Wait(WaitShape.SCHEDULE, Jitter.NO, lambda k: delay, args.arg("retry_backoff"),
+                        zero=delay == 0)
         if backoff is UNKNOWN or jitter_on is UNKNOWN:
             return Wait.unknown(args.arg("retry_backoff"))
         cap = reader.number(args, "retry_backoff_max", DEFAULTS["retry_backoff_max"], scope=scope)
@@ -62,9 +98,19 @@ class Celery(RetryAdapter):
 
     def fix(self, remedy: Remedy, policy: RetryPolicy, fx: FixContext, **params) -> Optional[FixPlan]:
         if remedy is Remedy.JITTER:
+            if not _backs_off(policy):
+                return None  # retry_jitter alone changes nothing: the countdown is fixed
             return remove_keyword_fix(policy.call, "retry_jitter",
                                       "Remove `retry_jitter=False` (celery jitters backoff by default)")
         return super().fix(remedy, policy, fx, **params)
+
+    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
+        if remedy is Remedy.JITTER and not _backs_off(policy):
+            return "set `retry_backoff=True`: celery draws the countdown at random only with backoff " \
+                   "(`retry_jitter` alone changes nothing)"
+        if remedy is Remedy.TIME_CAP and not _backs_off(policy):
+            return "lower `max_retries` or the countdown (celery has no total-time cap)"
+        return super().advice(remedy, policy, limit_s)
 
     advice_text = {
         Remedy.JITTER: "keep `retry_jitter=True` with `retry_backoff`",
@@ -73,4 +119,78 @@ class Celery(RetryAdapter):
     }
 
 
+class ManualRetry(Celery):
+    """A task that retries itself: ``raise self.retry(exc=exc, countdown=...)`` in a bound task (or
+    ``<task>.retry(...)`` by its name). The task body is the retried scope; its policy is read by
+    :mod:`reslint.analysis.task_retries` from these facts."""
+
+    label = "celery `self.retry()`"
+    cap_label = "celery `self.retry()`"
+    write_label = "a celery task that calls `self.retry()`"
+    layer_label = "celery task retry"
+
+    def read(self, site, reader):  # pragma: no cover - read by reslint.analysis.task_retries
+        return None
+
+    def fix(self, remedy: Remedy, policy: RetryPolicy, fx: FixContext, **params) -> Optional[FixPlan]:
+        return None
+
+    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
+        return {
+            Remedy.JITTER: "draw the countdown at random, e.g. `countdown=random.uniform(0, 2 ** "
+                           "self.request.retries)` (full jitter)",
+            Remedy.TIME_CAP: "lower `max_retries` or the countdowns, or give up once a deadline passed "
+                             "(celery has no total-time cap)",
+            Remedy.BOUNDS: "set the task's `max_retries=` to a number (None means forever)",
+        }.get(remedy)
+
+
+def _backs_off(policy: RetryPolicy) -> bool:
+    """Whether a task's decorator passes a ``retry_backoff`` other than a false constant."""
+    arg = Args(policy.call).expr("retry_backoff") if policy.call is not None else None
+    return arg is not None and not (isinstance(arg, cst.Name) and arg.value in ("False", "None")) and \
+        not (isinstance(arg, cst.Integer) and arg.evaluated_value == 0)
+
+
+def task_max_retries(reader: PolicyReader, options: Args, scope) -> object:
+    """The task's ``max_retries`` from its decorator's options (3 by default, ``None``: forever)."""
+    return reader.count(options, "max_retries", DEFAULTS["max_retries"], scope)
+
+
+def countdown(reader: PolicyReader, retry: Args, default_s: object, scope) -> object:
+    """The countdown (seconds) of a retry called with ``retry``'s keywords: ``countdown=``, else
+    UNKNOWN for an ``eta=`` (a datetime), else ``default_s``, the task's ``default_retry_delay``."""
+    if retry.expr("countdown") is not None:
+        value = reader.number(retry, "countdown", None, scope=scope)
+        return default_s if value is None else value  # None: the default
+    if retry.expr("eta") is not None:
+        return UNKNOWN
+    return default_s
+
+
+def default_delay(reader: PolicyReader, options: Args, scope) -> object:
+    """The task's ``default_retry_delay`` (seconds; 180 by default) from its decorator's options."""
+    return reader.number(options, "default_retry_delay", DEFAULTS["default_retry_delay"], scope=scope)
+
+
+def retry_kwargs(reader: PolicyReader, expr, scope) -> Optional[Args]:
+    """The keywords of ``retry_kwargs=`` (a dict display or ``dict(...)``, or a name bound once to
+    one) as :class:`Args`, ``None`` when they cannot be read."""
+    expr, scope = reader.ctx.resolve(expr, scope)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "dict" and \
+            all(a.keyword is not None for a in expr.args):
+        return Args(expr)
+    if not isinstance(expr, cst.Dict):
+        return None
+    keywords = []
+    for element in expr.elements:
+        key = element.key if isinstance(element, cst.DictElement) else None
+        if not (isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str) and
+                key.evaluated_value.isidentifier()):
+            return None
+        keywords.append(cst.Arg(value=element.value, keyword=cst.Name(key.evaluated_value)))
+    return Args(cst.Call(func=cst.Name("dict"), args=keywords))
+
+
 ADAPTER = Celery()
+MANUAL = ManualRetry()

@@ -84,8 +84,8 @@ class RetryWithoutTimeCap(PolicyRule):
             fix = adapter.fix(Remedy.TIME_CAP, policy, FixContext(self.ctx, self._scopes.get(id(policy))),
                               limit_s=limit)
             self.report(policy.node, f"{adapter.label} caps attempts but not total time: worst case "
-                                     f"{describe(policy, per_attempt)} {verdict}; a struggling dependency then holds "
-                                     f"the caller that long; {advice}", fix=fix, where=self._where.get(id(policy)))
+                                     f"{describe(policy, per_attempt)} {verdict}; {adapter.time_cap_why}; "
+                                     f"{advice}", fix=fix, where=self._where.get(id(policy)))
 
 
 def _larger(a, b):

@@ -57,8 +57,9 @@ class PolicyRule(Rule):
         policy = self.ctx.retries.for_call(node, self.ctx.scope)
         if policy is not None and not policy.connect_only and self._sees(policy):
             self.check(policy)
-        recursive = self.ctx.retried.loop_policies.get(id(node))  # a function that retries by calling itself
-        if recursive is not None:
+        # a function that retries by calling itself, a task that retries itself
+        recursive = self.ctx.retried.loop_policies.get(id(node))
+        if recursive is not None and self._sees(recursive):
             self.check(recursive)
 
     def visit_For(self, node: cst.For) -> None:

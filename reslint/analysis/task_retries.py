@@ -1,0 +1,152 @@
+"""Retries a task queue's task asks for itself: celery's ``raise self.retry(exc=exc, countdown=...)``.
+
+A celery task (``@app.task``, ``@shared_task``) that calls ``retry`` on itself — on its first
+parameter when it is bound (``bind=True``), or on its own name — is re-queued and run again:
+its body is the retried scope, whatever its decorator says. The policy is read from the facts in
+:mod:`reslint.libraries.celery`:
+
+- attempts: the retry call's ``max_retries=`` when it is not ``None``, else the task's
+  (``max_retries=`` of the decorator, 3 by default; ``None`` is forever), plus the first run;
+- waits: the retry call's ``countdown=`` (read with ``self.request.retries`` counting the retries
+  made so far: ``2 ** self.request.retries`` waits 1, 2, 4 ... s), an ``eta=`` is unknown, and no
+  countdown is the task's ``default_retry_delay`` (180 s); jittered only when drawn at random;
+- what is retried: the types of the ``except`` handlers that call the retry. A retry called outside
+  any handler (``if not ready: raise self.retry(countdown=5)``) waits for a condition: it is a poll.
+
+The policy is anchored at the first retry call, where its findings go.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Tuple
+
+import libcst as cst
+
+from reslint.analysis.loops import LoopAnalyzer
+from reslint.libraries import celery
+from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
+from reslint.model.reader import Args, PolicyReader
+from reslint.semantics.context import Context, Scope
+from reslint.semantics.walk import children
+from reslint.values import UNKNOWN, is_number
+
+#: what ``self.request.retries`` is spelled as in a countdown, with the task's name for ``self``
+_RETRIES = "{task}.request.retries"
+
+
+class TaskRetries:
+    """Reads the retry policy of celery tasks that call ``retry`` on themselves (one per module)."""
+
+    def __init__(self, ctx: Context, loops: LoopAnalyzer):
+        self.ctx = ctx
+        self.loops = loops
+        self.reader = PolicyReader(ctx)
+
+    def policy(self, func: cst.FunctionDef, scope: Scope) -> Optional[RetryPolicy]:
+        """The policy of ``func`` (defined in ``scope``) when it is a celery task that calls
+        ``retry`` on itself, else ``None``."""
+        options = self._task_options(func, scope)
+        if options is None:
+            return None
+        inner = self.ctx.model.scopes.get(id(func.body))
+        task = self._task_name(func, options, scope)
+        if inner is None or task is None:
+            return None
+        found = _retry_calls(func.body, task)
+        if not found:
+            return None
+        handled = [(call, handler) for call, handler in found if handler is not None]
+        call = (handled or found)[0][0]
+        retry = Args(call, celery.RETRY_PARAMETERS)
+        attempts = celery.task_max_retries(self.reader, options, scope)
+        if retry.expr("max_retries") is not None:
+            override = self.reader.count(retry, "max_retries", None, inner)
+            attempts = attempts if override is None else override
+        attempts = attempts + 1 if is_number(attempts) else attempts
+        if handled:
+            handlers = list(dict.fromkeys(h for _, h in handled))
+            nodes = [n for h in handlers for n in _own_nodes(h.body)]
+            retried, _ = self.loops.retried(handlers, nodes, inner)
+        else:  # ``if not ready: raise self.retry(countdown=5)``: a wait for a condition
+            retried = Retried(RetriedKind.RESULT, node=call)
+        return RetryPolicy(celery.MANUAL, Role.DECORATOR, call, attempts=attempts, max_delay_s=None,
+                           wait=self._wait(retry, options, task, inner, scope), retried=retried, call=call)
+
+    def _task_options(self, func: cst.FunctionDef, scope: Scope) -> Optional[Args]:
+        """The options of ``func``'s celery task decorator (empty for a bare ``@shared_task``), or
+        ``None`` when it is not a celery task."""
+        for decorator in func.decorators:
+            expr = decorator.decorator
+            call = expr if isinstance(expr, cst.Call) else None
+            qual = self.ctx.qualname(call.func if call is not None else expr, scope)
+            if qual in celery.ADAPTER.spellings:
+                return Args(call)
+        return None
+
+    def _task_name(self, func: cst.FunctionDef, options: Args, scope: Scope) -> Optional[str]:
+        """What the task is called in its body: its first parameter when bound, else its name."""
+        bind = self.reader.given(options, celery.BIND_OPTION, False, scope)
+        if bind is UNKNOWN:
+            return None
+        if not bind:
+            return func.name.value
+        params = list(func.params.posonly_params) + list(func.params.params)
+        return params[0].name.value if params else None
+
+    def _wait(self, retry: Args, options: Args, task: str, inner: Scope, scope: Scope) -> Wait:
+        expr = retry.expr("countdown")
+        if expr is None or (isinstance(expr, cst.Name) and expr.value == "None"):
+            delay = celery.countdown(self.reader, retry, celery.default_delay(self.reader, options, scope), scope)
+            return Wait(WaitShape.FIXED, Jitter.NO if is_number(delay) else Jitter.UNKNOWN, lambda k: delay,
+                        retry.arg("eta"), zero=delay == 0)
+        counter = _RETRIES.format(task=task)
+        loops = self.loops
+        reads = loops.reads_retry_after(expr, inner)
+
+        def bound(k: int):  # the k-th failure is seen with k - 1 retries made
+            return loops.max_value(expr, inner, counter, k - 1)
+
+        first = bound(1)
+        if loops.jittered(expr, inner):
+            jitter = Jitter.YES
+        elif is_number(first):
+            jitter = Jitter.NO
+        else:
+            jitter = Jitter.UNKNOWN  # a countdown from a parameter or a call may already be random
+        shape = WaitShape.FIXED if is_number(first) and first == bound(2) == bound(3) else WaitShape.SCHEDULE
+        return Wait(shape, jitter, bound, expr, zero=first == 0 and bound(2) == 0, reads_retry_after=reads)
+
+
+def _own_nodes(block) -> List[cst.CSTNode]:
+    """Nodes of a block, loops included, not descending into functions, classes or lambdas."""
+    out: List[cst.CSTNode] = []
+    stack = list(reversed(children(block)))
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            stack.extend(reversed(children(node)))
+    return out
+
+
+def _retry_calls(body, task: str) -> List[Tuple[cst.Call, Optional[cst.ExceptHandler]]]:
+    """``(call, the innermost except handler around it or None)`` of each ``<task>.retry(...)`` call
+    of a task body, in source order (not in functions it defines)."""
+    out: List[Tuple[cst.Call, Optional[cst.ExceptHandler]]] = []
+
+    def walk(node, handler):
+        for child in children(node):
+            if isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                continue
+            if isinstance(child, cst.Call) and _is_retry(child, task):
+                out.append((child, handler))
+            walk(child, child if isinstance(child, cst.ExceptHandler) else handler)
+
+    walk(body, None)
+    return out
+
+
+def _is_retry(call: cst.Call, task: str) -> bool:
+    func = call.func
+    return isinstance(func, cst.Attribute) and func.attr.value == celery.RETRY_METHOD and \
+        isinstance(func.value, cst.Name) and func.value.value == task
