@@ -72,6 +72,15 @@ def test_waits_and_attempts_read_from_another_module_are_known(shop):
     assert "worst case 5 attempts × 10 s + up to 62 s of waits = 112 s" in messages[18]
 
 
+def test_every_module_reading_the_same_constant_is_linted_again(shop):
+    # the second reader of a name the first already asked for is read with it known too
+    write(shop, {"shop/pull.py": RETRIES})
+    found = codes(findings(shop, use_cache=False))
+    expected = [(10, "RES202"), (14, "RES201"), (18, "RES202"), (22, "RES201")]
+    assert found == [("shop/pull.py", row, code) for row, code in expected] + \
+        [("shop/sync.py", row, code) for row, code in expected]
+
+
 def test_without_the_other_module_nothing_is_guessed(shop):
     (shop / "shop" / "settings.py").unlink()
     assert findings(shop, use_cache=False) == []

@@ -86,6 +86,8 @@ class CallGraph:
         self.exception_names: Dict[str, Tuple[str, ...]] = {}
         #: module-level numbers of the project (``app.settings.BASE_DELAY`` -> 2.0)
         self.constants: Dict[str, float] = {}
+        #: module-level instances of shared types (``proj.celery.app`` -> ``celery.Celery``)
+        self.instances: Dict[str, str] = {}
         #: names some module assigns from outside (``settings.TIMEOUT = 5``): not constants
         self.rebound: Set[str] = set()
         #: RES105: per function, its first constant-timeout call; the functions given a budget
@@ -109,6 +111,8 @@ class CallGraph:
         if not summary.star_imports:  # ``from .local_settings import *`` may bind any of them again
             for name, value in summary.constants:
                 self.constants[f"{summary.module}.{name}"] = value
+        for name, kind in summary.instances:
+            self.instances[f"{summary.module}.{name}"] = kind
         self.rebound.update(summary.rebinds)
         for fixed in summary.fixed_timeouts:
             self.fixed_timeouts.setdefault(fixed.function, (summary, fixed))
@@ -141,6 +145,14 @@ class CallGraph:
         if found is None or found in self.rebound or name in self.rebound:
             return None
         return self.constants[found]
+
+    def instance(self, name: str) -> Optional[str]:
+        """The type of the instance the project binds to ``name`` at module level (following
+        imports and re-exports: ``proj.celery_app`` re-exported from ``proj.celery``), or ``None``."""
+        found = self.follow(name, lambda name, summary, rest: name if name in self.instances else FOLLOW, stars=True)
+        if found is None or found in self.rebound or name in self.rebound:
+            return None
+        return self.instances[found]
 
     def _constant(self, name: str) -> Optional[str]:
         """The qualified name of the project constant of exception types ``name`` refers to."""

@@ -175,6 +175,9 @@ class ModuleSummary:
     helpers: Tuple[HelperEntry, ...] = ()
     #: module-level names bound once to a number (``BASE_DELAY = 2``), for the modules that import them
     constants: Tuple[Tuple[str, float], ...] = ()
+    #: module-level names bound once to an instance of a shared type (``app = Celery(...)``: ``("app",
+    #: "celery.Celery")``), for the modules that import them
+    instances: Tuple[Tuple[str, str], ...] = ()
     #: imported names whose value a rule asked for and this module could not know (qualified names,
     #: as imported): the project pass lints the module again when another module defines one
     wanted: Tuple[str, ...] = ()

@@ -206,6 +206,7 @@ class RetriedScopes:
         elif isinstance(stmt, cst.FunctionDef):
             inner = model.scopes.get(id(stmt.body), scope)
             for decorator in stmt.decorators:
+                self._want_instance(decorator.decorator, scope)
                 policy = self.extractor.for_decorator(decorator.decorator, scope)
                 if policy is not None and (_wraps_only_creation(policy, stmt)
                                            or _swallows_every_error(policy, stmt, self.ctx, inner, self.loops)):
@@ -278,6 +279,20 @@ class RetriedScopes:
         elif isinstance(stmt, cst.Match):
             for case in stmt.cases:
                 self._block(case.body, scope, deadline)
+
+    def _want_instance(self, decorator, scope: Scope) -> None:
+        """Note, for the project pass, an imported name whose method spells a decorator as a shared
+        instance's would (``@app.task(...)`` after ``from .celery import app``), when this module
+        cannot tell what it is: the module is linted again once another module says."""
+        func = decorator.func if isinstance(decorator, cst.Call) else decorator
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and
+                func.attr.value in libraries.INSTANCE_METHODS):
+            return
+        dotted = self.ctx.imported_attribute(func, scope)
+        if dotted is None or dotted.startswith(".") or self.ctx.qualname(func, scope) in libraries.BY_QUALNAME:
+            return
+        if len(self.ctx.wanted) < self.ctx.MAX_WANTED:
+            self.ctx.wanted.add(dotted.rsplit(".", 1)[0])
 
     def _loop_policy(self, loop, scope, deadline) -> Optional[RetryPolicy]:
         if isinstance(loop, cst.For):

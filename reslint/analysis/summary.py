@@ -337,7 +337,7 @@ class SummaryCollector:
                              key_returns=_placed(KeyReturn, self._key_returns, positions,
                                                  shown=lambda fields: fields["what"] == "fresh"),
                              pending_writes=_placed(PendingWrite, self._pending_writes, positions),
-                             helpers=self._helpers(), constants=self._constants(),
+                             helpers=self._helpers(), constants=self._constants(), instances=self._instances(),
                              wanted=tuple(sorted(self.ctx.wanted)), rebinds=self._rebinds(),
                              fixed_timeouts=_placed(FixedTimeout, [(f, n) for f, n, _ in fixed], positions, end=False),
                              budgeted=budgeted,
@@ -400,6 +400,19 @@ class SummaryCollector:
             if layer is not None:
                 self.units.append(bindings[0].node)
                 out.append((name, layer))
+        return tuple(out)
+
+    def _instances(self):
+        """Module-level names bound once to an instance of a type other modules spell policies with
+        (``app = Celery("proj")``), with that type."""
+        out = []
+        scope = self.ctx.model.module_scope
+        for name, bindings in scope.bindings.items():
+            if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, cst.Call):
+                continue
+            found = self.ctx.type_of(bindings[0].value, scope)
+            if found in libraries.SHARED_INSTANCE_TYPES:
+                out.append((name, found))
         return tuple(out)
 
     def _exception_names(self):

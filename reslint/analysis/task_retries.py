@@ -59,7 +59,9 @@ class TaskRetries:
         call = (handled or found)[0][0]
         retry = Args(call, celery.RETRY_PARAMETERS)
         attempts = celery.task_max_retries(self.reader, options, scope)
-        if retry.expr("max_retries") is not None:
+        if retry.star:
+            attempts = UNKNOWN  # ``**self.retry_kwargs`` may pass ``max_retries``
+        elif retry.expr("max_retries") is not None:
             override = self.reader.count(retry, "max_retries", None, inner)
             attempts = attempts if override is None else override
         attempts = attempts + 1 if is_number(attempts) else attempts

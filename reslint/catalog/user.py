@@ -126,6 +126,9 @@ class UserCatalog:
     #: numbers other modules of the project bind once at module level (``BASE_DELAY = 2``), by
     #: qualified name: added by the project pass for the modules that read them (never declared)
     constants: Tuple[Tuple[str, float], ...] = ()
+    #: instances other modules of the project bind once at module level (``app = Celery(...)``), by
+    #: qualified name -> their type: added by the project pass for the modules that import them
+    instances: Tuple[Tuple[str, str], ...] = ()
     #: where each table came from, for messages: not compared
     source: str = field(default="", compare=False)
 
@@ -174,6 +177,18 @@ class UserCatalog:
         merged = dict(self.constants)
         merged.update(constants)
         return replace(self, constants=tuple(sorted(merged.items())))
+
+    def instance(self, qualname: str) -> Optional[str]:
+        """The type of the instance another module binds to ``qualname``, or ``None``."""
+        return dict(self.instances).get(qualname)
+
+    def with_instances(self, instances: Dict[str, str]) -> "UserCatalog":
+        """This catalog with the project instances ``instances`` (qualified name -> type) added."""
+        if not instances:
+            return self
+        merged = dict(self.instances)
+        merged.update(instances)
+        return replace(self, instances=tuple(sorted(merged.items())))
 
     def with_helpers(self, helpers: Tuple[HelperEntry, ...]) -> "UserCatalog":
         """This catalog with ``helpers`` added (a declared helper of the same name wins)."""

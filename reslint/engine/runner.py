@@ -469,8 +469,13 @@ class Runner:
         from dataclasses import replace
 
         from reslint.analysis.callgraph import CallGraph
+        from reslint.libraries import INSTANCE_METHODS
 
         helpers = {h.name: h for summary in summaries for h in summary.helpers}
+        if any(summary.instances for summary in summaries):
+            # ``@app.task(...)`` after ``from .celery import app`` needs no import of the library
+            methods = "|".join(sorted(re.escape(m) for m in INSTANCE_METHODS))
+            self._lint_skipped(summaries, skipped, re.compile(r"@\s*\w+\s*\.\s*(?:" + methods + r")\b").search)
         if not helpers and not any(summary.wanted for summary in summaries):
             return
         if helpers:
@@ -482,6 +487,7 @@ class Runner:
         graph = CallGraph(summaries, self._loader(list(skipped)))
         entries = {name: helper for name, helper in helpers.items()}
         constants: Dict[str, float] = {}
+        instances: Dict[str, str] = {}
         users = []
         for summary in summaries:
             uses = False
@@ -493,7 +499,7 @@ class Runner:
                     uses = True
                 elif any(name.startswith(qual + ".") for name in helpers):  # ``from myapp import net``
                     uses = True
-            uses = self._known_constants(summary, graph, constants) or uses
+            uses = self._known_constants(summary, graph, constants, instances) or uses
             if uses:
                 users.append(summary)
         catalog = self.settings.catalog.with_helpers(tuple(entries.values()))
@@ -502,25 +508,31 @@ class Runner:
         for _ in range(self.MAX_CONSTANT_ROUNDS):
             if not users:
                 break
-            self._lint_again(replace(self.settings, catalog=catalog.with_constants(constants)), users, given,
-                             summaries)
-            users = [summary for summary in summaries if self._known_constants(summary, graph, constants)]
+            self._lint_again(replace(self.settings, catalog=catalog.with_constants(constants).with_instances(instances)),
+                             users, given, summaries)
+            users = [summary for summary in summaries if self._known_constants(summary, graph, constants, instances)]
 
     #: how many times a module may be linted again as the constants it reads become known
     MAX_CONSTANT_ROUNDS = 3
 
     @staticmethod
-    def _known_constants(summary, graph, constants: Dict[str, float]) -> bool:
-        """Add to ``constants`` the project constants ``summary`` asked for that are not in it yet;
-        whether there were any."""
-        new = False
+    def _known_constants(summary, graph, constants: Dict[str, float], instances: Dict[str, str]) -> bool:
+        """Add to ``constants`` the project constants, and to ``instances`` the types of the project
+        instances, ``summary`` asked for that are not in them yet; whether the project knows any
+        name it asked for (then it is linted again: a module read with a name known no longer asks
+        for it, so this ends; another module asking for the same name is linted again too)."""
+        known = False
         for name in summary.wanted:
             if name not in constants:
                 value = graph.number(name)
                 if value is not None:
                     constants[name] = value
-                    new = True
-        return new
+            if name not in instances:
+                kind = graph.instance(name)
+                if kind is not None:
+                    instances[name] = kind
+            known = known or name in constants or name in instances
+        return known
 
     def _lint_again(self, settings, users: list, given: Dict[str, FileResult], summaries: list) -> None:
         """Lint the modules of ``users`` (summaries) again with ``settings``; their new summaries

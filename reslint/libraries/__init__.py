@@ -97,6 +97,15 @@ def qualnames(role: Role) -> Tuple[str, ...]:
 RETRY_TRIGGERS: Tuple[str, ...] = tuple(dict.fromkeys(m for a in ADAPTERS for m in a.trigger_modules)) + tuple(
     sorted(f"{qualname.split('.')[0]}:{qualname.rsplit('.', 1)[1]}" for qualname in SLEEPS))
 
+#: types whose instances other modules of a project import to spell policies with their methods
+#: (``celery.Celery``), and method name -> those types (``task``: a policy spelled ``app.task(...)``)
+SHARED_INSTANCE_TYPES: FrozenSet[str] = frozenset(t for a in ADAPTERS for t in a.shared_instance_types)
+INSTANCE_METHODS: Dict[str, FrozenSet[str]] = {}
+for _qualname in BY_QUALNAME:
+    _owner, _, _method = _qualname.rpartition(".")
+    if _owner in SHARED_INSTANCE_TYPES:
+        INSTANCE_METHODS[_method] = INSTANCE_METHODS.get(_method, frozenset()) | {_owner}
+
 #: top-level modules of libraries that retry a function passed to them (``retry_call(fn)``)
 CALLER_ROOTS: FrozenSet[str] = frozenset(m for a in ADAPTERS if a.retries_callables for m in a.trigger_modules)
 #: types whose instances, called with a function, retry it (``Retrying()(fn)``)

@@ -70,6 +70,10 @@ class RetryAdapter:
     method_spellings: ClassVar[Mapping[str, str]] = {}
     #: whether the policy retries the object it is built from (:meth:`receiver`), not a scope
     retries_receiver: ClassVar[bool] = False
+    #: types whose instances a project builds once and imports elsewhere, then spells policies with
+    #: their methods (``from .celery import app`` ... ``@app.task(...)``): the project pass tells
+    #: the importing modules what such a name is
+    shared_instance_types: ClassVar[Tuple[str, ...]] = ()
     #: whether the retry rules judge a policy where it is used (``False``: a helper of the project,
     #: whose own loop is judged once, where it is written)
     reports_faults: ClassVar[bool] = True

@@ -52,6 +52,8 @@ class Celery(RetryAdapter):
     # `app.task` resolves to celery.Celery.task
     spellings = roles("celery.shared_task", "celery.Celery.task", role=Role.DECORATOR)
     trigger_modules = ("celery",)
+    # the Django layout: ``app = Celery(...)`` in proj/celery.py, ``from .celery import app`` in tasks
+    shared_instance_types = ("celery.Celery",)
     forwarded = {qualname: TASK_ATTRIBUTES + AUTORETRY_OPTIONS for qualname in spellings}
 
     def read(self, site: Site, reader: PolicyReader) -> Optional[RetryPolicy]:

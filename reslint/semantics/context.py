@@ -475,6 +475,9 @@ class Context:
                 if found and all(b.kind == "def" for b in found):
                     return f"{cls.name}.{expr.attr.value}"  # self.method() of this class
             base = self.qualname(expr.value, scope, depth + 1)
+            if base is not None and self.catalog.instances:
+                # ``app.task`` after ``from .celery import app``: the type of the instance it names
+                base = self.catalog.instance(base) or base
             if base is None:
                 base = self.type_of(expr.value, scope, depth + 1)
             if base is None:

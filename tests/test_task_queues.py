@@ -1,0 +1,226 @@
+"""Retries through a task queue: celery's ``retry_kwargs``, tasks that retry themselves
+(``raise self.retry(...)``), and ``@app.task`` where ``app`` comes from another module of the
+project (``from .celery import app``, the Django layout)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from reslint.config import load_settings
+from reslint.engine.runner import Runner
+from tests.linting import messages, rows
+
+HEAD = """\
+import random
+
+import requests
+from celery import Celery, shared_task
+
+app = Celery("shop")
+TRANSIENT = (requests.ConnectionError, requests.Timeout)
+"""
+
+
+# -- retry_kwargs -----------------------------------------------------------------------------------
+def test_retry_kwargs_max_retries_and_countdown_are_the_policy(linter):
+    body = """
+        @shared_task(autoretry_for=TRANSIENT, retry_kwargs={"max_retries": 2, "countdown": 600})
+        def export(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+        """
+    assert rows(linter, HEAD, body) == [(2, "RES201"), (2, "RES202")]
+    [text] = messages(linter, HEAD, body, "RES202")
+    # 2 retries 600 s apart, 3 runs of a (5 + 5) s GET: the numbers celery would give
+    assert "worst case 3 attempts × 10 s + up to 1200 s of waits = 1230 s > max-retry-time (60 s)" in text
+    assert "the task's work then lands that late" in text
+    assert "lower `max_retries` or the countdown" in text
+    [jitter] = messages(linter, HEAD, body, "RES201")
+    assert "set `retry_backoff=True`" in jitter and "`retry_jitter` alone changes nothing" in jitter
+
+
+def test_retry_kwargs_max_retries_none_is_the_tasks_own(linter):
+    # None passed to Task.retry means "the task's max_retries" (3), never forever
+    body = """
+        @shared_task(autoretry_for=TRANSIENT, retry_kwargs={"max_retries": None})
+        def export(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+        """
+    [text] = messages(linter, HEAD, body, "RES202")
+    assert "worst case 4 attempts × 10 s + up to 540 s of waits" in text
+    assert messages(linter, HEAD, body, "RES203") == []
+
+
+def test_retry_backoff_replaces_the_countdown_of_retry_kwargs(linter):
+    body = """
+        @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, retry_kwargs={"max_retries": 3, "countdown": 900})
+        def export(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+        """
+    assert rows(linter, HEAD, body) == []  # waits of up to 1 + 2 + 4 s, jittered
+
+
+def test_unreadable_retry_kwargs_leave_the_policy_unknown(linter):
+    body = """
+        @shared_task(autoretry_for=TRANSIENT, retry_kwargs=load_options())
+        def export(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+        """
+    assert rows(linter, HEAD, body) == []
+
+
+def test_dont_autoretry_for_is_excluded_from_a_catch_all(linter):
+    body = """
+        @shared_task(autoretry_for=(Exception,), dont_autoretry_for=(ValueError,), retry_backoff=True)
+        def export(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+        """
+    [text] = messages(linter, HEAD, body, "RES204")
+    assert "every error" in text
+
+
+# -- tasks that retry themselves --------------------------------------------------------------------
+def test_a_bound_task_calling_self_retry_is_a_retry_layer(linter):
+    body = """
+        @app.task(bind=True, max_retries=5)
+        def push(self, order_id):
+            try:
+                requests.post("https://e.invalid/orders", json={"id": order_id}, timeout=5)
+            except TRANSIENT as exc:
+                raise self.retry(exc=exc, countdown=2 ** self.request.retries)
+        """
+    assert rows(linter, HEAD, body) == [(5, "RES402"), (7, "RES201"), (7, "RES202")]
+    [text] = messages(linter, HEAD, body, "RES202")
+    # 6 runs; the countdowns see 0..4 retries made: 1 + 2 + 4 + 8 + 16 s
+    assert "worst case 6 attempts × 10 s + up to 31 s of waits = 91 s" in text
+    [write] = messages(linter, HEAD, body, "RES402")
+    assert "inside a celery task that calls `self.retry()`" in write
+
+
+def test_a_task_retrying_by_its_own_name_and_a_catch_all(linter):
+    body = """
+        @shared_task(max_retries=None)
+        def sync(order_id):
+            try:
+                return requests.get("https://e.invalid/orders", timeout=5).json()
+            except Exception as exc:
+                raise sync.retry(exc=exc, countdown=random.uniform(0, 10))
+        """
+    assert rows(linter, HEAD, body) == [(7, "RES203"), (7, "RES204")]
+
+
+def test_max_retries_passed_to_retry_overrides_the_task_and_none_keeps_it(linter):
+    template = """
+        @app.task(bind=True, max_retries=1)
+        def sync(self, order_id):
+            try:
+                return requests.get("https://e.invalid/orders", timeout=5).json()
+            except TRANSIENT as exc:
+                raise self.retry(exc=exc, countdown=20, max_retries={})
+        """
+    assert rows(linter, HEAD, template.format("None")) == [(7, "RES201")]  # 2 runs, one 20 s wait
+    [text] = messages(linter, HEAD, template.format("4"), "RES202")
+    assert "worst case 5 attempts × 10 s + up to 80 s of waits = 130 s" in text
+
+
+def test_a_retry_outside_a_handler_is_a_poll(linter):
+    body = """
+        @app.task(bind=True, max_retries=100)
+        def wait_for_export(self, export_id):
+            state = requests.get(f"https://e.invalid/exports/{export_id}", timeout=5).json()["state"]
+            if state != "done":
+                raise self.retry(countdown=5)
+            return state
+        """
+    assert rows(linter, HEAD, body) == []
+
+
+def test_retry_kwargs_unpacked_into_retry_leave_the_attempts_unknown(linter):
+    body = """
+        @app.task(bind=True, retry_kwargs={"max_retries": 5})
+        def fetch(self, url):
+            try:
+                return requests.get(url, timeout=5).json()
+            except TRANSIENT as exc:
+                raise self.retry(exc=exc, countdown=random.uniform(0, 60), **self.retry_kwargs)
+        """
+    assert rows(linter, HEAD, body) == []
+
+
+def test_an_unbound_task_or_another_objects_retry_is_no_retry(linter):
+    body = """
+        @app.task
+        def fetch(client, url):
+            try:
+                return requests.get(url, timeout=5).json()
+            except TRANSIENT:
+                client.retry(countdown=5)
+
+        def plain(self, url):
+            try:
+                return requests.get(url, timeout=5).json()
+            except Exception as exc:
+                raise self.retry(exc=exc)
+        """
+    assert rows(linter, HEAD, body) == []
+
+
+# -- the app of another module ----------------------------------------------------------------------
+TASKS = """\
+import requests
+
+from .celery import app
+from shop import celery_app
+
+
+@app.task(autoretry_for=(Exception,), retry_backoff=True)
+def refresh(x):
+    return requests.get("https://e.invalid", timeout=5).json()
+
+
+@celery_app.task(bind=True, max_retries=None)
+def sync(self, x):
+    try:
+        return requests.get("https://e.invalid", timeout=5).json()
+    except requests.RequestException as exc:
+        raise self.retry(exc=exc, countdown=10)
+"""
+
+
+def _shop(root: Path, tasks: str = TASKS) -> None:
+    files = {"pyproject.toml": "[project]\nname = 'shop'\n",
+             "shop/__init__.py": "from .celery import app as celery_app\n",
+             "shop/celery.py": "from celery import Celery\n\napp = Celery('shop')\n",
+             "shop/tasks.py": tasks}
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+
+
+def _found(root: Path, use_cache: bool = False):
+    run = Runner(load_settings(root), use_cache=use_cache).run([root])
+    assert run.errors == []
+    return sorted((f.filename, f.location.row, f.code) for r in run.results for f in r.findings)
+
+
+def test_the_app_of_another_module_spells_tasks_even_in_a_module_without_the_import(tmp_path):
+    _shop(tmp_path)
+    expected = [("shop/tasks.py", 7, "RES204"), ("shop/tasks.py", 17, "RES201"), ("shop/tasks.py", 17, "RES203")]
+    assert _found(tmp_path) == expected
+    assert _found(tmp_path, use_cache=True) == expected
+    assert _found(tmp_path, use_cache=True) == expected  # from the cache
+
+
+def test_a_name_that_is_no_celery_app_spells_nothing(tmp_path):
+    _shop(tmp_path)
+    (tmp_path / "shop/celery.py").write_text("class Registry:\n    def task(self, **kw):\n        return lambda f: f\n\n"
+                                             "app = Registry()\n", encoding="utf-8")
+    assert _found(tmp_path) == []
+
+
+def test_a_run_given_only_the_tasks_module_reads_the_app_around_it(tmp_path):
+    _shop(tmp_path)
+    run = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path / "shop" / "tasks.py"])
+    # a run given one file still reads the project around it
+    assert sorted((f.location.row, f.code) for r in run.results for f in r.findings) == \
+        [(7, "RES204"), (17, "RES201"), (17, "RES203")]
