@@ -21,7 +21,7 @@ from reslint import libraries
 from reslint.analysis.retry import Extractor
 from reslint.config import Settings
 from reslint.engine.filepass import parse_module
-from reslint.libraries import backoff as backoff_adapter, redo as redo_adapter
+from reslint.libraries import backoff as backoff_adapter, celery as celery_adapter, redo as redo_adapter
 from reslint.libraries.base import RetryAdapter, Site
 from reslint.model.policy import RetriedKind, Role
 from reslint.model.reader import Args, PolicyReader, recording
@@ -36,6 +36,9 @@ BRANCHES: Dict[str, List[Dict[str, str]]] = {
     qualname: [{"wait_gen": generator} for generator in backoff_adapter.WAIT_GENERATORS]
     for qualname in backoff_adapter.ADAPTER.spellings
 }
+#: celery's ``base=`` is read as a task class: the library's own keeps the other names readable
+BRANCHES.update({qualname: [{celery_adapter.BASE_OPTION: "celery.Task"}]
+                 for qualname in celery_adapter.ADAPTER.spellings})
 
 
 def _entries() -> Iterator[Tuple[RetryAdapter, str]]:

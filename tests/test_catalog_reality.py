@@ -1150,7 +1150,7 @@ def test_extractor_positional_order(entry: str):
 FORWARDED_CHECKS = {
     "backoff": backoff_adapter.GENERATOR_KEYWORDS,
     "google": (google_adapter.OLD_TIMEOUT,),
-    "celery": celery_adapter.TASK_ATTRIBUTES + celery_adapter.AUTORETRY_OPTIONS,
+    "celery": celery_adapter.TASK_ATTRIBUTES + celery_adapter.AUTORETRY_OPTIONS + (celery_adapter.BASE_OPTION,),
 }
 
 
@@ -1263,8 +1263,10 @@ def _runs_of(task_options: dict, retry_kwargs: dict = None, manual: bool = False
         def auto():
             body(holder["task"])
 
-        holder["task"] = app.task(autoretry_for=(ConnectionError,), retry_kwargs=retry_kwargs or {},
-                                  **task_options)(auto)
+        # a base task class brings its own autoretry options
+        retrying = {} if "base" in task_options else {"autoretry_for": (ConnectionError,),
+                                                       "retry_kwargs": retry_kwargs or {}}
+        holder["task"] = app.task(**retrying, **task_options)(auto)
         holder["task"].apply()
     return runs
 
@@ -1287,8 +1289,21 @@ def test_celery_retry_method_and_retry_kwargs():
     assert _runs_of({"max_retries": 2}, {**zero, "max_retries": 4}, manual=True) == [0, 1, 2, 3, 4]
     assert _runs_of({}, {**zero, "max_retries": 4}) == [0, 1, 2, 3, 4]
     assert _runs_of({"max_retries": 1}, {**zero, "max_retries": None}) == [0, 1]
-    assert celery_adapter.BIND_OPTION in inspect.signature(
-        _quiet_import("celery.app.base").Celery._task_from_fun).parameters
+    from_fun = inspect.signature(_quiet_import("celery.app.base").Celery._task_from_fun).parameters
+    assert celery_adapter.BIND_OPTION in from_fun and celery_adapter.BASE_OPTION in from_fun
+    # a base task class's attributes are the options' defaults; the decorator's win
+    celery = _quiet_import("celery")
+    for name in celery_adapter.TASK_CLASSES:
+        module, _, attr = name.rpartition(".")
+        assert getattr(_quiet_import(module), attr) is celery.Task
+
+    class Base(celery.Task):
+        autoretry_for = (ConnectionError,)
+        max_retries = 1
+        retry_kwargs = {"countdown": 0}
+
+    assert _runs_of({"base": Base}) == [0, 1]  # autoretry_for and max_retries from the class
+    assert _runs_of({"base": Base, "max_retries": 2}) == [0, 1, 2]
 
 # -- retry defaults --------------------------------------------------------------------------------
 def _signature_defaults(qualname: str) -> Dict[str, object]:

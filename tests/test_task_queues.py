@@ -224,3 +224,39 @@ def test_a_run_given_only_the_tasks_module_reads_the_app_around_it(tmp_path):
     # a run given one file still reads the project around it
     assert sorted((f.location.row, f.code) for r in run.results for f in r.findings) == \
         [(7, "RES204"), (17, "RES201"), (17, "RES203")]
+
+
+# -- task classes -----------------------------------------------------------------------------------
+CLASSES = """
+    class RetryingTask(Task):
+        autoretry_for = (Exception,)
+        retry_kwargs = {"max_retries": 5}
+        retry_backoff = True
+
+    class Webhook(RetryingTask):
+        retry_jitter = False
+
+    class Remote(ImportedBase):
+        autoretry_for = TRANSIENT
+    """
+
+
+def test_a_base_task_class_gives_the_options_and_the_decorator_wins(linter):
+    head = HEAD + "from celery import Task\nfrom elsewhere import ImportedBase\n"
+    body = CLASSES + """
+    @app.task(base=RetryingTask, bind=True)
+    def deliver(self, url):
+        return requests.get(url, timeout=5).json()
+
+    @app.task(base=Webhook, autoretry_for=TRANSIENT, retry_kwargs={"max_retries": 2})
+    def notify(url):
+        return requests.get(url, timeout=5).json()
+
+    @app.task(base=Remote)
+    def unknown(url):
+        return requests.get(url, timeout=5).json()
+    """
+    # deliver: every error, 5 retries of up to 1, 2, 4, 8, 16 s; notify: jitter off by its class
+    assert rows(linter, head, body) == [(13, "RES202"), (13, "RES204"), (17, "RES201")]
+    [text] = messages(linter, head, body, "RES202")
+    assert "worst case 6 attempts × 10 s + up to 31 s of waits = 91 s" in text

@@ -82,7 +82,7 @@ class TaskRetries:
             call = expr if isinstance(expr, cst.Call) else None
             qual = self.ctx.qualname(call.func if call is not None else expr, scope)
             if qual in celery.ADAPTER.spellings:
-                return Args(call)
+                return celery.task_options(self.reader, call, scope)
         return None
 
     def _task_name(self, func: cst.FunctionDef, options: Args, scope: Scope) -> Optional[str]:

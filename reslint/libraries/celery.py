@@ -40,6 +40,9 @@ AUTORETRY_OPTIONS = ("autoretry_for", "dont_autoretry_for", "retry_kwargs", "ret
 #: ``None`` is the task's own)
 RETRY_METHOD = "retry"
 RETRY_PARAMETERS = ("args", "kwargs", "exc", "throw", "eta", "countdown", "max_retries")
+#: ``base=``: the task class a task is built from (celery/app/base.py ``_task_from_fun``); its class
+#: attributes are the defaults of the options (celery/app/autoretry.py reads ``getattr(task, name)``)
+BASE_OPTION = "base"
 #: ``@app.task(bind=True)``: the task is passed as the first argument (celery/app/base.py ``_task_from_fun``)
 BIND_OPTION = "bind"
 
@@ -54,11 +57,11 @@ class Celery(RetryAdapter):
     trigger_modules = ("celery",)
     # the Django layout: ``app = Celery(...)`` in proj/celery.py, ``from .celery import app`` in tasks
     shared_instance_types = ("celery.Celery",)
-    forwarded = {qualname: TASK_ATTRIBUTES + AUTORETRY_OPTIONS for qualname in spellings}
+    forwarded = {qualname: TASK_ATTRIBUTES + AUTORETRY_OPTIONS + (BASE_OPTION,) for qualname in spellings}
 
     def read(self, site: Site, reader: PolicyReader) -> Optional[RetryPolicy]:
         call, scope = site.call, site.scope
-        args = Args(call)
+        args = task_options(reader, call, scope)
         if call is None or "autoretry_for" not in args:
             return None  # a task without autoretry_for runs once
         if args.star:
@@ -87,8 +90,7 @@ class Celery(RetryAdapter):
             if kwargs is None:
                 return Wait.unknown(args.arg("retry_kwargs"))
             delay = countdown(reader, kwargs, default_s, scope)
-            return Wait(WaitShape.SCHEDULE, Jitter.NO, lambda k: delay, args.arg("retry_backoff"),
-                        zero=delay == 0)
+            return Wait(WaitShape.FIXED, Jitter.NO, lambda k: delay, args.arg("retry_backoff"), zero=delay == 0)
         if backoff is UNKNOWN or jitter_on is UNKNOWN:
             return Wait.unknown(args.arg("retry_backoff"))
         cap = reader.number(args, "retry_backoff_max", DEFAULTS["retry_backoff_max"], scope=scope)
@@ -148,10 +150,52 @@ class ManualRetry(Celery):
 
 
 def _backs_off(policy: RetryPolicy) -> bool:
-    """Whether a task's decorator passes a ``retry_backoff`` other than a false constant."""
-    arg = Args(policy.call).expr("retry_backoff") if policy.call is not None else None
-    return arg is not None and not (isinstance(arg, cst.Name) and arg.value in ("False", "None")) and \
-        not (isinstance(arg, cst.Integer) and arg.evaluated_value == 0)
+    """Whether a task's countdown is celery's backoff (its own schedule), not a fixed delay."""
+    return policy.wait.shape is WaitShape.SCHEDULE
+
+
+#: the library's task class (celery/app/task.py), whose attributes are :data:`DEFAULTS`
+TASK_CLASSES = ("celery.Task", "celery.app.task.Task")
+
+
+def task_options(reader: PolicyReader, call: Optional[cst.Call], scope) -> Args:
+    """A task decorator's options (``call``'s keywords, empty for a bare ``@shared_task``), over the
+    class attributes of its ``base=`` task class when that class is defined in this module (and
+    its local bases). A base reslint cannot read (imported, or built on one) makes every option
+    it does not see unknown."""
+    options = Args(call)
+    base = options.expr(BASE_OPTION)
+    if base is None:
+        return options
+    attributes, known = _class_options(reader, base, scope, 0)
+    for name, value in attributes.items():  # the decorator's own options win
+        options.by_name.setdefault(name, cst.Arg(value=value, keyword=cst.Name(name)))
+    options.star = options.star or not known
+    return options
+
+
+def _class_options(reader: PolicyReader, expr, scope, depth: int):
+    """(``{option: value expression}`` set in the body of the class ``expr`` names and its bases,
+    nearest first; whether every base is known)."""
+    qual = reader.qualname(expr, scope)
+    if qual in TASK_CLASSES:
+        return {}, True
+    found = reader.ctx.lookup(expr.value, scope) if isinstance(expr, cst.Name) else None
+    if depth > 4 or not found or len(found) != 1 or found[0].kind != "class":
+        return {}, False
+    node: cst.ClassDef = found[0].node
+    out, known = {}, True
+    for base in reversed(node.bases):
+        inherited, base_known = _class_options(reader, base.value, found[0].scope, depth + 1)
+        out.update(inherited)
+        known = known and base_known
+    for stmt in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
+        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+                    isinstance(small.targets[0].target, cst.Name) and \
+                    small.targets[0].target.value in TASK_ATTRIBUTES + AUTORETRY_OPTIONS:
+                out[small.targets[0].target.value] = small.value
+    return out, known
 
 
 def task_max_retries(reader: PolicyReader, options: Args, scope) -> object:
