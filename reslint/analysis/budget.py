@@ -254,4 +254,6 @@ def describe(policy: RetryPolicy, per_attempt_s) -> str:
         "waits of unknown length"
     total = worst_case(policy, per_attempt_s)
     tail = f" = {fmt(total)}" if is_number(total) else ""
+    if per_attempt_s == 0 and is_number(waits):  # no timed call seen in the attempts: the waits alone
+        return f"{attempts} attempts with {wait_text} (the attempts' own time not counted)"
     return f"{attempts} attempts × {per} + {wait_text}{tail}"
