@@ -29,6 +29,7 @@ import builtins
 import importlib
 import importlib.metadata
 import inspect
+from pathlib import Path
 import os
 import re
 import socket
@@ -43,8 +44,8 @@ import pytest
 from reslint import libraries
 from reslint.catalog import langchain as langchain_catalog, names, retries, timeouts
 from reslint.libraries import (
-    backoff as backoff_adapter, celery as celery_adapter, google_api_core as google_adapter,
-    opnieuw as opnieuw_adapter, redo as redo_adapter, requests as requests_adapter,
+    backoff as backoff_adapter, celery as celery_adapter, dramatiq as dramatiq_adapter,
+    google_api_core as google_adapter, huey as huey_adapter, opnieuw as opnieuw_adapter, rq as rq_adapter, redo as redo_adapter, requests as requests_adapter,
     retry_package as retry_package_adapter, stamina as stamina_adapter, tenacity as tenacity_adapter,
     urllib3 as urllib3_adapter,
 )
@@ -962,6 +963,8 @@ RETRY_TABLES = {
 
 def _retry_distribution_has(qualname: str) -> Optional[str]:
     """Known differences between distributions that install the same module."""
+    if qualname in huey_adapter.DJANGO_DECORATORS:
+        return "huey.contrib.djhuey imports Django's configured settings; test_huey_task_retries reads its source"
     if qualname == "retry.retry_call":
         try:
             importlib.metadata.distribution("retry2")
@@ -1105,15 +1108,27 @@ EXTRACTOR_READS: Dict[str, Reads] = {
                   ("wait_exponential_jitter", langchain_catalog.WITH_RETRY_DEFAULTS["wait_exponential_jitter"]),
                   ("retry_exception_types", (Exception,)), ("exponential_jitter_params", None))),
 }
-#: Celery task options are checked by test_celery_task_options (they become task class attributes).
+#: huey's decorators on each of its Huey classes, and RQ's callers and job decorator, which name
+#: ``retry`` as a parameter
+EXTRACTOR_READS.update({
+    **{q: Reads(q, _keywords(q), defaults=tuple(huey_adapter.DEFAULTS.items()))
+       for q in huey_adapter.SPELLINGS if q not in huey_adapter.DJANGO_DECORATORS},
+    **{q: Reads(q, _keywords(q), defaults=((rq_adapter.RETRY_OPTION, None),))
+       for q in ("rq.Queue.enqueue_call", rq_adapter.JOB_DECORATOR)},
+})
+#: Entries checked by tests of their own: celery's task options (they become task class attributes,
+#: test_celery_task_options); dramatiq's actor options (test_dramatiq_retries_middleware), RQ's
+#: methods that take ``retry`` through ``**kwargs`` (test_rq_retry_and_enqueue), and huey's Django
+#: decorators, whose module needs configured Django settings to import (test_huey_task_retries).
 CELERY_ENTRIES = ("celery.shared_task", "celery.Celery.task")
+OWN_TESTS = ("dramatiq.actor", *rq_adapter.FORWARDING, *huey_adapter.DJANGO_DECORATORS)
 #: backoff wait generators the extractor reads: name -> {parameter: default it assumes}.
 BACKOFF_GENERATORS = backoff_adapter.WAIT_GENERATORS
 
 
 def test_every_retry_entry_has_extractor_reads():
     entries = {q for table in RETRY_TABLES.values() for q in table}
-    assert entries == set(EXTRACTOR_READS) | set(CELERY_ENTRIES), "a new retry entry needs a row here"
+    assert entries == set(EXTRACTOR_READS) | set(CELERY_ENTRIES) | set(OWN_TESTS), "a new retry entry needs a row here"
 
 
 def _reads_params(entry: str) -> Params:
@@ -1146,11 +1161,13 @@ def test_extractor_positional_order(entry: str):
 
 #: where each adapter's forwarded names (taken by the callee's ``**kwargs``) are checked: backoff's by
 #: test_backoff_wait_generators, google's by test_google_retry_reads_deadline_as_timeout, celery's by
-#: test_celery_task_options
+#: test_celery_task_options, dramatiq's by test_dramatiq_retries_middleware, RQ's by test_rq_retry_and_enqueue
 FORWARDED_CHECKS = {
     "backoff": backoff_adapter.GENERATOR_KEYWORDS,
     "google": (google_adapter.OLD_TIMEOUT,),
     "celery": celery_adapter.TASK_ATTRIBUTES + celery_adapter.AUTORETRY_OPTIONS + (celery_adapter.BASE_OPTION,),
+    "dramatiq": dramatiq_adapter.OPTIONS,
+    "rq": (rq_adapter.RETRY_OPTION,),
 }
 
 
@@ -1759,3 +1776,82 @@ def test_retries_generators_is_what_the_library_does(name: str):
         if name == "stamina":
             module.set_testing(False)
     assert (len(runs) > 1) is adapter.retries_generators, runs
+
+
+# -- dramatiq, huey, RQ ------------------------------------------------------------------------------
+def test_dramatiq_retries_middleware():
+    """Every broker installs ``Retries``, which reads the actor options the adapter reads, retries
+    20 times by default, and waits ``min_backoff * 2 ** retries`` ms times ``uniform(1, 2)``, capped."""
+    require("dramatiq")
+    retries_module = _quiet_import("dramatiq.middleware.retries")
+    middleware = _quiet_import("dramatiq.middleware")
+    assert retries_module.Retries in middleware.default_middleware
+    Retries = retries_module.Retries
+    assert set(dramatiq_adapter.OPTIONS) <= Retries().actor_options
+    assert inspect.signature(Retries).parameters["max_retries"].default == dramatiq_adapter.DEFAULTS["max_retries"]
+    assert retries_module.DEFAULT_MIN_BACKOFF == dramatiq_adapter.DEFAULTS["min_backoff_ms"]
+    assert retries_module.DEFAULT_MAX_BACKOFF == dramatiq_adapter.DEFAULTS["max_backoff_ms"]
+    compute = _quiet_import("dramatiq.common").compute_backoff
+    assert inspect.signature(compute).parameters["max_exponent"].default == dramatiq_adapter.MAX_EXPONENT
+    factor = 1000
+    for retries in range(6):
+        base = factor * 2 ** retries
+        drawn = {compute(retries, factor=factor, max_backoff=10 ** 9)[1] for _ in range(200)}
+        assert base <= min(drawn) and max(drawn) <= base * dramatiq_adapter.JITTER_FACTOR, (retries, drawn)
+        assert len(drawn) > 1, "compute_backoff no longer draws at random"
+    assert max(compute(20, factor=factor, max_backoff=5000)[1] for _ in range(50)) <= 5000
+    # the actor decorator passes the options to the middleware through **options
+    assert inspect.signature(_quiet_import("dramatiq").actor).parameters["options"].kind is P.VAR_KEYWORD
+
+
+def test_huey_task_retries():
+    """A huey task with ``retries=2`` runs three times on any exception; ``retry_backoff``
+    multiplies the delay after each retry; the Django decorators pass their arguments on."""
+    require("huey")
+    huey = _quiet_import("huey")
+    for name in huey_adapter.HUEY_CLASSES:
+        cls = getattr(huey, name.split(".", 1)[1])
+        assert issubclass(cls, huey.Huey), name
+    import logging
+
+    logging.getLogger("huey").disabled = True
+    try:
+        instance = huey.MemoryHuey(immediate=True)
+        runs = []
+
+        @instance.task(retries=2)
+        def failing():
+            runs.append(1)
+            raise ValueError("not transient, retried all the same")
+
+        failing()
+        assert len(runs) == 3
+    finally:
+        logging.getLogger("huey").disabled = False
+    source = inspect.getsource(huey.Huey._requeue_task)
+    assert "task.retry_delay *= task.retry_backoff" in source
+    djhuey = Path(_quiet_import("huey").__file__).parent / "contrib" / "djhuey" / "__init__.py"
+    text = djhuey.read_text(encoding="utf-8")
+    assert "task = HUEY.task" in text and "periodic_task = HUEY.periodic_task" in text
+    assert "ret = task(*args, **kwargs)" in text and "ret = periodic_task(*args, **kwargs)" in text
+
+
+def test_rq_retry_and_enqueue():
+    """``Retry(max, interval=0)``: the k-th retry waits the k-th interval, the last one after
+    that; ``enqueue``, ``enqueue_at`` and ``enqueue_in`` take ``retry`` from their keywords and
+    the job function at the adapter's position."""
+    require("rq")
+    rq = _quiet_import("rq")
+    names = tuple(inspect.signature(rq.Retry).parameters)
+    assert names[:len(rq_adapter.RETRY_POSITIONAL)] == rq_adapter.RETRY_POSITIONAL
+    assert inspect.signature(rq.Retry).parameters["interval"].default == rq_adapter.RETRY_DEFAULTS["interval"]
+    for name in rq_adapter.RETRY_CLASSES:
+        module, _, attr = name.rpartition(".")
+        assert getattr(_quiet_import(module), attr) is rq.Retry
+    assert [rq.Retry.get_interval(count, [10, 30, 60]) for count in range(5)] == [10, 30, 60, 60, 60]
+    assert rq.Retry.get_interval(3, 7) == 7
+    assert "kwargs.pop('retry', None)" in inspect.getsource(rq.Queue.parse_args)
+    for qualname, position in rq_adapter.CALLABLE_POSITIONS.items():
+        params = [p for p in inspect.signature(resolve(qualname)[0]).parameters.values()
+                  if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)][1:]  # after self
+        assert params[position].name in ("f", "func"), (qualname, [p.name for p in params])

@@ -7,7 +7,10 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from reslint.config import load_settings
+import pytest
+
+from reslint.config import Settings, load_settings
+from reslint.engine.filepass import Linter
 from reslint.engine.runner import Runner
 from tests.linting import messages, rows
 
@@ -20,6 +23,41 @@ from celery import Celery, shared_task
 app = Celery("shop")
 TRANSIENT = (requests.ConnectionError, requests.Timeout)
 """
+#: the arithmetic tests below judge a task's worst case by a one-minute limit (the default,
+#: ``max-task-retry-time``, is 20 minutes: test_a_queued_task_is_judged_by_max_task_retry_time)
+MINUTE = 60.0
+
+
+@pytest.fixture
+def linter(tmp_path):
+    """A linter that judges queued tasks' retries by :data:`MINUTE`."""
+    return Linter(Settings(root=tmp_path, max_task_retry_time=MINUTE))
+
+
+# -- the limit a queued task is judged by -------------------------------------------------------------
+def test_a_queued_task_is_judged_by_max_task_retry_time(tmp_path):
+    """Nobody waits for a queued task: 5 retries 30 s to 480 s apart (930 s) stay within the
+    default 20 minutes, 5 retries with a factor of 60 (1500 s) do not, and the message names the
+    setting; a retry that a caller waits for is still judged by max-retry-time."""
+    default = Linter(Settings(root=tmp_path))
+    template = """
+        @shared_task(autoretry_for=TRANSIENT, retry_backoff={factor}, max_retries=5)
+        def mail(x):
+            return requests.post("https://m.invalid", timeout=5)
+        """
+    assert "RES202" not in {code for _, code in rows(default, HEAD, template.format(factor=30))}
+    [text] = messages(default, HEAD, template.format(factor=60), "RES202")
+    assert "up to 1500 s of waits" in text and "> max-task-retry-time (1200 s)" in text
+    loop = """
+        def fetch():
+            for attempt in range(5):
+                try:
+                    return requests.get("https://e.invalid", timeout=5)
+                except requests.Timeout:
+                    time.sleep(random.uniform(0, 30))
+        """
+    [text] = messages(default, HEAD + "import time\n", loop, "RES202")
+    assert "> max-retry-time (60 s)" in text
 
 
 # -- retry_kwargs -----------------------------------------------------------------------------------
@@ -32,7 +70,7 @@ def test_retry_kwargs_max_retries_and_countdown_are_the_policy(linter):
     assert rows(linter, HEAD, body) == [(2, "RES201"), (2, "RES202")]
     [text] = messages(linter, HEAD, body, "RES202")
     # 2 retries 600 s apart, 3 runs of a (5 + 5) s GET: the numbers celery would give
-    assert "worst case 3 attempts × 10 s + up to 1200 s of waits = 1230 s > max-retry-time (60 s)" in text
+    assert "worst case 3 attempts × 10 s + up to 1200 s of waits = 1230 s > max-task-retry-time (60 s)" in text
     assert "the task's work then lands that late" in text
     assert "lower `max_retries` or the countdown" in text
     [jitter] = messages(linter, HEAD, body, "RES201")

@@ -228,11 +228,15 @@ def worst_case(policy: RetryPolicy, per_attempt_s):
 
 
 def fmt(seconds) -> str:
-    """``12.0`` → ``12 s``; ``13.05`` → ``13.05 s``."""
+    """``12.0`` → ``12 s``; ``13.05`` → ``13.05 s``; from two hours on, the hours or days too
+    (``4007010 s (46.4 days)``), below 10**15 s in whole digits rather than ``4.00701e+06``."""
     if not is_number(seconds):
         return "unknown"
     rounded = round(float(seconds), 2)
-    return f"{rounded:g} s"
+    if abs(rounded) < 7200 or abs(rounded) >= 1e15:
+        return f"{rounded:g} s"
+    unit, size = ("days", 86400) if abs(rounded) >= 2 * 86400 else ("h", 3600)
+    return f"{rounded:.0f} s ({rounded / size:.3g} {unit})"
 
 
 def count_text(count) -> str:

@@ -152,6 +152,8 @@ class RetriedScopes:
             self._scan(ctx.model.module_scope.node.body, ctx.model.module_scope)
 
     def _open(self, node, entry) -> None:
+        if isinstance(entry, RetryScope) and not entry.policy.retries:
+            return  # one attempt (``max_retries=0``): nothing in it runs twice
         if isinstance(entry, RetryScope):
             if _waits_for_an_assertion(entry.policy, node):
                 self._asserting.add(id(entry.policy))
@@ -430,8 +432,9 @@ class RetriedScopes:
             policy = self._caller_policy(node, scope)
             if policy is None:
                 continue
-            entry = self.ctx.catalog.helper(self.ctx.qualname(node.func, scope)) if self.ctx.catalog else None
-            position = entry.callable_position if entry is not None else 0
+            qual = self.ctx.qualname(node.func, scope)
+            entry = self.ctx.catalog.helper(qual) if self.ctx.catalog else None
+            position = entry.callable_position if entry is not None else policy.adapter.callable_positions.get(qual, 0)
             target = next((a.value for i, a in enumerate(a for a in node.args if a.keyword is None and not a.star)
                            if i == position), None)
             body = self._retried_body(target, scope)

@@ -35,6 +35,12 @@ from reslint.model.remedy import FixContext, Remedy, UnsafeReplay  # noqa: F401 
 from reslint.model.reader import PolicyReader
 
 
+#: :attr:`RetryAdapter.time_cap_why` of task queues (:attr:`RetryAdapter.queued`): a retried task is
+#: queued again, no caller waits
+QUEUED_TIME_CAP_WHY = ("the task's work then lands that late, long after whoever queued it stopped waiting, and "
+                       "each retry adds load to the struggling dependency")
+
+
 @dataclass(frozen=True)
 class Site:
     """Where a policy is spelled: its role, the qualified name it resolves to, the call (``None``
@@ -62,6 +68,9 @@ class RetryAdapter:
     give_up_error: ClassVar[Optional[str]] = None
     #: whether ``retry_call(fn)``-style callers or ``Retrying()(fn)`` retry a function passed in
     retries_callables: ClassVar[bool] = False
+    #: qualified name of a caller -> the position of the function it retries among the positional
+    #: arguments (0 when absent: ``retry_call(fn, ...)``; RQ's ``enqueue_in(delay, fn, ...)`` is 1)
+    callable_positions: ClassVar[Mapping[str, int]] = {}
     #: types whose instances retry a function they are called with (``Retrying()(fn)``)
     callable_policies: ClassVar[Tuple[str, ...]] = ()
     #: method name -> the qualified name it spells, for a method of objects reslint cannot type
@@ -102,6 +111,9 @@ class RetryAdapter:
         """The layer in call chains when no function names it: ``tenacity retry``."""
         return f"{self.name} retry"
 
+    #: whether the retries queue the work again (a task queue's task): nobody waits for it, so RES202
+    #: judges its worst case by ``max-task-retry-time``, not ``max-retry-time``
+    queued: ClassVar[bool] = False
     #: what a worst case above ``max-retry-time`` costs (RES202), after "worst case ... > N s; "
     time_cap_why: ClassVar[str] = "a struggling dependency then holds the caller that long"
 

@@ -22,7 +22,9 @@ from typing import Optional
 import libcst as cst
 
 from reslint.semantics.edits import FixPlan
-from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, remove_keyword_fix, roles
+from reslint.libraries.base import (
+    QUEUED_TIME_CAP_WHY, FixContext, Remedy, RetryAdapter, Site, remove_keyword_fix, roles,
+)
 from reslint.model.policy import Jitter, RetryPolicy, Role, Wait, WaitShape, types_or_unknown
 from reslint.model.reader import Args, PolicyReader
 from reslint.values import UNKNOWN, clamp, is_number, mul, scaled_power
@@ -49,9 +51,8 @@ BIND_OPTION = "bind"
 
 class Celery(RetryAdapter):
     name = "celery"
-    # a retry is queued again: no caller waits, but the work lands late and the dependency keeps taking load
-    time_cap_why = ("the task's work then lands that late, long after whoever queued it stopped waiting, and each "
-                    "retry adds load to the struggling dependency")
+    time_cap_why = QUEUED_TIME_CAP_WHY
+    queued = True
     # `app.task` resolves to celery.Celery.task
     spellings = roles("celery.shared_task", "celery.Celery.task", role=Role.DECORATOR)
     trigger_modules = ("celery",)

@@ -53,8 +53,9 @@ class RetryWithoutTimeCap(PolicyRule):
             self._per_attempt[key] = _larger(self._per_attempt.get(key), seconds)
 
     def leave_Module(self, node: cst.Module) -> None:
-        limit = self.settings.max_retry_time
         for policy in self._policies:
+            queued = policy.adapter.queued
+            limit = self.settings.max_task_retry_time if queued else self.settings.max_retry_time
             if not is_number(policy.attempts) or not policy.retries or policy.has_time_cap or policy.connect_only \
                     or policy.max_delay_s is UNKNOWN:
                 continue
@@ -78,7 +79,8 @@ class RetryWithoutTimeCap(PolicyRule):
                     total = waits_only
             if total is not None and not (is_number(total) and total > limit):
                 continue  # shown short, or not shown long: an unknown value is never the fault
-            verdict = f"> max-retry-time ({limit:g} s){forever}" if is_number(total) else "(unbounded)"
+            setting = "max-task-retry-time" if queued else "max-retry-time"
+            verdict = f"> {setting} ({limit:g} s){forever}" if is_number(total) else "(unbounded)"
             adapter = policy.adapter
             advice = adapter.advice(Remedy.TIME_CAP, policy, limit) or ADVICE
             fix = adapter.fix(Remedy.TIME_CAP, policy, FixContext(self.ctx, self._scopes.get(id(policy))),

@@ -36,8 +36,10 @@ class RetryOnAnyError(PolicyRule):
     def check_library(self, policy: RetryPolicy) -> None:
         problem = self.problem(policy)
         if problem:
+            how = policy.adapter.advice(Remedy.NARROW, policy)
             self.report(policy.node, f"{policy.adapter.label} {problem}: {WHY}; retry only transient errors "
-                                     f"(connection errors, timeouts, 429, 5xx)", fix=self._narrow(policy))
+                                     f"(connection errors, timeouts, 429, 5xx)" + (f": {how}" if how else ""),
+                        fix=self._narrow(policy))
 
     def problem(self, policy: RetryPolicy) -> Optional[str]:
         """Why what the policy retries is too broad, or ``None``."""

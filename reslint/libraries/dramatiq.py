@@ -1,0 +1,89 @@
+"""dramatiq: every actor (``@dramatiq.actor``, ``@actor(...)``) is retried by the ``Retries``
+middleware, which every broker installs by default.
+
+Facts from dramatiq/middleware/retries.py and dramatiq/common.py (2.x): on any exception an
+actor's message is retried up to ``max_retries`` times (20 by default, ``None``: forever), unless
+the exception is one of ``throws`` (the message fails) or ``retry_when(retries, exception)`` is
+given, which then decides alone. The wait after the k-th failure is
+``compute_backoff(k - 1, factor=min_backoff, max_backoff=max_backoff)``: ``min_backoff * 2 **
+(k - 1)`` milliseconds times a random ``uniform(1, 2)`` (always jittered), capped at ``max_backoff``
+(15 s and 7 days by default; ``max_backoff`` is clamped to 7 days). A ``dramatiq.Retry(delay=ms)``
+raised by the actor sets that one wait. There is no time cap, and ``Retry-After`` is not read.
+The options are read from the actor's decorator; a project that builds its broker with its own
+``Retries(max_retries=...)`` middleware changes the defaults, which reslint does not see.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+from reslint.libraries.base import QUEUED_TIME_CAP_WHY, Remedy, RetryAdapter, Site, roles
+from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
+from reslint.model.reader import Args, PolicyReader
+from reslint.values import clamp, is_number, mul, scaled_power
+
+#: dramatiq/middleware/retries.py: Retries(max_retries=20), DEFAULT_MIN_BACKOFF = 15000 ms,
+#: DEFAULT_MAX_BACKOFF = 86400000 * 7 ms (also the most ``max_backoff`` can be)
+DEFAULTS = {"max_retries": 20, "min_backoff_ms": 15000, "max_backoff_ms": 86400000 * 7}
+#: the actor options the reader takes (``Retries.actor_options``), passed through ``**options``
+OPTIONS = ("max_retries", "min_backoff", "max_backoff", "retry_when", "throws")
+#: the exponent of compute_backoff is capped (dramatiq/common.py ``max_exponent=32``)
+MAX_EXPONENT = 32
+#: compute_backoff's jitter multiplies the wait by ``uniform(1, 2)``: at most twice the base
+JITTER_FACTOR = 2.0
+_MS = 0.001
+
+
+class Dramatiq(RetryAdapter):
+    name = "dramatiq"
+    label = "dramatiq actor retry"
+    cap_label = "dramatiq actor retry"
+    write_label = "a dramatiq actor (retried by the Retries middleware)"
+    layer_label = "dramatiq actor retry"
+    time_cap_why = QUEUED_TIME_CAP_WHY
+    queued = True
+    spellings = roles("dramatiq.actor", role=Role.DECORATOR)
+    trigger_modules = ("dramatiq",)
+    forwarded = {"dramatiq.actor": OPTIONS}
+
+    def read(self, site: Site, reader: PolicyReader) -> Optional[RetryPolicy]:
+        scope = site.scope
+        args = Args(site.call)
+        if args.star:
+            return self.policy(site)
+        retries = reader.count(args, "max_retries", DEFAULTS["max_retries"], scope)
+        retried = Retried(RetriedKind.ANY, ("Exception",), node=site.anchor, default=True)
+        excluded = reader.exception_types(args.expr("throws"), scope) if "throws" in args else ()
+        if "throws" in args:  # these fail the message at once
+            retried = dataclasses.replace(retried, excluded=excluded) if excluded else \
+                dataclasses.replace(retried, filtered=True)
+        wait = self._wait(reader, args, scope)
+        if "retry_when" in args:  # the predicate decides alone, max_retries is ignored
+            return self.policy(site, max_delay_s=None, wait=wait,
+                               retried=Retried(RetriedKind.UNKNOWN, node=args.expr("retry_when")))
+        return self.policy(site, attempts=retries + 1 if is_number(retries) else retries, max_delay_s=None,
+                           wait=wait, retried=retried)
+
+    def _wait(self, reader: PolicyReader, args: Args, scope) -> Wait:
+        low = reader.number(args, "min_backoff", None, scale=_MS, scope=scope)
+        high = reader.number(args, "max_backoff", None, scale=_MS, scope=scope)
+        # ``min_backoff or DEFAULT``: None and 0 are the default (Retries.__init__, the message options)
+        low = DEFAULTS["min_backoff_ms"] * _MS if low is None or low == 0 else low
+        high = DEFAULTS["max_backoff_ms"] * _MS if high is None or high == 0 else high
+        if is_number(high):
+            high = min(high, DEFAULTS["max_backoff_ms"] * _MS)
+        return Wait(WaitShape.SCHEDULE, Jitter.YES,
+                    lambda k: clamp(mul(mul(low, JITTER_FACTOR), scaled_power(2.0, min(k - 1, MAX_EXPONENT))),
+                                    None, high),
+                    args.expr("min_backoff") or args.expr("max_backoff"))
+
+    advice_text = {
+        Remedy.TIME_CAP: "lower `max_retries` (20 by default) or `max_backoff` (dramatiq has no total-time cap)",
+        Remedy.BOUNDS: "set `max_retries=` to a number (None means forever)",
+        Remedy.NARROW: "give the actor `retry_when=` a predicate that accepts only those, or `throws=` the errors "
+                       "no retry fixes",
+    }
+
+
+ADAPTER = Dramatiq()
