@@ -277,3 +277,39 @@ def test_text_prefilter_for_recursion():
                                   "        return push(\n            b,\n            n - 2,\n        )\n")
     assert not may_retry_by_recursion("def push(b, attempt=0):\n    return push(b, attempt + 1)\n")  # no except
     assert not may_retry_by_recursion("import x\ntry:\n    pass\nexcept E:\n    other(n + 1)\n")  # no def called
+
+
+def test_recursion_that_sleeps_in_a_helper_is_not_an_immediate_retry(tmp_path):
+    """A recursion whose handler first calls a function that sleeps (imported, named for its
+    sleep, or of the same module) waits before the next attempt: not RES205; the same recursion
+    with no such call retries at once."""
+    (tmp_path / "m.py").write_text(
+        "import time, requests\n"
+        "from .limits import sleep_after_rate_limit\n"
+        "def pause():\n"
+        "    time.sleep(60)\n"
+        "def imported(url, attempt=0):\n"
+        "    try:\n"
+        "        return requests.get(url, timeout=5)\n"
+        "    except requests.ConnectionError:\n"
+        "        if attempt >= 3:\n"
+        "            raise\n"
+        "        sleep_after_rate_limit()\n"
+        "        return imported(url, attempt + 1)\n"
+        "def local(url, attempt=0):\n"
+        "    try:\n"
+        "        return requests.get(url, timeout=5)\n"
+        "    except requests.ConnectionError:\n"
+        "        if attempt >= 3:\n"
+        "            raise\n"
+        "        pause()\n"
+        "        return local(url, attempt + 1)\n"
+        "def hot(url, attempt=0):\n"
+        "    try:\n"
+        "        return requests.get(url, timeout=5)\n"
+        "    except requests.ConnectionError:\n"
+        "        if attempt >= 3:\n"
+        "            raise\n"
+        "        return hot(url, attempt + 1)\n")
+    rows = sorted(f.location.row for f in _run(tmp_path) if f.code == "RES205")
+    assert rows == [27]  # at the recursive call of `hot`

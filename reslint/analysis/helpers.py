@@ -329,6 +329,9 @@ class Helpers:
         var = counter if step > 0 and is_number(start) else None
         first = int(start) if var is not None else 0
         wait = self.loops.wait(sleeps, var, first, inner)
+        pausing = self.loops.pausing_calls(nodes, sleeps, inner)
+        if pausing:
+            wait = Wait.unknown(pausing[0])  # a helper sleeps (until a rate limit resets): how long is unknown
         retried, aimed = self.loops.retried(handlers, nodes, inner)
         capped, cap = self.loops.time_cap(func, nodes, inner)
         in_handler = {id(n) for handler in handlers for n in own_nodes(handler.body)}

@@ -203,6 +203,23 @@ def _names_a_wait(func, words) -> bool:
     return any(word in name for word in words)
 
 
+def _depends_on(expr, names, scope, ctx: Context, depth: int = 0) -> bool:
+    """Whether ``expr`` uses one of ``names`` (parameters), directly or through the locals it
+    reads (``parsed = parse(retry_after)`` ... ``return parsed``)."""
+    if not names:
+        return False
+    for node in expressions(expr):
+        if isinstance(node, cst.Name):
+            if node.value in names:
+                return True
+            if depth < 4:
+                for binding in ctx.lookup(node.value, scope) or ():
+                    if binding.kind == "assign" and binding.value is not None and \
+                            _depends_on(binding.value, names, binding.scope, ctx, depth + 1):
+                        return True
+    return False
+
+
 def _statements_before(block, target) -> List[cst.CSTNode]:
     """The statements that run before ``target`` on its way through ``block``: in each block
     around it (not into nested functions), those before the statement that holds it."""
@@ -297,10 +314,7 @@ class LoopAnalyzer:
         if not exits:
             return None
         sleeps = [n for n in nodes if isinstance(n, cst.Call) and self.ctx.qualname(n.func, scope) in cat.SLEEPS]
-        sleep_ids = {id(n) for n in sleeps}  # not `n not in sleeps`: quadratic in a loop of many sleeps
-        in_sleeps = {id(n) for s in sleeps for n in own_nodes(s)}  # ``sleep(backoff_for(attempt))``
-        helper_sleeps = [n for n in nodes if isinstance(n, cst.Call) and id(n) not in sleep_ids
-                         and (self._sleeps_inside(n, scope) or (id(n) not in in_sleeps and self._named_sleep(n, scope)))]
+        helper_sleeps = self.pausing_calls(nodes, sleeps, scope)
         # a try drives the retry when success leaves the loop from it (``try: return op()``, or an
         # ``else: break``); a try around logging or bookkeeping inside a poll does not
         tries = [t for t in self.tries(loop.body) if exits_on_success(t, flag, loop)]
@@ -375,6 +389,16 @@ class LoopAnalyzer:
                 out.append(node)
             stack.extend(children(node))
         return out
+
+    def pausing_calls(self, nodes, sleeps: List[cst.Call], scope) -> List[cst.Call]:
+        """The calls among ``nodes``, besides the library ``sleeps`` and what their arguments call
+        (``sleep(backoff_for(attempt))``), that pause for a time unknown here: a function of this
+        module whose body sleeps, or a call reslint cannot follow whose name says it sleeps
+        (``sleep_after_rate_limit_exception(client)``)."""
+        sleep_ids = {id(n) for n in sleeps}  # not `n not in sleeps`: quadratic in a loop of many sleeps
+        in_sleeps = {id(n) for s in sleeps for n in own_nodes(s)}
+        return [n for n in nodes if isinstance(n, cst.Call) and id(n) not in sleep_ids
+                and (self._sleeps_inside(n, scope) or (id(n) not in in_sleeps and self._named_sleep(n, scope)))]
 
     def _sleeps_inside(self, call: cst.Call, scope) -> bool:
         """A call to a function or method of this module whose body sleeps (``self._jitter_sleep(i)``)."""
@@ -742,27 +766,84 @@ class LoopAnalyzer:
 
     def reads_retry_after(self, expr, scope, depth: int = 0) -> bool:
         """Whether a wait comes from the server: ``Retry-After`` or a rate-limit reset header,
-        read directly or through a local assigned from one (on any branch)."""
+        read directly, through a local assigned from one (on any branch), or returned by a
+        function of this module that the wait calls (``_backoff_seconds(response, attempt)``)."""
+        keywords = {id(a.keyword) for n in expressions(expr) if isinstance(n, cst.Call) for a in n.args
+                    if a.keyword is not None}  # ``f(retry_after=None)`` names a parameter, reads nothing
         for node in expressions(expr):
             if isinstance(node, cst.SimpleString) and any(h in node.value.lower() for h in cat.SERVER_WAIT_HEADERS):
                 return True
             if isinstance(node, cst.Attribute) and node.attr.value in ("retry_after", "reset", "reset_time"):
                 return True
-            if isinstance(node, cst.Name) and depth < 4:
+            if isinstance(node, cst.Name) and depth < 4 and id(node) not in keywords:
                 for binding in self.ctx.lookup(node.value, scope) or ():
                     if binding.value is not None and binding.kind == "assign" and \
                             self.reads_retry_after(binding.value, binding.scope, depth + 1):
                         return True
+            if isinstance(node, cst.Call) and depth < 4:
+                returned = self._returned(node, scope)
+                if returned and any(self.reads_retry_after(v, inner, depth + 1) for v, inner in returned):
+                    return True
         return False
 
+    def _returned(self, call: cst.Call, scope) -> List[Tuple[cst.BaseExpression, Scope]]:
+        """``(value, the function's scope)`` of each ``return`` of the function of this module that
+        ``call`` names (not of functions nested in it); empty when it names none."""
+        func = self._local_def(call, scope)
+        if func is None:
+            return []
+        inner = self.ctx.model.scopes.get(id(func.body), scope)
+        return [(n.value, inner) for n in own_nodes(func.body) if isinstance(n, cst.Return) and n.value is not None]
+
+    def _retry_after_params(self, call: cst.Call, scope) -> frozenset:
+        """The parameters of the function ``call`` names that receive an argument reading the
+        server's wait (``_backoff_seconds(attempt, retry_after)``)."""
+        func = self._local_def(call, scope)
+        if func is None:
+            return frozenset()
+        params = [p.name.value for p in list(func.params.posonly_params) + list(func.params.params)]
+        if params and params[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
+            params = params[1:]
+        out = set()
+        for index, arg in enumerate(a for a in call.args if a.keyword is None and not a.star):
+            if index < len(params) and self.reads_retry_after(arg.value, scope):
+                out.add(params[index])
+        out.update(a.keyword.value for a in call.args if a.keyword is not None and self.reads_retry_after(a.value, scope))
+        return frozenset(out)
+
+    def reaching_value(self, name: cst.Name, sleep: cst.Call, loop) -> Optional[cst.BaseExpression]:
+        """The value ``name`` holds at ``sleep(name)`` in ``loop``'s body: that of the last plain
+        assignment to it among the statements run before the sleep on its way there
+        (``wait = min(wait, cap)`` after ``wait = retry_after``), or ``None`` when none is found
+        or a compound statement on the way may bind it on one of its branches."""
+        found = None
+        for stmt in _statements_before(getattr(loop, "body", None), sleep):
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+                            isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name.value:
+                        found = small.value
+            elif any(isinstance(n, cst.Name) and n.value == name.value and isinstance(p, (cst.AssignTarget, cst.AugAssign))
+                     for p in own_nodes(stmt) for n in children(p)):
+                found = None
+        return found
+
     def retry_after_capped(self, expr, scope, depth: int = 0) -> bool:
-        """Whether a sleep that reads Retry-After bounds it (``min(value, CAP)``), on every
-        binding of the names it goes through."""
+        """Whether a sleep that reads Retry-After bounds it (``min(value, CAP)``, CAP a number, a
+        constant or a parameter with a numeric default), on every binding of the names it goes
+        through, or on every return of the function of this module it calls."""
         for node in expressions(expr):
             if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "min":
                 if any(is_number(self.ctx.value_of(a.value, scope)) or self._is_name_constant(a.value, scope)
-                       for a in node.args):
+                       or is_number(self.ctx.param_default(a.value, scope)) for a in node.args):
                     return True
+        if isinstance(expr, cst.Call) and depth < 4:
+            returned = self._returned(expr, scope)
+            if returned:  # every return that carries the server's wait is capped
+                given = self._retry_after_params(expr, scope)
+                return all(self.retry_after_capped(v, inner, depth + 1) or
+                           not (self.reads_retry_after(v, inner) or _depends_on(v, given, inner, self.ctx))
+                           for v, inner in returned)
         if isinstance(expr, cst.Name) and depth < 4:
             reading = [b for b in self.ctx.lookup(expr.value, scope) or ()
                        if b.value is not None and self.reads_retry_after(b.value, b.scope)]
@@ -984,10 +1065,52 @@ class LoopAnalyzer:
                         statuses.update(int(v) for v in value if is_number(v))
         aimed = bool(statuses & {429}) or any(t in cat.RATE_LIMIT_ERRORS for t in types)
         if any_error:
-            return Retried(RetriedKind.ANY, tuple(types) or ("BaseException",), frozenset(statuses)), aimed
+            broad = [h for h in handlers if h.type is None or any(t in cat.CATCH_ALL for t in
+                                                                   self._handler_types(h.type, scope) or ())]
+            # each broad handler tests the error and gives up on what it does not retry
+            # (``if not is_transient(e): raise``, ``if isinstance(e, HTTPStatusError): break``)
+            classified = bool(broad) and all(gives_up_on_some(h) for h in broad)
+            return Retried(RetriedKind.ANY, tuple(types) or ("BaseException",), frozenset(statuses),
+                           classified=classified), aimed
         if handlers:
             return Retried(RetriedKind.TYPES, tuple(types), frozenset(statuses), bool(statuses)), aimed
         return Retried(RetriedKind.STATUS, (), frozenset(statuses), True), aimed
+
+
+def gives_up_on_some(handler: cst.ExceptHandler) -> bool:
+    """``except Exception as exc: if not is_transient(exc): raise``: the handler classifies the
+    caught exception and re-raises (or returns, or breaks out on) what it does not retry, so it
+    does not retry everything. The test may read the exception through a local derived from it
+    (``decision = policy.evaluate(error=exc)``, ``text = str(exc).lower()``, ``status =
+    exc.response.status_code``), then ``if not decision.retry: raise``."""
+    if handler.name is None or not isinstance(handler.name.name, cst.Name):
+        return False
+    derived = {handler.name.name.value}
+    nodes = _in_order(handler.body)
+    for node in nodes:  # in source order: a local is derived before the test that reads it
+        if isinstance(node, (cst.Assign, cst.AnnAssign, cst.NamedExpr)) and node.value is not None and \
+                _reads(node.value, derived):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            derived.update(n.value for t in targets for n in expressions(t) if isinstance(n, cst.Name))
+    for node in nodes:
+        if isinstance(node, cst.If) and _reads(node.test, derived) and \
+                any(isinstance(n, (cst.Raise, cst.Return, cst.Break)) for n in expressions(node)):
+            return True
+    return False
+
+
+def _in_order(node) -> list:
+    """The nodes under ``node`` in source order (``expressions`` does not keep it)."""
+    out, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        stack.extend(reversed(children(current)))
+    return out
+
+
+def _reads(expr, names) -> bool:
+    return any(isinstance(n, cst.Name) and n.value in names for n in expressions(expr))
 
 
 def _checks_response(test) -> bool:

@@ -9,8 +9,11 @@ given, which then decides alone. The wait after the k-th failure is
 (k - 1)`` milliseconds times a random ``uniform(1, 2)`` (always jittered), capped at ``max_backoff``
 (15 s and 7 days by default; ``max_backoff`` is clamped to 7 days). A ``dramatiq.Retry(delay=ms)``
 raised by the actor sets that one wait. There is no time cap, and ``Retry-After`` is not read.
-The options are read from the actor's decorator; a project that builds its broker with its own
-``Retries(max_retries=...)`` middleware changes the defaults, which reslint does not see.
+The options are read from the actor's decorator. The defaults are the broker's ``Retries``
+middleware's, which a project often builds with its own (``Retries(max_retries=settings.X,
+min_backoff=...)``, in the module that sets up the broker): an actor that does not give
+``max_retries`` retries an unknown number of times, one that does not give ``min_backoff`` waits
+an unknown time, and the 7-day clamp of ``max_backoff`` bounds every wait whatever is configured.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Optional
 from reslint.libraries.base import QUEUED_TIME_CAP_WHY, Remedy, RetryAdapter, Site, roles
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
-from reslint.values import clamp, is_number, mul, scaled_power
+from reslint.values import UNKNOWN, clamp, is_number, mul, scaled_power
 
 #: dramatiq/middleware/retries.py: Retries(max_retries=20), DEFAULT_MIN_BACKOFF = 15000 ms,
 #: DEFAULT_MAX_BACKOFF = 86400000 * 7 ms (also the most ``max_backoff`` can be)
@@ -52,7 +55,8 @@ class Dramatiq(RetryAdapter):
         args = Args(site.call)
         if args.star:
             return self.policy(site)
-        retries = reader.count(args, "max_retries", DEFAULTS["max_retries"], scope)
+        # not given: the middleware's (20 unless the project builds its own Retries)
+        retries = reader.count(args, "max_retries", UNKNOWN, scope)
         retried = Retried(RetriedKind.ANY, ("Exception",), node=site.anchor, default=True)
         excluded = reader.exception_types(args.expr("throws"), scope) if "throws" in args else ()
         if "throws" in args:  # these fail the message at once
@@ -66,10 +70,12 @@ class Dramatiq(RetryAdapter):
                            wait=wait, retried=retried)
 
     def _wait(self, reader: PolicyReader, args: Args, scope) -> Wait:
+        given = "min_backoff" in args
         low = reader.number(args, "min_backoff", None, scale=_MS, scope=scope)
         high = reader.number(args, "max_backoff", None, scale=_MS, scope=scope)
-        # ``min_backoff or DEFAULT``: None and 0 are the default (Retries.__init__, the message options)
-        low = DEFAULTS["min_backoff_ms"] * _MS if low is None or low == 0 else low
+        # ``min_backoff or DEFAULT``: None and 0 are the middleware's (Retries.__init__, the message
+        # options), which the project may have set; max_backoff is clamped to 7 days whatever it is
+        low = UNKNOWN if not given or low is None or low == 0 else low
         high = DEFAULTS["max_backoff_ms"] * _MS if high is None or high == 0 else high
         if is_number(high):
             high = min(high, DEFAULTS["max_backoff_ms"] * _MS)
@@ -79,7 +85,7 @@ class Dramatiq(RetryAdapter):
                     args.expr("min_backoff") or args.expr("max_backoff"))
 
     advice_text = {
-        Remedy.TIME_CAP: "lower `max_retries` (20 by default) or `max_backoff` (dramatiq has no total-time cap)",
+        Remedy.TIME_CAP: "lower `max_retries` or `max_backoff` (dramatiq has no total-time cap)",
         Remedy.BOUNDS: "set `max_retries=` to a number (None means forever)",
         Remedy.NARROW: "give the actor `retry_when=` a predicate that accepts only those, or `throws=` the errors "
                        "no retry fixes",

@@ -122,7 +122,9 @@ class Retried:
     decides per error to give up (backoff ``giveup=``), so any type may be excluded.
     ``reasks`` says the retried operation parses a model's reply into a schema, so part of what
     a broad predicate retries is a parse failure another attempt can fix (LangChain
-    ``with_structured_output``).
+    ``with_structured_output``). ``classified`` says the retried code's broad ``except`` handlers
+    give up on the errors a test of their own picks out (``if not is_transient(e): raise``),
+    which reslint does not read.
     """
 
     kind: RetriedKind
@@ -134,6 +136,7 @@ class Retried:
     excluded: Tuple[str, ...] = ()
     filtered: bool = False
     reasks: bool = False
+    classified: bool = False
 
     @property
     def retries_statuses(self) -> bool:

@@ -8,7 +8,7 @@ from typing import Callable, Optional, Sequence, Tuple
 import libcst as cst
 
 from reslint.analysis.breakers import open_circuit_retry
-from reslint.analysis.loops import own_nodes, unguarded_raise_for_status
+from reslint.analysis.loops import gives_up_on_some, own_nodes, unguarded_raise_for_status
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog import retries as cat
 from reslint.diagnostics import Applicability
@@ -49,6 +49,8 @@ class RetryOnAnyError(PolicyRule):
             return f"retries client errors ({', '.join(map(str, bad))} in status_forcelist)" if bad else None
         if retried.reasks and (retried.kind is RetriedKind.ANY or set(retried.types) & cat.CATCH_ALL):
             return None  # re-asks after a reply that does not parse, which only a broad predicate catches
+        if retried.classified and (retried.kind is RetriedKind.ANY or set(retried.types) & cat.CATCH_ALL):
+            return None  # its handlers test each error and give up on those they do not retry
         if retried.kind is RetriedKind.ANY:
             return "retries every exception" + (" (the default predicate)" if retried.default else "")
         if retried.kind not in (RetriedKind.TYPES, RetriedKind.FUNCTION):
@@ -137,7 +139,7 @@ class RetryOnAnyError(PolicyRule):
         checks_status = policy.retried.checks_status
         layer = policy.adapter.layer_label  # "retry loop", "recursive retry"
         for handler in loop.handlers:
-            if _filters(handler):
+            if gives_up_on_some(handler):
                 continue  # catches broadly, then re-raises what it does not retry: a filter
             if handler.type is None:
                 self.report(handler, f"{layer} catches everything with a bare `except:` (KeyboardInterrupt and "
@@ -188,42 +190,6 @@ def classify(types: Sequence[str], checks_status: bool, raises_for_status: Calla
         if name is not None and (kind is not FOR_STATUS or raises_for_status()):
             return kind, name
     return None
-
-
-def _filters(handler: cst.ExceptHandler) -> bool:
-    """``except Exception as exc: if not is_transient(exc): raise``: the handler classifies the
-    caught exception and re-raises (or returns, or breaks out on) what it does not retry, so it
-    does not retry everything. The test may read the exception through a local derived from it
-    (``decision = policy.evaluate(error=exc)``, ``text = str(exc).lower()``, ``status =
-    exc.response.status_code``), then ``if not decision.retry: raise``."""
-    if handler.name is None or not isinstance(handler.name.name, cst.Name):
-        return False
-    derived = {handler.name.name.value}
-    nodes = _in_order(handler.body)
-    for node in nodes:  # in source order: a local is derived before the test that reads it
-        if isinstance(node, (cst.Assign, cst.AnnAssign, cst.NamedExpr)) and node.value is not None and \
-                _reads(node.value, derived):
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-            derived.update(n.value for t in targets for n in expressions(t) if isinstance(n, cst.Name))
-    for node in nodes:
-        if isinstance(node, cst.If) and _reads(node.test, derived) and \
-                any(isinstance(n, (cst.Raise, cst.Return, cst.Break)) for n in expressions(node)):
-            return True
-    return False
-
-
-def _in_order(node) -> list:
-    """The nodes under ``node`` in source order (``expressions`` does not keep it)."""
-    out, stack = [], [node]
-    while stack:
-        current = stack.pop()
-        out.append(current)
-        stack.extend(reversed(children(current)))
-    return out
-
-
-def _reads(expr, names) -> bool:
-    return any(isinstance(n, cst.Name) and n.value in names for n in expressions(expr))
 
 
 def _is_raise_for_status(node) -> bool:

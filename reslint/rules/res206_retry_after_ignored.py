@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import libcst as cst
+
+from reslint.analysis.loops import own_nodes
 from reslint.catalog import retries as cat
 from reslint.diagnostics import Applicability
 from reslint.model.policy import LoopFacts, RetriedKind, RetryPolicy
@@ -44,16 +47,48 @@ class RetryAfterIgnored(PolicyRule):
 
     def check_loop(self, policy: RetryPolicy, loop: LoopFacts) -> None:
         loops = self.ctx.retried.loops
+        scope = self.ctx.scope
         for sleep in loop.sleeps:
             arg = sleep.args[0].value if sleep.args else None
             if arg is None:
                 continue
-            reads = loops.reads_retry_after(arg, self.ctx.scope)
-            if reads and not loops.retry_after_capped(arg, self.ctx.scope) and \
-                    not loops.capped_before(policy.node, sleep, self.ctx.scope):
+            # the value that reaches the sleep, when one assignment on its way says it: not another
+            # branch's (`wait = min(wait, cap)` after `wait = retry_after`)
+            reaching = loops.reaching_value(arg, sleep, policy.node) if isinstance(arg, cst.Name) else None
+            value = reaching if reaching is not None else arg
+            reads = loops.reads_retry_after(value, scope)
+            if reads and not loops.retry_after_capped(value, scope) and \
+                    not loops.capped_before(policy.node, sleep, scope):
                 self.report(sleep, "retry loop sleeps a server-sent `Retry-After` with no upper bound: a server (or "
                                    "a proxy) can say 3600 and hold this caller for an hour; wrap it in "
                                    "`min(value, MAX_WAIT_S)` and give up past your deadline")
-            elif loop.aimed_at_rate_limit and not reads and id(sleep) not in loop.sleeps_in_handlers:
+            elif loop.aimed_at_rate_limit and not reads and id(sleep) not in loop.sleeps_in_handlers and \
+                    not _without_response(sleep, policy.node, self.ctx):
                 self.report(sleep, f"retry loop handles 429 but sleeps its own delay, ignoring `Retry-After`: {WHY}; "
                                    f"sleep `min(Retry-After, cap)` plus jitter")
+
+
+#: errors raised before any response exists: a wait after one has no Retry-After to read
+_NO_RESPONSE_ERRORS = cat.CONNECTION_ERRORS | cat.READ_TIMEOUT_ERRORS | cat.TRANSIENT_ERROR_NAMES
+
+
+def _without_response(sleep: cst.Call, loop, ctx) -> bool:
+    """Whether ``sleep`` is in an ``except`` handler of the loop that catches only errors raised
+    before a response exists (a connection error, a timeout), or broad HTTP errors around a try
+    body that raises no status error (no ``raise_for_status()``): there is no Retry-After to read."""
+    reader = ctx.retries.reader
+    for node in own_nodes(getattr(loop, "body", loop)):
+        if not isinstance(node, cst.Try):
+            continue
+        for handler in node.handlers:
+            if handler.type is None or not any(n is sleep for n in own_nodes(handler.body)):
+                continue
+            types = reader.exception_types(handler.type, ctx.scope)
+            if not types:
+                return False
+            if set(types) <= _NO_RESPONSE_ERRORS:
+                return True
+            return set(types) <= _NO_RESPONSE_ERRORS | cat.BROAD_HTTP_ERRORS and not any(
+                isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "raise_for_status"
+                for n in own_nodes(node.body))
+    return False
