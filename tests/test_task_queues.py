@@ -298,3 +298,140 @@ def test_a_base_task_class_gives_the_options_and_the_decorator_wins(linter):
     assert rows(linter, head, body) == [(13, "RES202"), (13, "RES204"), (17, "RES201")]
     [text] = messages(linter, head, body, "RES202")
     assert "worst case 6 attempts × 10 s + up to 31 s of waits = 91 s" in text
+
+
+# -- dramatiq ---------------------------------------------------------------------------------------
+@pytest.fixture
+def default(tmp_path):
+    """A linter with the default settings (``max-task-retry-time`` 20 minutes)."""
+    return Linter(Settings(root=tmp_path))
+
+
+DRAMATIQ = """\
+import random
+
+import dramatiq
+import requests
+"""
+
+
+def test_a_dramatiq_actor_with_the_middlewares_defaults_spelled_out_retries_for_46_days(default):
+    body = """
+        @dramatiq.actor(max_retries=20, min_backoff=15_000)
+        def sync(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+        """
+    assert rows(default, DRAMATIQ, body) == [(2, "RES202"), (2, "RES204")]
+    [text] = messages(default, DRAMATIQ, body, "RES202")
+    # 15 s doubling, each drawn up to twice that, capped at 7 days: 30 * (2**15 - 1) + 5 * 604800 s
+    assert "21 attempts × 10 s + up to 4007010 s (46.4 days) of waits" in text
+    assert "max-task-retry-time" in text
+
+
+def test_a_dramatiq_actor_leaves_what_it_does_not_set_to_the_middleware(default):
+    """The broker's Retries middleware may be configured elsewhere: attempts and waits the
+    actor does not give are unknown, but every exception is still retried."""
+    body = """
+        @dramatiq.actor
+        def sync(x):
+            requests.post("https://e.invalid", json={}, timeout=5)
+        """
+    assert rows(default, DRAMATIQ, body) == [(2, "RES204"), (4, "RES402")]
+
+
+def test_a_dramatiq_actor_that_does_not_retry_or_decides_by_predicate(default):
+    body = """
+        @dramatiq.actor(max_retries=0)
+        def once(x):
+            requests.post("https://e.invalid", json={}, timeout=5)
+
+        @dramatiq.actor(retry_when=lambda retries, exc: retries < 3 and isinstance(exc, requests.Timeout))
+        def chosen(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+        """
+    assert rows(default, DRAMATIQ, body) == []
+
+
+# -- huey -------------------------------------------------------------------------------------------
+def test_huey_retry_delay_and_backoff_and_its_django_decorators(default):
+    head = """\
+import requests
+from huey import RedisHuey
+from huey.contrib.djhuey import HUEY, db_task
+
+huey = RedisHuey("shop")
+"""
+    body = """
+        @huey.task(retries=3, retry_delay=10, retry_backoff=2)
+        def grows(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+
+        @db_task(retries=2)
+        def at_once(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+
+        @HUEY.periodic_task(lambda dt: True, retries=40, retry_delay=60)
+        def for_forty_minutes():
+            return requests.get("https://e.invalid", timeout=5).json()
+
+        @huey.task()
+        def once(x):
+            requests.post("https://e.invalid", json={}, timeout=5)
+        """
+    assert rows(default, head, body) == [
+        (2, "RES201"), (2, "RES204"), (6, "RES204"), (6, "RES205"), (10, "RES201"), (10, "RES202"), (10, "RES204")]
+    [grows] = [t for t in messages(default, head, body, "RES201") if "exponential" in t]
+    assert "huey task retry" in grows
+    [text] = messages(default, head, body, "RES202")
+    assert "41 attempts × 10 s + up to 2400 s of waits = 2810 s" in text
+
+
+def test_a_huey_instance_of_another_module_spells_tasks(tmp_path):
+    files = {"pyproject.toml": "[project]\nname = 'shop'\n",
+             "shop/__init__.py": "",
+             "shop/queue.py": "from huey import RedisHuey\n\nhuey = RedisHuey('shop')\n",
+             "shop/tasks.py": "import requests\nfrom .queue import huey\n\n\n@huey.task(retries=3, retry_delay=30)\n"
+                              "def mail(x):\n    requests.post('https://m.invalid', json={}, timeout=5)\n"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    found = {(Path(f).name, row, code) for f, row, code in _found(tmp_path)}
+    assert {("tasks.py", 5, "RES201"), ("tasks.py", 5, "RES204"), ("tasks.py", 7, "RES402")} <= found
+
+
+# -- RQ ---------------------------------------------------------------------------------------------
+def test_rq_retry_on_enqueue_and_job(default):
+    head = """\
+from datetime import timedelta
+
+import requests
+from redis import Redis
+from rq import Queue, Retry
+from rq.decorators import job
+
+redis = Redis(socket_timeout=5)
+queue = Queue(connection=redis)
+BACKOFF = Retry(max=3, interval=[5, 10, 20])
+"""
+    body = """
+        def charge(order_id):
+            requests.post("https://p.invalid/charges", json={"id": order_id}, timeout=5)
+
+        def fetch(order_id):
+            return requests.get("https://p.invalid/orders", timeout=5).json()
+
+        def enqueue(order_id):
+            queue.enqueue(charge, order_id, retry=BACKOFF)
+            queue.enqueue_in(timedelta(seconds=30), fetch, order_id, retry=Retry(max=2))
+            queue.enqueue(fetch, order_id, retry=None)
+            queue.enqueue("shop.jobs.fetch", order_id, retry=Retry(max=2, interval=60))
+
+        @job("default", connection=redis, retry=Retry(max=30, interval=60))
+        def rebuild():
+            return requests.get("https://p.invalid/index", timeout=5).json()
+        """
+    assert rows(default, head, body) == [
+        (3, "RES402"), (9, "RES201"), (9, "RES204"), (10, "RES204"), (10, "RES205"), (12, "RES201"), (12, "RES204"),
+        (14, "RES201"), (14, "RES202"), (14, "RES204")]
+    [text] = messages(default, head, body, "RES202")
+    assert "31 attempts × 10 s + up to 1800 s of waits = 2110 s > max-task-retry-time (1200 s)" in text

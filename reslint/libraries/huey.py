@@ -8,7 +8,8 @@ task that raises any exception is queued again while it has retries left (``Huey
 seconds (none: at once); when ``retry_backoff`` is set, each retry multiplies the delay by it
 (``Huey._requeue_task``). The delays are never drawn at random; there is no time cap and no
 ``Retry-After``. huey/contrib/djhuey/__init__.py: ``task = HUEY.task``, ``periodic_task =
-HUEY.periodic_task``, and ``db_task``/``db_periodic_task`` pass their arguments to them.
+HUEY.periodic_task`` (``HUEY``: the project's instance, also imported by that name), and
+``db_task``/``db_periodic_task`` pass their arguments to them.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ TASK_METHODS = ("task", "periodic_task")
 #: huey/contrib/djhuey/__init__.py: the instance's decorators, and the two that close the database
 #: connection around the task and pass every argument on
 DJANGO_DECORATORS = tuple(f"huey.contrib.djhuey.{name}" for name in (
-    "task", "periodic_task", "db_task", "db_periodic_task"))
+    "task", "periodic_task", "db_task", "db_periodic_task", "HUEY.task", "HUEY.periodic_task"))
 SPELLINGS = tuple(f"{cls}.{method}" for cls in HUEY_CLASSES for method in TASK_METHODS) + DJANGO_DECORATORS
 
 
