@@ -44,7 +44,7 @@ import pytest
 from reslint import libraries
 from reslint.catalog import langchain as langchain_catalog, names, retries, timeouts
 from reslint.libraries import (
-    backoff as backoff_adapter, celery as celery_adapter, dramatiq as dramatiq_adapter,
+    arq as arq_adapter, backoff as backoff_adapter, celery as celery_adapter, dramatiq as dramatiq_adapter,
     google_api_core as google_adapter, huey as huey_adapter, opnieuw as opnieuw_adapter, rq as rq_adapter, redo as redo_adapter, requests as requests_adapter,
     retry_package as retry_package_adapter, stamina as stamina_adapter, tenacity as tenacity_adapter,
     urllib3 as urllib3_adapter,
@@ -1855,3 +1855,24 @@ def test_rq_retry_and_enqueue():
         params = [p for p in inspect.signature(resolve(qualname)[0]).parameters.values()
                   if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)][1:]  # after self
         assert params[position].name in ("f", "func"), (qualname, [p.name for p in params])
+
+
+def test_arq_retry():
+    """``Retry(defer=None)`` re-runs a job while ``job_try`` (1 on the first run) is within the
+    worker's ``max_tries`` (5) or the function's; the try counter is the context's ``job_try``.
+    arq pins redis below 6, so the test extra does not install it (the redis catalog is checked
+    against redis 8); ``pip install --no-deps arq`` checks these facts."""
+    require("arq")
+    worker = _quiet_import("arq.worker")
+    arq_module = _quiet_import("arq")
+    for name in arq_adapter.RETRY_CLASSES:
+        module, _, attr = name.rpartition(".")
+        assert getattr(_quiet_import(module), attr) is worker.Retry
+    assert tuple(inspect.signature(worker.Retry).parameters) == arq_adapter.RETRY_PARAMETERS
+    assert inspect.signature(worker.Retry).parameters["defer"].default is None
+    assert inspect.signature(worker.Worker).parameters["max_tries"].default == arq_adapter.DEFAULT_MAX_TRIES
+    assert "max_tries" in inspect.signature(arq_module.func).parameters
+    source = inspect.getsource(worker.Worker.run_job)
+    assert f"'{arq_adapter.TRY_KEY}': job_try" in source
+    assert "if job_try > max_tries:" in source
+    assert "isinstance(e, Retry)" in inspect.getsource(worker.Worker)

@@ -435,3 +435,52 @@ BACKOFF = Retry(max=3, interval=[5, 10, 20])
         (14, "RES201"), (14, "RES202"), (14, "RES204")]
     [text] = messages(default, head, body, "RES202")
     assert "31 attempts × 10 s + up to 1800 s of waits = 2110 s > max-task-retry-time (1200 s)" in text
+
+
+# -- arq --------------------------------------------------------------------------------------------
+def test_an_arq_job_that_raises_retry_is_a_retry_layer(default):
+    """The job's body is the retried scope; ``defer=`` is read with ``ctx["job_try"]`` counting
+    the runs; ``max_tries`` is the worker's, so no worst case is judged; a Retry raised outside a
+    handler waits for a condition (a poll), and a job that raises no Retry is run once."""
+    head = """\
+import random
+import uuid
+
+import httpx
+from arq import Retry
+"""
+    body = """
+        async def push(ctx, order_id):
+            key = str(uuid.uuid4())
+            try:
+                async with httpx.AsyncClient(timeout=5) as client:
+                    await client.post("https://p.invalid", json={"id": order_id}, headers={"Idempotency-Key": key})
+            except httpx.TransportError as exc:
+                raise Retry(defer=ctx["job_try"] * 5) from exc
+
+        async def fetch(ctx, url):
+            try:
+                async with httpx.AsyncClient(timeout=5) as client:
+                    return (await client.get(url)).json()
+            except Exception:
+                raise Retry()
+
+        async def jittered(ctx, url):
+            try:
+                async with httpx.AsyncClient(timeout=5) as client:
+                    return (await client.get(url)).json()
+            except httpx.TransportError:
+                raise Retry(defer=random.uniform(0, 2 ** ctx["job_try"]))
+
+        async def wait_ready(ctx, url):
+            async with httpx.AsyncClient(timeout=5) as client:
+                if (await client.get(url)).json()["state"] != "ready":
+                    raise Retry(defer=10)
+
+        async def once(ctx, url):
+            async with httpx.AsyncClient(timeout=5) as client:
+                await client.post(url, json={})
+        """
+    assert rows(default, head, body) == [(3, "RES401"), (8, "RES201"), (15, "RES204"), (15, "RES205")]
+    [text] = messages(default, head, body, "RES201")
+    assert "arq `Retry` waits a deterministic time" in text

@@ -894,6 +894,9 @@ class LoopAnalyzer:
             return self.max_value(inner, inner_scope, var, k, depth + 1)
         if isinstance(expr, (cst.Integer, cst.Float)):
             return float(expr.evaluated_value)
+        if isinstance(expr, cst.Subscript) and var is not None and "[" in var and \
+                source(expr).replace('"', "'") == var:
+            return float(k)  # a counter spelled as a subscript (arq's ``ctx["job_try"]``)
         if isinstance(expr, cst.Attribute):  # ``settings.BASE_DELAY``: a constant of another module
             if var is not None and "." in var and source(expr) == var:
                 return float(k)  # a counter spelled as an attribute (``self.request.retries``)

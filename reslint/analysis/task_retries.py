@@ -1,4 +1,5 @@
-"""Retries a task queue's task asks for itself: celery's ``raise self.retry(exc=exc, countdown=...)``.
+"""Retries a task queue's task asks for itself: celery's ``raise self.retry(exc=exc, countdown=...)``,
+arq's ``raise Retry(defer=...)``.
 
 A celery task (``@app.task``, ``@shared_task``) that calls ``retry`` on itself — on its first
 parameter when it is bound (``bind=True``), or on its own name — is re-queued and run again:
@@ -13,6 +14,11 @@ its body is the retried scope, whatever its decorator says. The policy is read f
 - what is retried: the types of the ``except`` handlers that call the retry. A retry called outside
   any handler (``if not ready: raise self.retry(countdown=5)``) waits for a condition: it is a poll.
 
+An arq job (an ``async def`` whose first parameter is the job context) that raises ``arq.Retry``
+is run again the same way (:mod:`reslint.libraries.arq`): its attempts are the worker's
+``max_tries`` (unknown in the job's module), its waits ``defer=`` read with ``ctx["job_try"]``
+counting the runs (1 on the first), none at once.
+
 The policy is anchored at the first retry call, where its findings go.
 """
 
@@ -23,7 +29,7 @@ from typing import List, Optional, Tuple
 import libcst as cst
 
 from reslint.analysis.loops import LoopAnalyzer
-from reslint.libraries import celery
+from reslint.libraries import arq, celery
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
 from reslint.semantics.context import Context, Scope
@@ -41,13 +47,61 @@ class TaskRetries:
         self.ctx = ctx
         self.loops = loops
         self.reader = PolicyReader(ctx)
+        self._arq_imported = "arq" in ctx.model.import_roots
+
+    def _arq(self, func: cst.FunctionDef) -> Optional[RetryPolicy]:
+        """An ``async def job(ctx, ...)`` that raises arq's ``Retry``: run again while
+        ``ctx["job_try"]`` is within ``max_tries`` (set on the worker, so unknown here)."""
+        inner = self.ctx.model.scopes.get(id(func.body))
+        params = list(func.params.posonly_params) + list(func.params.params)
+        if func.asynchronous is None or inner is None or not params:
+            return None
+        found = [(raised, handler) for raised, handler in _raises(func.body)
+                 if self.ctx.qualname(raised.func, inner) in arq.RETRY_CLASSES]
+        if not found:
+            return None
+        handled = [(call, handler) for call, handler in found if handler is not None]
+        call = (handled or found)[0][0]
+        if handled:
+            handlers = list(dict.fromkeys(h for _, h in handled))
+            retried, _ = self.loops.retried(handlers, [n for h in handlers for n in _own_nodes(h.body)], inner)
+        else:  # ``if not ready: raise Retry(defer=5)``: a wait for a condition
+            retried = Retried(RetriedKind.RESULT, node=call)
+        retry = Args(call, arq.RETRY_PARAMETERS)
+        expr = retry.expr("defer")
+        if expr is None or (isinstance(expr, cst.Name) and expr.value == "None"):
+            wait = Wait.none(call)  # run again at once
+        else:
+            # the k-th failed run sees ctx["job_try"] == k
+            wait = self._counted_wait(expr, inner, f"{params[0].name.value}['{arq.TRY_KEY}']", 0)
+        return RetryPolicy(arq.ADAPTER, Role.DECORATOR, call, attempts=UNKNOWN, max_delay_s=None, wait=wait,
+                           retried=retried, call=call)
+
+    def _counted_wait(self, expr, inner: Scope, counter: str, offset: int) -> Wait:
+        """The waits of a delay expression ``expr`` that reads an attempt ``counter`` (spelled as
+        its source), which holds ``k + offset`` when the k-th attempt has failed."""
+        loops = self.loops
+        reads = loops.reads_retry_after(expr, inner)
+
+        def bound(k: int):
+            return loops.max_value(expr, inner, counter, k + offset)
+
+        first = bound(1)
+        if loops.jittered(expr, inner):
+            jitter = Jitter.YES
+        elif is_number(first):
+            jitter = Jitter.NO
+        else:
+            jitter = Jitter.UNKNOWN  # a delay from a parameter or a call may already be random
+        shape = WaitShape.FIXED if is_number(first) and first == bound(2) == bound(3) else WaitShape.SCHEDULE
+        return Wait(shape, jitter, bound, expr, zero=first == 0 and bound(2) == 0, reads_retry_after=reads)
 
     def policy(self, func: cst.FunctionDef, scope: Scope) -> Optional[RetryPolicy]:
         """The policy of ``func`` (defined in ``scope``) when it is a celery task that calls
-        ``retry`` on itself, else ``None``."""
+        ``retry`` on itself, or an arq job that raises ``Retry``, else ``None``."""
         options = self._task_options(func, scope)
         if options is None:
-            return None
+            return self._arq(func) if self._arq_imported else None
         inner = self.ctx.model.scopes.get(id(func.body))
         task = self._task_name(func, options, scope)
         if inner is None or task is None:
@@ -101,22 +155,8 @@ class TaskRetries:
             delay = celery.countdown(self.reader, retry, celery.default_delay(self.reader, options, scope), scope)
             return Wait(WaitShape.FIXED, Jitter.NO if is_number(delay) else Jitter.UNKNOWN, lambda k: delay,
                         retry.arg("eta"), zero=delay == 0)
-        counter = _RETRIES.format(task=task)
-        loops = self.loops
-        reads = loops.reads_retry_after(expr, inner)
-
-        def bound(k: int):  # the k-th failure is seen with k - 1 retries made
-            return loops.max_value(expr, inner, counter, k - 1)
-
-        first = bound(1)
-        if loops.jittered(expr, inner):
-            jitter = Jitter.YES
-        elif is_number(first):
-            jitter = Jitter.NO
-        else:
-            jitter = Jitter.UNKNOWN  # a countdown from a parameter or a call may already be random
-        shape = WaitShape.FIXED if is_number(first) and first == bound(2) == bound(3) else WaitShape.SCHEDULE
-        return Wait(shape, jitter, bound, expr, zero=first == 0 and bound(2) == 0, reads_retry_after=reads)
+        # the k-th failure is seen with k - 1 retries made
+        return self._counted_wait(expr, inner, _RETRIES.format(task=task), -1)
 
 
 def _own_nodes(block) -> List[cst.CSTNode]:
@@ -142,6 +182,23 @@ def _retry_calls(body, task: str) -> List[Tuple[cst.Call, Optional[cst.ExceptHan
                 continue
             if isinstance(child, cst.Call) and _is_retry(child, task):
                 out.append((child, handler))
+            walk(child, child if isinstance(child, cst.ExceptHandler) else handler)
+
+    walk(body, None)
+    return out
+
+
+def _raises(body) -> List[Tuple[cst.Call, Optional[cst.ExceptHandler]]]:
+    """``(the raised call, the innermost except handler around it or None)`` of each ``raise X(...)``
+    of a function body, in source order (not in functions it defines)."""
+    out: List[Tuple[cst.Call, Optional[cst.ExceptHandler]]] = []
+
+    def walk(node, handler):
+        for child in children(node):
+            if isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                continue
+            if isinstance(child, cst.Raise) and isinstance(child.exc, cst.Call):
+                out.append((child.exc, handler))
             walk(child, child if isinstance(child, cst.ExceptHandler) else handler)
 
     walk(body, None)
