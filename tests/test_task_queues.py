@@ -484,3 +484,23 @@ from arq import Retry
     assert rows(default, head, body) == [(3, "RES401"), (8, "RES201"), (15, "RES204"), (15, "RES205")]
     [text] = messages(default, head, body, "RES201")
     assert "arq `Retry` waits a deterministic time" in text
+
+
+def test_an_arq_retry_after_a_failed_status_is_a_retry_and_after_a_condition_a_poll(default):
+    """arq's own example (``if response.status_code != 200: raise Retry(defer=ctx['job_try'] * 5)``)
+    retries a failed response, in a file that imports nothing else reslint knows (the prefilter
+    keeps it for ``arq.Retry``); ``if state != "ready": raise Retry(defer=10)`` waits for a condition."""
+    head = "from arq import Retry\n"
+    body = """
+        async def download(ctx, url):
+            response = await ctx["session"].get(url)
+            if response.status_code != 200:
+                raise Retry(defer=ctx['job_try'] * 5)
+            return len(response.text)
+
+        async def wait_ready(ctx, url):
+            state = await ctx["session"].get(url)
+            if state.json()["state"] != "ready":
+                raise Retry(defer=10)
+        """
+    assert rows(default, head, body) == [(5, "RES201")]

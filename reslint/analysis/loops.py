@@ -367,7 +367,7 @@ class LoopAnalyzer:
         # says so (``if status["state"] == "success": return``), and it sleeps outside its handlers;
         # the errors it tolerates on the way are a poll's, as tenacity's ``retry_if_result`` (DESIGN)
         poll = poll or (bool(handlers) and not any(_success_leaves(t, flag, loop) for t in tries)
-                        and not any(isinstance(n, cst.If) and _checks_response(n.test) for n in nodes)
+                        and not any(isinstance(n, cst.If) and checks_response(n.test) for n in nodes)
                         and any(id(n) not in in_handlers for n in sleeps + helper_sleeps))
         facts = LoopFacts(sleeps=tuple(sleeps), handlers=tuple(handlers), aimed_at_rate_limit=aimed,
                           sleeps_in_handlers=frozenset(id(s) for s in sleeps if id(s) in in_handlers),
@@ -1116,7 +1116,7 @@ def _reads(expr, names) -> bool:
     return any(isinstance(n, cst.Name) and n.value in names for n in expressions(expr))
 
 
-def _checks_response(test) -> bool:
+def checks_response(test) -> bool:
     """A test of a response's status (``r.status_code``, ``r.status``, ``r.ok``, ``r.is_success``)."""
     return any(isinstance(n, cst.Attribute) and n.attr.value in ("status_code", "status", "ok", "is_success",
                                                                   "is_error")

@@ -12,7 +12,9 @@ its body is the retried scope, whatever its decorator says. The policy is read f
   made so far: ``2 ** self.request.retries`` waits 1, 2, 4 ... s), an ``eta=`` is unknown, and no
   countdown is the task's ``default_retry_delay`` (180 s); jittered only when drawn at random;
 - what is retried: the types of the ``except`` handlers that call the retry. A retry called outside
-  any handler (``if not ready: raise self.retry(countdown=5)``) waits for a condition: it is a poll.
+  any handler retries a failed response when an ``if`` around it tests one (``if
+  response.status_code != 200:``); otherwise (``if not ready: raise self.retry(countdown=5)``) it
+  waits for a condition: it is a poll.
 
 An arq job (an ``async def`` whose first parameter is the job context) that raises ``arq.Retry``
 is run again the same way (:mod:`reslint.libraries.arq`): its attempts are the worker's
@@ -28,7 +30,7 @@ from typing import List, Optional, Tuple
 
 import libcst as cst
 
-from reslint.analysis.loops import LoopAnalyzer
+from reslint.analysis.loops import LoopAnalyzer, checks_response
 from reslint.libraries import arq, celery
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
@@ -65,8 +67,8 @@ class TaskRetries:
         if handled:
             handlers = list(dict.fromkeys(h for _, h in handled))
             retried, _ = self.loops.retried(handlers, [n for h in handlers for n in _own_nodes(h.body)], inner)
-        else:  # ``if not ready: raise Retry(defer=5)``: a wait for a condition
-            retried = Retried(RetriedKind.RESULT, node=call)
+        else:  # ``if not ready: raise Retry(defer=5)``: a wait for a condition, unless a status fails
+            retried = _unhandled(call, func.body)
         retry = Args(call, arq.RETRY_PARAMETERS)
         expr = retry.expr("defer")
         if expr is None or (isinstance(expr, cst.Name) and expr.value == "None"):
@@ -123,8 +125,8 @@ class TaskRetries:
             handlers = list(dict.fromkeys(h for _, h in handled))
             nodes = [n for h in handlers for n in _own_nodes(h.body)]
             retried, _ = self.loops.retried(handlers, nodes, inner)
-        else:  # ``if not ready: raise self.retry(countdown=5)``: a wait for a condition
-            retried = Retried(RetriedKind.RESULT, node=call)
+        else:  # ``if not ready: raise self.retry(countdown=5)``: a wait for a condition, unless a status fails
+            retried = _unhandled(call, func.body)
         return RetryPolicy(celery.MANUAL, Role.DECORATOR, call, attempts=attempts, max_delay_s=None,
                            wait=self._wait(retry, options, task, inner, scope), retried=retried, call=call)
 
@@ -186,6 +188,24 @@ def _retry_calls(body, task: str) -> List[Tuple[cst.Call, Optional[cst.ExceptHan
 
     walk(body, None)
     return out
+
+
+def _unhandled(call: cst.Call, body) -> Retried:
+    """What a retry asked for outside any ``except`` handler retries: a failed response when an
+    ``if`` around it tests one (``if response.status_code != 200: raise Retry(...)``), else a
+    condition it waits for (``if not ready: ...``: a poll)."""
+    stack = [(body, None)]
+    while stack:
+        node, test = stack.pop()
+        if node is call:
+            if test is not None and checks_response(test):
+                return Retried(RetriedKind.STATUS, checks_status=True, node=test)
+            return Retried(RetriedKind.RESULT, node=call)
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and node is not body:
+            continue
+        inner = node.test if isinstance(node, cst.If) else test
+        stack.extend((child, inner if child is not getattr(node, "test", None) else test) for child in children(node))
+    return Retried(RetriedKind.RESULT, node=call)
 
 
 def _raises(body) -> List[Tuple[cst.Call, Optional[cst.ExceptHandler]]]:

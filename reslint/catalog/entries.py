@@ -33,5 +33,6 @@ def entry_points() -> FrozenSet[str]:
                   idempotency.AIOHTTP_RETRY_OPTIONS):
         names.update(table)
     names.update(FACTORIES.values())
+    names.update(libraries.ENTRY_POINTS)
     names.update(r for store in idempotency.DEDUP_STORES for r in store.receivers)  # RES404's records
     return frozenset(canonical(name) for name in names)

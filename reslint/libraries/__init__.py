@@ -108,6 +108,8 @@ for _qualname in BY_QUALNAME:
     if _owner in SHARED_INSTANCE_TYPES:
         INSTANCE_METHODS[_method] = INSTANCE_METHODS.get(_method, frozenset()) | {_owner}
 
+#: names besides the spellings that can start a finding (``arq.Retry``, raised by a job): the prefilter's
+ENTRY_POINTS: FrozenSet[str] = frozenset(n for a in ADAPTERS for n in a.entry_points)
 #: top-level modules of libraries that retry a function passed to them (``retry_call(fn)``)
 CALLER_ROOTS: FrozenSet[str] = frozenset(m for a in ADAPTERS if a.retries_callables for m in a.trigger_modules)
 #: types whose instances, called with a function, retry it (``Retrying()(fn)``)

@@ -37,6 +37,7 @@ class ArqRetry(RetryAdapter):
     time_cap_why = QUEUED_TIME_CAP_WHY
     queued = True
     trigger_modules = ("arq",)
+    entry_points = RETRY_CLASSES
 
     def read(self, site, reader):  # pragma: no cover - read by reslint.analysis.task_retries
         return None

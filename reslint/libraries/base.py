@@ -79,6 +79,9 @@ class RetryAdapter:
     method_spellings: ClassVar[Mapping[str, str]] = {}
     #: whether the policy retries the object it is built from (:meth:`receiver`), not a scope
     retries_receiver: ClassVar[bool] = False
+    #: qualified names besides :attr:`spellings` whose use can start a finding of this mechanism
+    #: (arq's ``Retry``, raised by a job that retries itself): kept by the prefilter
+    entry_points: ClassVar[Tuple[str, ...]] = ()
     #: types whose instances a project builds once and imports elsewhere, then spells policies with
     #: their methods (``from .celery import app`` ... ``@app.task(...)``): the project pass tells
     #: the importing modules what such a name is
