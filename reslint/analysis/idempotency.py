@@ -42,6 +42,19 @@ def _string(node) -> Optional[str]:
     return None
 
 
+def _graphql_query(document: str) -> bool:
+    """Whether a GraphQL document holds queries only: it starts with ``{`` or ``query`` (or a
+    ``fragment``), and no definition after a closing brace is a ``mutation`` or a
+    ``subscription`` (comments, ``#`` to the end of a line, left out; a field of that name after
+    a brace counts too, which keeps such a document a write)."""
+    text = re.sub(r"#[^\n]*", "", document).strip()
+    first = re.match(r"\{|[A-Za-z_]+", text)
+    if first is None or first.group(0) not in ("{", "query", "fragment"):
+        return False
+    later = re.findall(r"\}\s*([A-Za-z_]+)", text)
+    return not set(later) & set(cat.GRAPHQL_WRITE_OPERATIONS)
+
+
 class Idempotency:
     """Per-file idempotency analysis (memoised on the context's cache)."""
 
@@ -59,7 +72,8 @@ class Idempotency:
         if qual in cat.HTTP_CALLS:
             method = cat.HTTP_CALLS[qual] or self._first_string(call)
             if isinstance(method, str) and method.upper() in cat.NON_IDEMPOTENT_METHODS:
-                return f"HTTP {method.upper()}"
+                return None if self._reads_only(call, fixed=cat.HTTP_CALLS[qual] is not None) else \
+                    f"HTTP {method.upper()}"
             return None
         if qual is None and isinstance(call.func, cst.Attribute):
             qual = self._annotated_method(call.func)  # ``session: ClientSession`` then ``session.call_tool(...)``
@@ -93,6 +107,35 @@ class Idempotency:
                     not any(marker in method for marker in cat.AWS_IDEMPOTENT_MARKERS):
                 return f"AWS `{method}`"
         return None
+
+    def _reads_only(self, call: cst.Call, fixed: bool) -> bool:
+        """Whether a POST reads or computes and changes nothing (``catalog.idempotency``
+        ``GRAPHQL_*``, ``OAUTH_TOKEN_PARAMETER``, ``READ_PATH_PARTS``): a GraphQL query, an OAuth
+        token request, an embeddings request. ``fixed``: the method is the call's (``post``), so
+        the URL is its first argument, else the second (``request("POST", url)``)."""
+        url = find_argument(call, "url", 0 if fixed else 1)
+        text = self.ctx.string_text(url.value) if isinstance(url, cst.Arg) else None
+        if text is not None and any(part in text for part in cat.READ_PATH_PARTS):
+            return True
+        scope = self.ctx.scope
+        while scope is not None and scope.kind != "function":
+            scope = scope.parent
+        if scope is not None and any(word in scope.name.lower() for word in cat.READ_FUNCTION_WORDS):
+            return True
+        for name in ("json", "data"):
+            arg = find_argument(call, name, None)
+            body = self.ctx.resolve(arg.value)[0] if isinstance(arg, cst.Arg) else None
+            if not isinstance(body, cst.Dict):
+                continue
+            for element in body.elements:
+                key = _string(element.key) if isinstance(element, cst.DictElement) else None
+                if key == cat.OAUTH_TOKEN_PARAMETER:
+                    return True
+                if key == cat.GRAPHQL_QUERY_KEY and name == "json":
+                    document = self.ctx.string_text(element.value)
+                    if document is not None and _graphql_query(document):
+                        return True
+        return False
 
     def _annotated_method(self, func: cst.Attribute) -> Optional[str]:
         """``Type.method`` for a method called on a parameter annotated with a tool-calling session type

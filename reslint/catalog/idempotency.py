@@ -55,6 +55,22 @@ STABLE_BUILDERS: FrozenSet[str] = frozenset({"uuid.uuid3", "uuid.uuid5", "hashli
 #: HTTP methods that are not idempotent (RFC 9110 section 9.2.2).
 NON_IDEMPOTENT_METHODS: FrozenSet[str] = frozenset({"POST", "PATCH"})
 
+#: POSTs that read or compute and change nothing a replay could duplicate:
+#: - a GraphQL query (a ``{"query": ...}`` body whose document is a query, not a mutation: an
+#:   operation is ``query``, ``mutation`` or ``subscription``, and a document that starts with ``{``
+#:   is a query, https://spec.graphql.org/October2021/#sec-Language.Operations);
+#: - an OAuth 2.0 token request (a ``grant_type`` parameter, RFC 6749 section 4: it issues an access
+#:   token, another one on a replay, and changes no resource);
+#: - an embeddings request (``/embeddings``: OpenAI's and the compatible APIs'
+#:   https://platform.openai.com/docs/api-reference/embeddings, a pure computation on the input),
+#:   or a POST in a function named for embedding (``embed_with_hf``, ``_embed_litellm_proxy``),
+#:   whose URL is a setting.
+GRAPHQL_QUERY_KEY = "query"
+GRAPHQL_WRITE_OPERATIONS: Tuple[str, ...] = ("mutation", "subscription")
+OAUTH_TOKEN_PARAMETER = "grant_type"
+READ_PATH_PARTS: Tuple[str, ...] = ("/embeddings",)
+READ_FUNCTION_WORDS: Tuple[str, ...] = ("embed",)
+
 #: Method calls that send an HTTP request, by canonical qualified name -> fixed method (None:
 #: the method is the first argument, as in ``request("POST", url)``).
 HTTP_CALLS: Dict[str, object] = {}
