@@ -12,6 +12,24 @@ from reslint.rules.retry_base import PolicyRule
 WHY = ("without jitter every client that failed together retries together, hitting the recovering service in "
        "synchronised waves")
 ADVICE = "add a random component to the wait"
+#: waits shorter than this (seconds) are not judged: clients that failed together are already
+#: spread over more than that by their own latency and scheduling, so a random draw within it buys
+#: little; in the judged sample every sub-second deterministic wait was judged false (a local
+#: lock's 10 ms poll, 0.1-0.4 s pauses after a conflict or a one-off 5xx)
+SHORT_WAIT_S = 1.0
+#: how many waits are looked at when the attempts are unknown
+_WAITS_SEEN = 8
+
+
+def short_waits(policy: RetryPolicy) -> bool:
+    """Whether every wait of ``policy`` is known and below :data:`SHORT_WAIT_S`."""
+    attempts = policy.attempts
+    if isinstance(attempts, int):  # the last failed attempt waits too when the loop sleeps at its end
+        count = min(attempts if policy.wait.trailing else attempts - 1, _WAITS_SEEN)
+    else:
+        count = _WAITS_SEEN
+    waits = [policy.wait.bound(k) for k in range(1, max(count, 1) + 1)]
+    return all(isinstance(w, (int, float)) and w < SHORT_WAIT_S for w in waits)
 
 
 class RetryWithoutJitter(PolicyRule):
@@ -20,7 +38,7 @@ class RetryWithoutJitter(PolicyRule):
 
     def check_library(self, policy: RetryPolicy) -> None:
         wait = policy.wait
-        if wait.jitter is not Jitter.NO or wait.zero or not policy.retries:
+        if wait.jitter is not Jitter.NO or wait.zero or not policy.retries or short_waits(policy):
             return
         adapter = policy.adapter
         self.report(policy.node, f"{adapter.label} waits a deterministic time ({policy.wait_name}): {WHY}; "
@@ -31,6 +49,8 @@ class RetryWithoutJitter(PolicyRule):
         """Each sleep on its own: deterministic, fully known and not server-directed."""
         if not policy.retries:
             return
+        if not loop.bound and short_waits(policy):
+            return  # (a retry helper's defaults are only its callers' starting point)
         with self.ctx.bound_params(loop.bound or {}):  # a retry helper's loop: read with its defaults
             self._check_sleeps(policy, loop)
 
