@@ -504,3 +504,44 @@ def test_an_arq_retry_after_a_failed_status_is_a_retry_and_after_a_condition_a_p
                 raise Retry(defer=10)
         """
     assert rows(default, head, body) == [(5, "RES201")]
+
+
+def test_a_task_that_retries_through_a_helper_it_passes_itself_to(default):
+    """``retry_later(self, exc)`` where ``retry_later(task, exc)`` raises ``task.retry(...)``: the
+    task is a retry layer, its body the retried scope, its findings at the helper's call; the
+    countdown is read in the helper with its own name for the task."""
+    head = """\
+import requests
+from celery import shared_task
+
+
+def retry_later(task, exc):
+    raise task.retry(exc=exc, countdown=2 ** task.request.retries)
+
+
+def log_failure(task, exc):
+    print(task.name, exc)
+"""
+    body = """
+        @shared_task(bind=True, max_retries=5)
+        def push(self, order_id):
+            try:
+                requests.post("https://p.invalid/orders", json={"id": order_id}, timeout=5)
+            except requests.ConnectionError as exc:
+                retry_later(self, exc)
+
+        @shared_task(bind=True, max_retries=5)
+        def pull(self, order_id):
+            try:
+                return requests.get("https://p.invalid/orders", timeout=5).json()
+            except requests.ConnectionError as exc:
+                retry_later(task=self, exc=exc)
+
+        @shared_task(bind=True)
+        def once(self, order_id):
+            try:
+                requests.post("https://p.invalid/orders", json={"id": order_id}, timeout=5)
+            except requests.ConnectionError as exc:
+                log_failure(self, exc)
+        """
+    assert rows(default, head, body) == [(5, "RES402"), (7, "RES201"), (14, "RES201")]

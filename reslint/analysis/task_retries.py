@@ -2,8 +2,9 @@
 arq's ``raise Retry(defer=...)``.
 
 A celery task (``@app.task``, ``@shared_task``) that calls ``retry`` on itself — on its first
-parameter when it is bound (``bind=True``), or on its own name — is re-queued and run again:
-its body is the retried scope, whatever its decorator says. The policy is read from the facts in
+parameter when it is bound (``bind=True``), or on its own name, directly or through a function of
+the module it passes itself to (``retry_later(self, exc)``) — is re-queued and run again: its body
+is the retried scope, whatever its decorator says. The policy is read from the facts in
 :mod:`reslint.libraries.celery`:
 
 - attempts: the retry call's ``max_retries=`` when it is not ``None``, else the task's
@@ -108,17 +109,23 @@ class TaskRetries:
         task = self._task_name(func, options, scope)
         if inner is None or task is None:
             return None
-        found = _retry_calls(func.body, task)
-        if not found:
-            return None
-        handled = [(call, handler) for call, handler in found if handler is not None]
-        call = (handled or found)[0][0]
+        # (the retry call, the handler around it in the task, the task's call of a helper that makes it)
+        found = [(call, handler, None) for call, handler in _retry_calls(func.body, task)]
+        # the name the task has where the retry call is made, and the scope it is read in
+        where = (task, inner)
+        if not found:  # ``handle_failure(self, exc)``, a function of the module that retries the task it gets
+            through = self._through_helper(func.body, task, inner)
+            if through is None:
+                return None
+            found, where = through
+        handled = [(call, handler) for call, handler, _ in found if handler is not None]
+        call, _, helper_call = ([f for f in found if f[1] is not None] or found)[0]
         retry = Args(call, celery.RETRY_PARAMETERS)
         attempts = celery.task_max_retries(self.reader, options, scope)
         if retry.star:
             attempts = UNKNOWN  # ``**self.retry_kwargs`` may pass ``max_retries``
         elif retry.expr("max_retries") is not None:
-            override = self.reader.count(retry, "max_retries", None, inner)
+            override = self.reader.count(retry, "max_retries", None, where[1])
             attempts = attempts if override is None else override
         attempts = attempts + 1 if is_number(attempts) else attempts
         if handled:
@@ -126,9 +133,32 @@ class TaskRetries:
             nodes = [n for h in handlers for n in _own_nodes(h.body)]
             retried, _ = self.loops.retried(handlers, nodes, inner)
         else:  # ``if not ready: raise self.retry(countdown=5)``: a wait for a condition, unless a status fails
-            retried = _unhandled(call, func.body)
-        return RetryPolicy(celery.MANUAL, Role.DECORATOR, call, attempts=attempts, max_delay_s=None,
-                           wait=self._wait(retry, options, task, inner, scope), retried=retried, call=call)
+            retried = _unhandled(helper_call or call, func.body)
+        # through a helper, the findings go where the task calls it: each task is its own layer
+        return RetryPolicy(celery.MANUAL, Role.DECORATOR, helper_call or call, attempts=attempts, max_delay_s=None,
+                           wait=self._wait(retry, options, where[0], where[1], scope), retried=retried, call=call)
+
+    def _through_helper(self, body, task: str, inner: Scope):
+        """``([(the helper's retry call, the task's handler around the helper call, the helper
+        call)], (the helper's name for the task, its scope))`` when the task body passes the task
+        to a function of this module that calls ``retry`` on that parameter, else ``None``."""
+        for helper_call, handler in _calls_passing(body, task):
+            helper = self.loops._local_def(helper_call, inner)
+            helper_scope = self.ctx.model.scopes.get(id(helper.body)) if helper is not None else None
+            if helper_scope is None:
+                continue
+            params = [p.name.value for p in list(helper.params.posonly_params) + list(helper.params.params)]
+            if params and params[0] in ("self", "cls") and isinstance(helper_call.func, cst.Attribute):
+                params = params[1:]
+            name = None
+            for index, arg in enumerate(helper_call.args):
+                if isinstance(arg.value, cst.Name) and arg.value.value == task:
+                    name = arg.keyword.value if arg.keyword is not None else \
+                        params[index] if index < len(params) and arg.keyword is None and not arg.star else None
+            retries = _retry_calls(helper.body, name) if name is not None else []
+            if retries:
+                return [(retries[0][0], handler, helper_call)], (name, helper_scope)
+        return None
 
     def _task_options(self, func: cst.FunctionDef, scope: Scope) -> Optional[Args]:
         """The options of ``func``'s celery task decorator (empty for a bare ``@shared_task``), or
@@ -206,6 +236,24 @@ def _unhandled(call: cst.Call, body) -> Retried:
         inner = node.test if isinstance(node, cst.If) else test
         stack.extend((child, inner if child is not getattr(node, "test", None) else test) for child in children(node))
     return Retried(RetriedKind.RESULT, node=call)
+
+
+def _calls_passing(body, name: str) -> List[Tuple[cst.Call, Optional[cst.ExceptHandler]]]:
+    """``(call, the innermost except handler around it or None)`` of each call of a task body
+    that passes ``name`` (the task) as an argument, in source order."""
+    out: List[Tuple[cst.Call, Optional[cst.ExceptHandler]]] = []
+
+    def walk(node, handler):
+        for child in children(node):
+            if isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                continue
+            if isinstance(child, cst.Call) and any(isinstance(a.value, cst.Name) and a.value.value == name
+                                                   for a in child.args):
+                out.append((child, handler))
+            walk(child, child if isinstance(child, cst.ExceptHandler) else handler)
+
+    walk(body, None)
+    return out
 
 
 def _raises(body) -> List[Tuple[cst.Call, Optional[cst.ExceptHandler]]]:
