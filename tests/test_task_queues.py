@@ -545,3 +545,13 @@ def log_failure(task, exc):
                 log_failure(self, exc)
         """
     assert rows(default, head, body) == [(5, "RES402"), (7, "RES201"), (14, "RES201")]
+
+
+def test_a_task_retried_forever_is_queued_again_forever(default):
+    body = """
+        @dramatiq.actor(max_retries=None, min_backoff=1000)
+        def forever(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+        """
+    [text] = messages(default, DRAMATIQ, body, "RES203")
+    assert "the task is queued again forever" in text and "holding the caller" not in text

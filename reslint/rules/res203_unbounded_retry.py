@@ -9,6 +9,9 @@ from reslint.rules.retry_base import PolicyRule
 
 WHY = "when the dependency stays down it retries forever, holding the caller and adding load to the outage"
 ADVICE = "add an attempt cap and a time cap"
+#: a task queue's task that retries forever holds no caller: it is queued again and again
+QUEUED_WHY = "when the dependency stays down the task is queued again forever, adding load to the outage and " \
+             "never reporting its failure"
 
 
 #: a poll that never gives up: the same fault, said of a wait for a condition
@@ -37,6 +40,7 @@ class UnboundedRetry(PolicyRule):
                                      f"{adapter.advice(Remedy.BOUNDS, policy, limit_s) or ADVICE}",
                         fix=adapter.fix(Remedy.BOUNDS, policy, fx, limit_s=limit_s))
             return
-        self.report(policy.node, f"{adapter.label} has neither an attempt cap nor a time cap: {WHY}; "
+        why = QUEUED_WHY if adapter.queued else WHY
+        self.report(policy.node, f"{adapter.label} has neither an attempt cap nor a time cap: {why}; "
                                  f"{adapter.advice(Remedy.BOUNDS, policy, limit_s) or ADVICE}",
                     fix=adapter.fix(Remedy.BOUNDS, policy, fx, limit_s=limit_s))
