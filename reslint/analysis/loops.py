@@ -430,7 +430,7 @@ class LoopAnalyzer:
         ``self._backoff(attempt)`` of another object): a wait of unknown length, not none."""
         if not _names_a_wait(call.func, _SLEEP_WORDS):
             return False
-        return self._local_def(call, scope) is None  # a local one is read by _sleeps_inside
+        return self.local_def(call, scope) is None  # a local one is read by _sleeps_inside
 
     def _owner_class(self, qual: str):
         """The (node, scope) of the local class whose qualified name, followed by ``.``, starts
@@ -637,7 +637,7 @@ class LoopAnalyzer:
         """(N, counter) when a handler hands the counter to a function of this module that raises
         once it reaches N (``_backoff_or_raise(error, attempt)`` with ``if attempt >= MAX: raise``,
         alone or as one side of an ``or``): the helper caps the attempts. ``None`` otherwise."""
-        func = self._local_def(call, scope)
+        func = self.local_def(call, scope)
         if func is None:
             return None
         positional = [p.name.value for p in func.params.params]
@@ -669,7 +669,7 @@ class LoopAnalyzer:
                     return (int(bound) if _finite(bound) else UNKNOWN), passed[test.left.value]
         return None
 
-    def _local_def(self, call: cst.Call, scope) -> Optional[cst.FunctionDef]:
+    def local_def(self, call: cst.Call, scope) -> Optional[cst.FunctionDef]:
         """The function of this module a call names (a local or module function, ``self.method``)."""
         if isinstance(call.func, cst.Name):
             found = self.ctx.lookup(call.func.value, scope)
@@ -789,7 +789,7 @@ class LoopAnalyzer:
     def _returned(self, call: cst.Call, scope) -> List[Tuple[cst.BaseExpression, Scope]]:
         """``(value, the function's scope)`` of each ``return`` of the function of this module that
         ``call`` names (not of functions nested in it); empty when it names none."""
-        func = self._local_def(call, scope)
+        func = self.local_def(call, scope)
         if func is None:
             return []
         inner = self.ctx.model.scopes.get(id(func.body), scope)
@@ -798,7 +798,7 @@ class LoopAnalyzer:
     def _retry_after_params(self, call: cst.Call, scope) -> frozenset:
         """The parameters of the function ``call`` names that receive an argument reading the
         server's wait (``_backoff_seconds(attempt, retry_after)``)."""
-        func = self._local_def(call, scope)
+        func = self.local_def(call, scope)
         if func is None:
             return frozenset()
         params = [p.name.value for p in list(func.params.posonly_params) + list(func.params.params)]

@@ -143,7 +143,7 @@ class TaskRetries:
         call)], (the helper's name for the task, its scope))`` when the task body passes the task
         to a function of this module that calls ``retry`` on that parameter, else ``None``."""
         for helper_call, handler in _calls_passing(body, task):
-            helper = self.loops._local_def(helper_call, inner)
+            helper = self.loops.local_def(helper_call, inner)
             helper_scope = self.ctx.model.scopes.get(id(helper.body)) if helper is not None else None
             if helper_scope is None:
                 continue
