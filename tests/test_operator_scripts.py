@@ -103,16 +103,6 @@ def test_a_benchmark_program_is_an_operator_script_at_any_depth(tmp_path, name):
     assert "src/demo/stars.py:5:5: RES101" in output and name not in output
 
 
-def test_a_module_of_example_code_needs_no_main_guard(tmp_path):
-    """A demo app's module (an example Django project's ``tasks.py``, run by its framework) is
-    example code; outside an examples directory such a module is checked."""
-    module = SCRIPT.split("\n\n\nif")[0] + "\n"
-    project(tmp_path, {"examples/django/demoapp/tasks.py": module, "libs/python/examples/demo.py": module,
-                       "src/demo/tasks.py": module})
-    output = reported(tmp_path)
-    assert "src/demo/tasks.py:5:5: RES101" in output and "examples/" not in output
-
-
 @pytest.mark.parametrize(("path", "text"), [
     ("src/demo/benchmark_results.py", SCRIPT.split("\n\n\nif")[0] + "\n\n\nmain()\n"),  # no main guard
     ("src/demo/benchmarking.py", SCRIPT),  # not a benchmark's name

@@ -2,9 +2,7 @@
 
 A file is an *operator script* when all three hold:
 
-1. it runs as a program: a module-level ``if __name__ == "__main__":``, or it is example code, in
-   an ``examples/`` (``example/``) directory at any depth, where a demo app's modules (``tasks.py``
-   of an example project, run by its framework) have no such guard;
+1. it runs as a program: a module-level ``if __name__ == "__main__":``;
 2. it lives where projects keep the scripts they run themselves (:data:`SCRIPT_DIRECTORIES`:
    ``scripts/``, ``bin/``, ``tools/``, ``docs/``, ``examples/``, ``benchmarks/``... at the top of the
    project), or is named as a benchmark (:data:`BENCHMARK_NAME`: ``bench_io.py``,
@@ -65,11 +63,6 @@ SCRIPT_DIRECTORIES = frozenset({"scripts", "script", "bin", "tools", "dev", "dev
 #: the script directories whose names mean the same at any depth (a monorepo's
 #: ``libraries/python/examples/``)
 ANYWHERE_DIRECTORIES = frozenset({"examples", "example", "docs", "doc"})
-#: the directories of example code, whose modules need no main guard to be a reader's programs (in
-#: the judged sample, 16 of the 19 findings in such modules were judged false, among them the retry
-#: findings of an example Django project's ``tasks.py``; the 3 true ones were example servers a
-#: reader may deploy as they are: ``script-ignore = []`` reports them)
-EXAMPLE_DIRECTORIES = frozenset({"examples", "example"})
 #: the file names of benchmark programs, at any depth (pytest-benchmark's and asv's ``bench_*``,
 #: ``*_benchmark``): a program a developer runs to measure something and reads the result of.
 #: Evaluation harnesses are not matched by name: they also run unattended, in many containers at
@@ -109,7 +102,7 @@ class OperatorScripts:
         below = relative(os.path.abspath(path), os.path.abspath(self.root))
         parts = below.split("/") if below is not None else []
         directories, stem = parts[:-1], os.path.splitext(os.path.basename(path))[0]
-        if not runs_as_program(text) and not EXAMPLE_DIRECTORIES.intersection(directories):
+        if not runs_as_program(text):
             return False
         in_script_directory = bool(directories) and (
             directories[0] in SCRIPT_DIRECTORIES or bool(ANYWHERE_DIRECTORIES.intersection(directories)))
