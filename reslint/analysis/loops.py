@@ -1145,7 +1145,7 @@ def _compares_http_status(node: cst.Comparison, ctx, scope) -> bool:
     return False
 
 
-def _is_raise_for_status(node) -> bool:
+def is_raise_for_status(node) -> bool:
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
         node.func.attr.value == "raise_for_status"
 
@@ -1203,7 +1203,7 @@ def _reaches(statements, reach, ctx, scope, need_try: bool, in_try: bool) -> boo
                 return True
             continue
         if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-            if (in_try or not need_try) and any(_is_raise_for_status(n) for n in expressions(stmt)):
+            if (in_try or not need_try) and any(is_raise_for_status(n) for n in expressions(stmt)):
                 return True
             continue
         if isinstance(stmt, cst.If):

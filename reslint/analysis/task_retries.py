@@ -36,7 +36,7 @@ from reslint.libraries import arq, celery
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
 from reslint.semantics.context import Context, Scope
-from reslint.semantics.walk import children
+from reslint.semantics.walk import children, nodes_within
 from reslint.values import UNKNOWN, is_number
 
 #: what ``self.request.retries`` is spelled as in a countdown, with the task's name for ``self``
@@ -67,7 +67,7 @@ class TaskRetries:
         call = (handled or found)[0][0]
         if handled:
             handlers = list(dict.fromkeys(h for _, h in handled))
-            retried, _ = self.loops.retried(handlers, [n for h in handlers for n in _own_nodes(h.body)], inner)
+            retried, _ = self.loops.retried(handlers, [n for h in handlers for n in nodes_within(h.body)], inner)
         else:  # ``if not ready: raise Retry(defer=5)``: a wait for a condition, unless a status fails
             retried = _unhandled(call, func.body)
         retry = Args(call, arq.RETRY_PARAMETERS)
@@ -130,7 +130,7 @@ class TaskRetries:
         attempts = attempts + 1 if is_number(attempts) else attempts
         if handled:
             handlers = list(dict.fromkeys(h for _, h in handled))
-            nodes = [n for h in handlers for n in _own_nodes(h.body)]
+            nodes = [n for h in handlers for n in nodes_within(h.body)]
             retried, _ = self.loops.retried(handlers, nodes, inner)
         else:  # ``if not ready: raise self.retry(countdown=5)``: a wait for a condition, unless a status fails
             retried = _unhandled(helper_call or call, func.body)
@@ -191,33 +191,28 @@ class TaskRetries:
         return self._counted_wait(expr, inner, _RETRIES.format(task=task), -1)
 
 
-def _own_nodes(block) -> List[cst.CSTNode]:
-    """Nodes of a block, loops included, not descending into functions, classes or lambdas."""
-    out: List[cst.CSTNode] = []
-    stack = list(reversed(children(block)))
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            stack.extend(reversed(children(node)))
-    return out
-
-
-def _retry_calls(body, task: str) -> List[Tuple[cst.Call, Optional[cst.ExceptHandler]]]:
-    """``(call, the innermost except handler around it or None)`` of each ``<task>.retry(...)`` call
-    of a task body, in source order (not in functions it defines)."""
+def _handled(body, pick) -> List[Tuple[cst.Call, Optional[cst.ExceptHandler]]]:
+    """``(call, the innermost except handler around it or None)`` for each node of a task or job
+    body that ``pick`` maps to a call (``pick(node)``: the call, or ``None``), in source order, not
+    in the functions, classes or lambdas it defines."""
     out: List[Tuple[cst.Call, Optional[cst.ExceptHandler]]] = []
 
     def walk(node, handler):
         for child in children(node):
             if isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
                 continue
-            if isinstance(child, cst.Call) and _is_retry(child, task):
-                out.append((child, handler))
+            picked = pick(child)
+            if picked is not None:
+                out.append((picked, handler))
             walk(child, child if isinstance(child, cst.ExceptHandler) else handler)
 
     walk(body, None)
     return out
+
+
+def _retry_calls(body, task: str) -> List[Tuple[cst.Call, Optional[cst.ExceptHandler]]]:
+    """Each ``<task>.retry(...)`` call of a task body, with its handler (:func:`_handled`)."""
+    return _handled(body, lambda node: node if isinstance(node, cst.Call) and _is_retry(node, task) else None)
 
 
 def _unhandled(call: cst.Call, body) -> Retried:
@@ -239,38 +234,15 @@ def _unhandled(call: cst.Call, body) -> Retried:
 
 
 def _calls_passing(body, name: str) -> List[Tuple[cst.Call, Optional[cst.ExceptHandler]]]:
-    """``(call, the innermost except handler around it or None)`` of each call of a task body
-    that passes ``name`` (the task) as an argument, in source order."""
-    out: List[Tuple[cst.Call, Optional[cst.ExceptHandler]]] = []
-
-    def walk(node, handler):
-        for child in children(node):
-            if isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-                continue
-            if isinstance(child, cst.Call) and any(isinstance(a.value, cst.Name) and a.value.value == name
-                                                   for a in child.args):
-                out.append((child, handler))
-            walk(child, child if isinstance(child, cst.ExceptHandler) else handler)
-
-    walk(body, None)
-    return out
+    """Each call of a task body that passes ``name`` (the task) as an argument, with its handler."""
+    return _handled(body, lambda node: node if isinstance(node, cst.Call) and any(
+        isinstance(a.value, cst.Name) and a.value.value == name for a in node.args) else None)
 
 
 def _raises(body) -> List[Tuple[cst.Call, Optional[cst.ExceptHandler]]]:
-    """``(the raised call, the innermost except handler around it or None)`` of each ``raise X(...)``
-    of a function body, in source order (not in functions it defines)."""
-    out: List[Tuple[cst.Call, Optional[cst.ExceptHandler]]] = []
-
-    def walk(node, handler):
-        for child in children(node):
-            if isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-                continue
-            if isinstance(child, cst.Raise) and isinstance(child.exc, cst.Call):
-                out.append((child.exc, handler))
-            walk(child, child if isinstance(child, cst.ExceptHandler) else handler)
-
-    walk(body, None)
-    return out
+    """The call raised by each ``raise X(...)`` of a function body, with its handler."""
+    return _handled(body, lambda node: node.exc if isinstance(node, cst.Raise) and isinstance(node.exc, cst.Call)
+                    else None)
 
 
 def _is_retry(call: cst.Call, task: str) -> bool:

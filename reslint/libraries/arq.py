@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from reslint.libraries.base import QUEUED_TIME_CAP_WHY, FixContext, Remedy, RetryAdapter
+from reslint.libraries.base import FixContext, Remedy, RetryAdapter
 from reslint.model.policy import RetryPolicy
 from reslint.semantics.edits import FixPlan
 
@@ -34,7 +34,6 @@ class ArqRetry(RetryAdapter):
     cap_label = "arq `Retry`"
     write_label = "an arq job that raises `Retry`"
     layer_label = "arq job retry"
-    time_cap_why = QUEUED_TIME_CAP_WHY
     queued = True
     trigger_modules = ("arq",)
     entry_points = RETRY_CLASSES

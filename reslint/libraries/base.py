@@ -35,12 +35,6 @@ from reslint.model.remedy import FixContext, Remedy, UnsafeReplay  # noqa: F401 
 from reslint.model.reader import PolicyReader
 
 
-#: :attr:`RetryAdapter.time_cap_why` of task queues (:attr:`RetryAdapter.queued`): a retried task is
-#: queued again, no caller waits
-QUEUED_TIME_CAP_WHY = ("the task's work then lands that late, long after whoever queued it stopped waiting, and "
-                       "each retry adds load to the struggling dependency")
-
-
 @dataclass(frozen=True)
 class Site:
     """Where a policy is spelled: its role, the qualified name it resolves to, the call (``None``
@@ -117,7 +111,8 @@ class RetryAdapter:
     #: whether the retries queue the work again (a task queue's task): nobody waits for it, so RES202
     #: judges its worst case by ``max-task-retry-time``, not ``max-retry-time``
     queued: ClassVar[bool] = False
-    #: what a worst case above ``max-retry-time`` costs (RES202), after "worst case ... > N s; "
+    #: what a worst case above ``max-retry-time`` costs (RES202), after "worst case ... > N s; "; a
+    #: :attr:`queued` policy's is said by the rule (nobody waits for a queued task)
     time_cap_why: ClassVar[str] = "a struggling dependency then holds the caller that long"
 
     # -- reading -----------------------------------------------------------------------------

@@ -23,7 +23,7 @@ import libcst as cst
 
 from reslint.semantics.edits import FixPlan
 from reslint.libraries.base import (
-    QUEUED_TIME_CAP_WHY, FixContext, Remedy, RetryAdapter, Site, remove_keyword_fix, roles,
+    FixContext, Remedy, RetryAdapter, Site, remove_keyword_fix, roles,
 )
 from reslint.model.policy import Jitter, RetryPolicy, Role, Wait, WaitShape, types_or_unknown
 from reslint.model.reader import Args, PolicyReader
@@ -51,7 +51,6 @@ BIND_OPTION = "bind"
 
 class Celery(RetryAdapter):
     name = "celery"
-    time_cap_why = QUEUED_TIME_CAP_WHY
     queued = True
     # `app.task` resolves to celery.Celery.task
     spellings = roles("celery.shared_task", "celery.Celery.task", role=Role.DECORATOR)

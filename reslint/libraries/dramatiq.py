@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
-from reslint.libraries.base import QUEUED_TIME_CAP_WHY, Remedy, RetryAdapter, Site, roles
+from reslint.libraries.base import Remedy, RetryAdapter, Site, roles
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
 from reslint.values import UNKNOWN, clamp, is_number, mul, scaled_power
@@ -44,7 +44,6 @@ class Dramatiq(RetryAdapter):
     cap_label = "dramatiq actor retry"
     write_label = "a dramatiq actor (retried by the Retries middleware)"
     layer_label = "dramatiq actor retry"
-    time_cap_why = QUEUED_TIME_CAP_WHY
     queued = True
     spellings = roles("dramatiq.actor", role=Role.DECORATOR)
     trigger_modules = ("dramatiq",)

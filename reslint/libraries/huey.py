@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from reslint.libraries.base import QUEUED_TIME_CAP_WHY, Remedy, RetryAdapter, Site, roles
+from reslint.libraries.base import Remedy, RetryAdapter, Site, roles
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
 from reslint.values import UNKNOWN, is_number, mul, scaled_power
@@ -42,7 +42,6 @@ class Huey(RetryAdapter):
     cap_label = "huey task retry"
     write_label = "a huey task with `retries=`"
     layer_label = "huey task retry"
-    time_cap_why = QUEUED_TIME_CAP_WHY
     queued = True
     spellings = roles(*SPELLINGS, role=Role.DECORATOR)
     trigger_modules = ("huey",)

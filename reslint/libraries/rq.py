@@ -19,7 +19,7 @@ from typing import Optional
 
 import libcst as cst
 
-from reslint.libraries.base import QUEUED_TIME_CAP_WHY, Remedy, RetryAdapter, Site, merge, roles
+from reslint.libraries.base import Remedy, RetryAdapter, Site, merge, roles
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
 from reslint.values import UNKNOWN, is_number
@@ -43,7 +43,6 @@ class RQ(RetryAdapter):
     cap_label = "RQ job retry"
     write_label = "an RQ job enqueued with `retry=`"
     layer_label = "RQ job retry"
-    time_cap_why = QUEUED_TIME_CAP_WHY
     queued = True
     spellings = merge(roles(*CALLABLE_POSITIONS, role=Role.CALLER), roles(JOB_DECORATOR, role=Role.DECORATOR))
     trigger_modules = ("rq",)

@@ -15,6 +15,9 @@ from reslint.rules.retry_base import PolicyRule
 from reslint.values import UNKNOWN, is_number
 
 ADVICE = "add a total-time cap"
+#: what a task queue's long worst case costs: the task is queued again, no caller waits
+QUEUED_WHY = ("the task's work then lands that late, long after whoever queued it stopped waiting, and each "
+              "retry adds load to the struggling dependency")
 
 
 class RetryWithoutTimeCap(PolicyRule):
@@ -86,7 +89,8 @@ class RetryWithoutTimeCap(PolicyRule):
             fix = adapter.fix(Remedy.TIME_CAP, policy, FixContext(self.ctx, self._scopes.get(id(policy))),
                               limit_s=limit)
             self.report(policy.node, f"{adapter.label} caps attempts but not total time: worst case "
-                                     f"{describe(policy, per_attempt)} {verdict}; {adapter.time_cap_why}; "
+                                     f"{describe(policy, per_attempt)} {verdict}; "
+                                     f"{QUEUED_WHY if queued else adapter.time_cap_why}; "
                                      f"{advice}", fix=fix, where=self._where.get(id(policy)))
 
 

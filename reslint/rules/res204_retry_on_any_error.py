@@ -8,7 +8,7 @@ from typing import Callable, Optional, Sequence, Tuple
 import libcst as cst
 
 from reslint.analysis.breakers import open_circuit_retry
-from reslint.analysis.loops import gives_up_on_some, own_nodes, unguarded_raise_for_status
+from reslint.analysis.loops import gives_up_on_some, is_raise_for_status, own_nodes, unguarded_raise_for_status
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog import retries as cat
 from reslint.diagnostics import Applicability
@@ -109,7 +109,7 @@ class RetryOnAnyError(PolicyRule):
         """The narrowing keeps connection errors and timeouts only: when the retried code raises
         for status, the fix says which retries it drops (its statuses are not an exception type)."""
         scope = self.ctx.retried.scope_of(policy)
-        if plan is None or scope is None or not any(_is_raise_for_status(n) for n in expressions(scope.node)):
+        if plan is None or scope is None or not any(is_raise_for_status(n) for n in expressions(scope.node)):
             return plan
         return dataclasses.replace(plan, message=plan.message + DROPPED)
 
@@ -190,8 +190,3 @@ def classify(types: Sequence[str], checks_status: bool, raises_for_status: Calla
         if name is not None and (kind is not FOR_STATUS or raises_for_status()):
             return kind, name
     return None
-
-
-def _is_raise_for_status(node) -> bool:
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
-        node.func.attr.value == "raise_for_status"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from reslint.analysis.loops import own_nodes
+from reslint.analysis.loops import is_raise_for_status, own_nodes
 from reslint.catalog import retries as cat
 from reslint.diagnostics import Applicability
 from reslint.model.policy import LoopFacts, RetriedKind, RetryPolicy
@@ -89,6 +89,5 @@ def _without_response(sleep: cst.Call, loop, ctx) -> bool:
             if set(types) <= _NO_RESPONSE_ERRORS:
                 return True
             return set(types) <= _NO_RESPONSE_ERRORS | cat.BROAD_HTTP_ERRORS and not any(
-                isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "raise_for_status"
-                for n in own_nodes(node.body))
+                is_raise_for_status(n) for n in own_nodes(node.body))
     return False
