@@ -669,9 +669,10 @@ def show_settings(path, select, extend_select, ignore, config_file, isolated, ca
     lines.extend(f"  {text:<{width}}  # {origin}" for text, origin in rows)
 
     per_file: List[Tuple[str, Tuple[str, ...]]] = []
-    script = path is not None and path.is_file() and _is_operator_script(path, settings)
+    rows = _hand_run_rows(path, settings) if path is not None and path.is_file() else None
+    script = rows is not None and rows[1] is None
     if path is not None:
-        lines.extend(["", *_path_lines(path, settings, script)])
+        lines.extend(["", *_path_lines(path, settings, script, rows if not script else None)])
         if path.is_file() or not path.exists():
             per_file = _per_file_ignores_for(path, settings)
     lines.extend(["", "Rules:"])
@@ -720,8 +721,9 @@ def _is_test_code(path: Path, settings) -> bool:
     return pathspec.GitIgnoreSpec.from_lines(settings.test_paths).match_file(_display(path, settings))
 
 
-def _path_lines(path: Path, settings, script: bool = False) -> List[str]:
-    """What applies to ``path`` (``script``: it is an operator script, :mod:`reslint.engine.scripts`)."""
+def _path_lines(path: Path, settings, script: bool = False, block=None) -> List[str]:
+    """What applies to ``path`` (``script``: it is an operator script; ``block``: the rows of its
+    ``if __name__ == "__main__":`` block, run by hand, when it is not; :mod:`reslint.engine.scripts`)."""
     from reslint.engine.discovery import DiscoveryError, Walker
 
     display = _display(path, settings)
@@ -742,6 +744,10 @@ def _path_lines(path: Path, settings, script: bool = False) -> List[str]:
         if script:
             out.append(f"  an operator script (run by hand: in a script directory, not named by CI or another "
                        f"automation file): script-ignore = {_toml(list(settings.script_ignore))} applies")
+        elif block is not None:
+            out.append(f"  its `if __name__ == \"__main__\":` block (lines {block[0]}-{block[1]}) is run by hand "
+                       f"(no CI or other automation file names the module): script-ignore = "
+                       f"{_toml(list(settings.script_ignore))} applies there")
         return out
     walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore)
     try:
@@ -783,17 +789,19 @@ def _rule_state(info, settings, per_file, path, script: bool = False) -> Tuple[s
     return "on", why
 
 
-def _is_operator_script(path: Path, settings) -> bool:
+def _hand_run_rows(path: Path, settings):
+    """The rows of ``path`` run by hand (:meth:`reslint.engine.scripts.OperatorScripts.hand_run_rows`),
+    or ``None``; ``None`` too when ``script-ignore`` is empty."""
     from reslint.engine.files import read_regular_text
     from reslint.engine.scripts import OperatorScripts
 
     if not settings.script_ignore:
-        return False
+        return None
     try:
         text = read_regular_text(path, errors="replace")
     except OSError:
-        return False
-    return OperatorScripts(settings.anchor).is_operator_script(str(path), text)
+        return None
+    return OperatorScripts(settings.anchor).hand_run_rows(str(path), text)
 
 
 @main.command()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reslint.engine.scripts import OperatorScripts, runs_as_program
+from reslint.engine.scripts import OperatorScripts, main_block, runs_as_program
 from tests.test_cli import run
 
 SCRIPT = ("import requests\n\n\ndef main():\n    requests.get('https://api.example.invalid/stars')\n\n\n"
@@ -52,6 +52,7 @@ def test_a_script_run_by_hand_is_not_reported_and_one_ci_runs_is(tmp_path):
     ("Dockerfile", "FROM python:3.12\nCMD [\"python\", \"/app/scripts/stars.py\"]\n"),
     ("crontab", "0 * * * * /srv/app/bin/stars\n"),
     (".github/workflows/ci.yaml", "steps:\n  - run: ./scripts/stars.py\n"),
+    ("Dockerfile", "CMD [\"python\", \"-m\", \"scripts.stars\"]\n"),
 ])
 def test_every_kind_of_automation_file_names_a_script(tmp_path, automation):
     name, text = automation
@@ -110,13 +111,59 @@ def test_a_benchmark_program_is_an_operator_script_at_any_depth(tmp_path, name):
     ("libs/evals/harness/judge.py", SCRIPT),  # an evaluation harness runs unattended, in many containers
     ("src/demo/cli.py", SCRIPT),  # a package's command-line tool: its users run it unattended
     (".github/scripts/milestone.py", SCRIPT),  # CI's own scripts
-    ("scripts/stars.py", SCRIPT.split("\n\n\nif")[0] + "\n\n\nmain()\n"),  # no main guard: a module
-    ("lib/scripts/stars.py", SCRIPT),  # deeper down, `scripts` is as often a package
-    ("lib/tools/stars.py", SCRIPT),
+    (".github/scripts/notify.py", SCRIPT.split("\n\n\nif")[0] + "\n\n\nmain()\n"),
+    ("lib/tools/stars.py", SCRIPT),  # deeper down, `tools` is as often a package
 ])
 def test_what_is_no_operator_script(tmp_path, path, text):
     project(tmp_path, {path: text})
     assert f"{path}:5:5: RES101" in reported(tmp_path)
+
+
+@pytest.mark.parametrize("path", [
+    "scripts/stars.py",  # a flat script: it does its work at the top, with no main guard
+    "backend/scripts/stars.py",  # a monorepo's scripts
+    "backend/core/utils/scripts/stars.py",
+    "skills/pdf/scripts/stars.py",  # an agent skill's programs
+    "scripts/tenant_cleanup/helpers.py",  # a helper the scripts import
+])
+def test_every_file_of_a_scripts_directory_at_any_depth_is_a_script(tmp_path, path):
+    flat = "import requests\n\nprint(requests.get('https://api.example.invalid/stars').json())\n"
+    helper = "import subprocess\n\n\ndef query(host):\n    return subprocess.run(['ssh', host, 'psql'])\n"
+    project(tmp_path, {path: helper if "helpers" in path else flat, "src/demo/stars.py": SCRIPT})
+    output = reported(tmp_path)
+    assert "src/demo/stars.py:5:5: RES101" in output and path not in output
+    (tmp_path / "Makefile").write_text(f"stars:\n\tpython {path}\n", encoding="utf-8")
+    assert f"{path}:" in reported(tmp_path)  # named by an automation file: checked whole
+
+
+MODULE = ("import openai\nimport requests\n\n\ndef fetch():\n    return requests.get('https://api.example.invalid/x')\n"
+          "\n\nif __name__ == \"__main__\":\n    client = openai.OpenAI()\n"
+          "    print(requests.get('https://api.example.invalid/y'))\n    fetch()\n"
+          "else:\n    requests.get('https://api.example.invalid/z')\n")
+
+
+def test_the_main_block_of_a_module_is_run_by_hand(tmp_path):
+    # the demo under the main guard is run by a person; the function it calls and the `else:`
+    # branch, which runs on import, are checked
+    project(tmp_path, {"src/demo/tool.py": MODULE})
+    output = reported(tmp_path)
+    assert "src/demo/tool.py:6:12: RES101" in output and "src/demo/tool.py:14:5: RES101" in output
+    assert ":10:" not in output and ":11:" not in output
+    result = run(["show-settings", "src/demo/tool.py"], tmp_path)
+    assert "its `if __name__ == \"__main__\":` block (lines 9-12) is run by hand" in result.output
+    (tmp_path / "Dockerfile").write_text("CMD [\"python\", \"-m\", \"demo.tool\"]\n", encoding="utf-8")
+    output = reported(tmp_path)  # a container runs it: nobody watches
+    assert "src/demo/tool.py:10:14: RES101" in output and "src/demo/tool.py:11:11: RES101" in output
+
+
+@pytest.mark.parametrize(("text", "rows"), [
+    (MODULE, (9, 12)),
+    ("import x\nif __name__ == '__main__':\n    x.run()\n", (2, 3)),
+    ("if __name__ == '__main__':\n    x.run(\n        1,\n    )\n\n# done\n", (1, 6)),
+    ("def main():\n    pass\n", None),
+])
+def test_main_block_rows(text, rows):
+    assert main_block(text) == rows
 
 
 def test_the_idempotency_rules_still_apply_in_an_operator_script(tmp_path):

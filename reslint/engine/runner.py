@@ -107,11 +107,12 @@ class Runner:
         return run
 
     def leave_out_in_operator_scripts(self, results: List[FileResult]) -> None:
-        """Drop the ``script-ignore`` codes from the findings of operator scripts
-        (:mod:`reslint.engine.scripts`). Done after the cache and the last run's record, which
-        keep every finding: whether a file is one depends on other files (its directory, the
-        project's automation files). With no project marker, scripts are placed from the run's
-        root (:attr:`reslint.config.Settings.anchor`)."""
+        """Drop the ``script-ignore`` codes from the findings of operator scripts, and from the
+        findings in the ``if __name__ == "__main__":`` block of other modules, which a person runs
+        by hand too (:mod:`reslint.engine.scripts`). Done after the cache and the last run's
+        record, which keep every finding: whether a file is one depends on other files (its
+        directory, the project's automation files). With no project marker, scripts are placed
+        from the run's root (:attr:`reslint.config.Settings.anchor`)."""
         codes = self.settings.codes(self.settings.script_ignore)
         if not codes:
             return
@@ -125,8 +126,12 @@ class Runner:
             if result.source is None:
                 self._with_source(result)
             text = result.source.text if result.source is not None else None
-            if scripts.is_operator_script(result.path, text):
-                result.findings = [f for f in result.findings if f.code not in codes]
+            rows = scripts.hand_run_rows(result.path, text)
+            if rows is None:
+                continue
+            first, last = rows
+            result.findings = [f for f in result.findings if f.code not in codes or f.location.row < first
+                               or (last is not None and f.location.row > last)]
 
     def _unlisted_result(self, item: Unlisted) -> FileResult:
         """The result of a path discovery could not list: RES000 at 1:1 (as Ruff's E902), so it

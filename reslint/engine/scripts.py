@@ -1,16 +1,25 @@
 """Operator scripts: the project's programs that a person runs by hand.
 
-A file is an *operator script* when all three hold:
+A file is an *operator script* when both hold:
 
-1. it runs as a program: a module-level ``if __name__ == "__main__":``;
-2. it lives where projects keep the scripts they run themselves (:data:`SCRIPT_DIRECTORIES`:
-   ``scripts/``, ``bin/``, ``tools/``, ``docs/``, ``examples/``, ``benchmarks/``... at the top of the
-   project), or is named as a benchmark (:data:`BENCHMARK_NAME`: ``bench_io.py``,
-   ``recency_benchmark.py``), not in the package they ship, whose command-line tools run on users'
-   machines and in their automation, nor under ``.github/``, whose scripts CI runs;
-3. no automation file of the project names it (:data:`AUTOMATION_FILES`: CI workflows,
+1. it lives where projects keep the programs they run themselves, and runs as one:
+   - any file under a directory named ``scripts`` or ``script``, at any depth
+     (:data:`PROGRAM_DIRECTORIES`: a monorepo's ``backend/scripts/``, an agent skill's
+     ``skills/pdf/scripts/``), a program or a helper its programs import, but not under
+     ``.github/``, whose scripts CI runs;
+   - or a program (a module-level ``if __name__ == "__main__":``) under another directory of
+     :data:`SCRIPT_DIRECTORIES` (``bin/``, ``tools/``, ``docs/``, ``examples/``, ``benchmarks/``...
+     at the top of the project), or named as a benchmark (:data:`BENCHMARK_NAME`: ``bench_io.py``,
+     ``recency_benchmark.py``), not in the package they ship, whose command-line tools run on
+     users' machines and in their automation;
+2. no automation file of the project names it (:data:`AUTOMATION_FILES`: CI workflows,
    Makefiles, Dockerfiles, cron and process files, tox and nox): a script that CI or a container
    runs has nobody watching it.
+
+The ``if __name__ == "__main__":`` block of any other module is run by hand too (a demo or a
+smoke test of the module, with a client built there), unless an automation file names the
+module: its lines are treated as an operator script's (:meth:`OperatorScripts.hand_run_rows`), the
+functions it calls are not.
 
 A hang in such a script is seen by the person who started it, who interrupts it, and a retry in
 it has no fleet of clients to synchronise: in the judged sample of public repositories
@@ -29,7 +38,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Iterable, List, Optional
+from typing import Iterable, List, Optional, Tuple
 
 from reslint.engine.discovery import relative
 from reslint.engine.files import read_regular_text
@@ -60,6 +69,14 @@ AUTOMATION_FILES = (
 #: directory of its path is one of :data:`ANYWHERE_DIRECTORIES`.
 SCRIPT_DIRECTORIES = frozenset({"scripts", "script", "bin", "tools", "dev", "devtools", "docs", "doc", "examples",
                                 "example", "benchmarks", "benchmark", "bench", "evals", "eval"})
+#: directory names that hold only programs and the helpers they import, at any depth: a file in one
+#: is a script with or without a main guard (a flat script that does its work at the top, a helper
+#: module of the other scripts). In the judged sample every directory of that name, at the top or
+#: deeper (``backend/scripts/``, ``backend/core/utils/scripts/``, an agent skill's ``scripts/``),
+#: held maintenance, release or data scripts, or the programs of an agent skill
+PROGRAM_DIRECTORIES = frozenset({"scripts", "script"})
+#: the top-level directory whose scripts CI runs (``.github/scripts/``): never an operator script
+CI_DIRECTORY = ".github"
 #: the script directories whose names mean the same at any depth (a monorepo's
 #: ``libraries/python/examples/``)
 ANYWHERE_DIRECTORIES = frozenset({"examples", "example", "docs", "doc"})
@@ -76,9 +93,34 @@ MAX_LEVELS_UP = 8
 _MAIN_GUARD = re.compile(r"^if\s+__name__\s*==\s*(['\"])__main__\1\s*:", re.MULTILINE)
 
 
+#: :meth:`OperatorScripts.hand_run_rows` of an operator script: every row
+WHOLE_FILE: Tuple[int, Optional[int]] = (1, None)
+#: a line that ends a module-level block: code at column 0 (not a comment or a blank line)
+_TOP_LEVEL = re.compile(r"^[^\s#]", re.MULTILINE)
+
+
 def runs_as_program(text: str) -> bool:
     """Whether ``text`` (a module's source) has a module-level ``if __name__ == "__main__":``."""
     return _MAIN_GUARD.search(text) is not None
+
+
+def main_block(text: str) -> Optional[Tuple[int, int]]:
+    """The rows ``(first, last)`` (1-based, inclusive) of the first module-level
+    ``if __name__ == "__main__":`` block of ``text`` (a module's source): from the ``if`` to the line
+    before the next line of code at column 0 (an ``else:`` runs on import, so it ends the block), or
+    to the end; ``None`` when there is none. Read from the text, without parsing: a string whose
+    lines start at column 0 ends the block early, which leaves more of the file checked."""
+    found = _MAIN_GUARD.search(text)
+    if found is None:
+        return None
+    first = text.count("\n", 0, found.start()) + 1
+    after = text.find("\n", found.end())
+    following = _TOP_LEVEL.search(text, after + 1) if after != -1 else None
+    if following is None:
+        last = text.count("\n") + (0 if text.endswith("\n") else 1)
+    else:
+        last = text.count("\n", 0, following.start())
+    return first, max(first, last)
 
 
 class OperatorScripts:
@@ -95,20 +137,33 @@ class OperatorScripts:
         self._unreadable = False
 
     def is_operator_script(self, path: str, text: Optional[str]) -> bool:
-        """Whether the file at ``path`` with source ``text`` is an operator script; ``False``
-        when ``text`` is ``None`` (not known)."""
+        """Whether the file at ``path`` with source ``text`` is an operator script, whole;
+        ``False`` when ``text`` is ``None`` (not known)."""
+        return self.hand_run_rows(path, text) == WHOLE_FILE
+
+    def hand_run_rows(self, path: str, text: Optional[str]) -> Optional[Tuple[int, Optional[int]]]:
+        """The rows of the file at ``path`` (source ``text``) that a person runs by hand, as
+        ``(first, last)`` (1-based, inclusive; ``last`` ``None``: to the end): :data:`WHOLE_FILE`
+        for an operator script, the module-level ``if __name__ == "__main__":`` block of another
+        module, or ``None``: none (also when ``text`` is ``None``, not known)."""
         if text is None or self.root is None:
-            return False
+            return None
         below = relative(os.path.abspath(path), os.path.abspath(self.root))
         parts = below.split("/") if below is not None else []
         directories, stem = parts[:-1], os.path.splitext(os.path.basename(path))[0]
-        if not runs_as_program(text):
-            return False
-        in_script_directory = bool(directories) and (
-            directories[0] in SCRIPT_DIRECTORIES or bool(ANYWHERE_DIRECTORIES.intersection(directories)))
-        if not in_script_directory and not (parts and BENCHMARK_NAME.search(stem)):
-            return False
-        return not self.named("/".join(parts) if parts else os.path.basename(path))
+        if directories and directories[0] == CI_DIRECTORY:
+            return None
+        block = main_block(text)
+        whole = bool(PROGRAM_DIRECTORIES.intersection(directories))
+        if not whole and block is not None:
+            whole = (bool(directories) and (directories[0] in SCRIPT_DIRECTORIES or
+                                            bool(ANYWHERE_DIRECTORIES.intersection(directories)))
+                     ) or bool(parts and BENCHMARK_NAME.search(stem))
+        if not whole and block is None:
+            return None
+        if self.named("/".join(parts) if parts else os.path.basename(path)):
+            return None
+        return WHOLE_FILE if whole else block
 
     def named(self, script: str) -> bool:
         """Whether an automation file names ``script`` (its path below the project root,
@@ -123,7 +178,8 @@ class OperatorScripts:
         *own, name = script.split("/")
         stem = name[:-3] if name.endswith(".py") else name
         as_file = re.compile(rf"(?<![\w./-])(?P<dirs>\.?/?(?:[\w.-]+/)*){re.escape(name)}(?![\w-])")
-        as_module = re.compile(rf"-m\s+(?P<dirs>(?:\w+\.)*){re.escape(stem)}(?![\w.])")
+        # ``python -m pkg.mod``, also in an exec-form list: ``CMD ["python", "-m", "pkg.mod"]``
+        as_module = re.compile(rf"-m(?:\s+|[\"']\s*,\s*[\"'])(?P<dirs>(?:\w+\.)*){re.escape(stem)}(?![\w.])")
         as_program = re.compile(rf"(?<![\w./-])(?P<dirs>\.?/?(?:[\w.-]+/)+){re.escape(stem)}(?![\w./-])")
 
         def same_place(dirs: str, separator: str) -> bool:
