@@ -446,3 +446,25 @@ def test_a_predicate_that_also_retries_a_result_is_retried(linter):
                  "stop=stop_after_attempt(3), wait=wait_exponential(min=1, max=10))")
     found = findings(linter, f"{decorator}\n{SWALLOWING}")
     assert [code for _, code in found if code.startswith("RES2")], found
+
+
+@pytest.mark.parametrize(("client", "per_attempt"), [
+    ("httpx.Client()", "40 s"),  # builds a client: only the request, with its own 4 x 10 s, waits
+    ("httpx.Client(timeout=30)", "40 s"),
+    ("imaplib.IMAP4('mail.example.invalid', timeout=5)", "45 s"),  # connects as it is built
+])
+def test_building_a_client_in_the_attempt_costs_only_what_connects(linter, client, per_attempt):
+    text = textwrap.dedent(f"""\
+        import httpx
+        import imaplib
+        from tenacity import retry, stop_after_attempt, wait_random_exponential
+
+
+        @retry(stop=stop_after_attempt(5), wait=wait_random_exponential(max=4))
+        def fetch(url):
+            conn = {client}
+            with httpx.Client() as http:
+                return conn, http.get(url, timeout=10)
+        """)
+    (finding,) = [f for f in linter.lint_text(text, "m.py")[0] if f.code == "RES202"]
+    assert f"worst case 5 attempts × {per_attempt} + up to 11 s of waits" in finding.message, finding.message

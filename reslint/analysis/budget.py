@@ -14,6 +14,7 @@ import libcst as cst
 from reslint.analysis.loops import own_nodes
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog.model import INHERITED
+from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import Context
 from reslint.model.policy import RetryPolicy
 from reslint.values import UNKNOWN, is_number
@@ -31,6 +32,8 @@ def call_time(call: cst.Call, ctx: Context, fixed: bool = False):
     reading = read_call_timeout(call, ctx)
     if reading is not None and not reading.spec.blocks:
         return None  # sets a timeout for later calls (``client.with_options(timeout=30)``), waits on nothing
+    if reading is not None and reading.spec.carrier and not _opens_connection(call, reading.spec):
+        return None  # builds a client that connects on its first request: the requests wait, not this
     if reading is not None and reading.per_attempt_s is not None:
         return reading.per_attempt_s
     if fixed and reading is not None and reading.unbounded and ctx.settings is not None:
@@ -45,6 +48,13 @@ def call_time(call: cst.Call, ctx: Context, fixed: bool = False):
         if built is not None and built.spec.carrier:
             return built.per_attempt_s if built.per_attempt_s is not None else UNKNOWN
     return None if reading is None else UNKNOWN
+
+
+def _opens_connection(call: cst.Call, spec) -> bool:
+    """Whether constructing the carrier ``call`` (of catalog ``spec``) connects, and so waits."""
+    if spec.opens_connection:
+        return True
+    return spec.connects_with is not None and find_argument(call, *spec.connects_with) is not None
 
 
 def _carrier_of(expr, ctx: Context):

@@ -91,6 +91,11 @@ class TimeoutSpec:
     - ``connects_with``: ``(param name, position)`` of the host argument of a client
       that connects only when it is given (``ftplib.FTP()`` does no I/O; the
       timeout can still be passed to ``connect()``): without it, not reported.
+    - ``opens_connection``: a ``carrier`` whose construction itself connects (``imaplib.IMAP4``,
+      ``asyncpg.connect``), so it waits on the network, as do the requests on it; the other
+      carriers (an HTTP or SDK client, a Redis client, a pool) connect on their first request, and
+      their construction takes no time in a worst case (RES104, RES202). A ``connects_with``
+      client opens one when its host is given.
     - ``configured_by``: ``(param name, position)`` of an argument that hands the client an
       object carrying its connection settings (redis-py's ``connection_pool=``, a pool's
       ``connection_class=``): when it is passed, the client's own timeout parameters are
@@ -145,6 +150,7 @@ class TimeoutSpec:
     number_phases: int = 1
     default_per_attempt_s: Optional[float] = None
     connects_with: Optional[Tuple[str, int]] = None
+    opens_connection: bool = False
     configured_by: Optional[Tuple[str, Optional[int]]] = None
     bounded_per_request: Tuple[str, ...] = ()
     streams_from: Optional[Tuple[str, int, Tuple[str, ...]]] = None
