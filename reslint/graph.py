@@ -22,15 +22,16 @@ def _layers(graph: CallGraph) -> Dict[Tuple[str, int], Hop]:
     return nodes
 
 
-def _edges(graph: CallGraph) -> List[Tuple[Hop, Hop, int]]:
+def _edges(graph: CallGraph) -> List[Tuple[Hop, Hop, str]]:
     """(outer, inner, product) per pair of layers next to each other in some chain: the product
     is of those two layers alone (middle (3) → inner (3) is x9 however many layers call middle),
-    as RES301 reports the pair."""
+    as RES301 reports the pair; ``?`` when a count is unknown, ``∞`` when a layer has no end."""
     edges = {}
     for nesting in graph.nestings():
         chain = nesting.chain
         for outer, inner in zip(chain, chain[1:]):
-            product = max(outer.layer.attempts, 1) * max(inner.layer.attempts, 1)
+            counts = (outer.layer.attempts, inner.layer.attempts)
+            product = "∞" if 0 in counts else "?" if min(counts) < 0 else str(counts[0] * counts[1])
             edges[((outer.path, outer.layer.id), (inner.path, inner.layer.id))] = (outer, inner, product)
     return sorted(edges.values(), key=lambda e: (e[0].path, e[0].layer.row, e[1].path, e[1].layer.row))
 

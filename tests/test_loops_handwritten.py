@@ -513,6 +513,37 @@ def test_self_in_a_nested_function_that_binds_its_own_self_is_not_the_method_s(t
     assert found == []
 
 
+def nested_messages(tmp_path, body):
+    from reslint.engine.runner import Runner
+
+    (tmp_path / "svc.py").write_text(HEAD + textwrap.dedent(body), encoding="utf-8")
+    run = Runner(Settings(root=tmp_path, select=("RES301",)), use_cache=False).run([tmp_path])
+    return [f.message for r in run.results for f in r.findings]
+
+
+@pytest.mark.parametrize(("loop", "counted", "load"), [
+    ("for attempt in range(n):", "attempts retry loop (unknown) → get_item (3)",
+     "up to 3 calls for every attempt of a layer whose attempts are not known here"),
+    ("while True:", "attempts retry loop (unbounded) → get_item (3)",
+     "up to 3 calls for every attempt of a layer that retries without end"),
+    ("for attempt in range(4):", "attempts retry loop (4) → get_item (3)", "up to 12 calls per attempts retry loop call"),
+])
+def test_a_loop_of_unknown_or_no_count_around_a_retry_multiplies_it(tmp_path, loop, counted, load):
+    (message,) = nested_messages(tmp_path, f"""\
+        {RETRIED}
+        def get_item(i):
+            return session.get('u', timeout=5)
+
+        def attempts(n):
+            {loop}
+                try:
+                    return get_item(1)
+                except Exception:  # catches the RetryError get_item raises once it gives up
+                    time.sleep(random.uniform(0, 2))
+        """)
+    assert counted in message and load in message, message
+
+
 # -- the prefilter keeps the new shapes ------------------------------------------------------
 @pytest.mark.parametrize("text", [
     "def f():\n    done = False\n    while not done:\n        try:\n            g()\n            done = True\n"

@@ -43,10 +43,33 @@ class Nesting:
 
     @property
     def product(self) -> int:
+        """The calls to the innermost layer per call of the outermost: the product of the
+        layers' attempts; 0 when a layer retries without end, -1 when a layer's count is unknown
+        (and none is endless)."""
+        counts = [hop.layer.attempts for hop in self.chain]
+        if UNBOUNDED_ATTEMPTS in counts:
+            return UNBOUNDED_ATTEMPTS
+        if UNKNOWN_ATTEMPTS in counts:
+            return UNKNOWN_ATTEMPTS
         total = 1
-        for hop in self.chain:
-            total *= hop.layer.attempts
+        for count in counts:
+            total *= count
         return total
+
+    @property
+    def known_product(self) -> int:
+        """The product of the attempts of the layers whose count is known."""
+        return _product(hop for hop in self.chain if hop.layer.attempts > 1)
+
+
+#: :attr:`Layer.attempts <reslint.analysis.facts.Layer>` of a layer that retries without end
+#: (``while True``) and of one whose count is unknown (``range(n)`` of a parameter)
+UNBOUNDED_ATTEMPTS, UNKNOWN_ATTEMPTS = 0, -1
+
+
+def _retries(layer: Layer) -> bool:
+    """Whether ``layer`` makes more than one attempt, or may: a count unknown here or no count."""
+    return layer.attempts > 1 or layer.attempts in (UNBOUNDED_ATTEMPTS, UNKNOWN_ATTEMPTS)
 
 
 def _product(chain: Iterable[Hop]) -> int:
@@ -345,7 +368,7 @@ class CallGraph:
                     chain = _multiplying(outer + inner, self.expand)
                     if len(chain) > len(outer) and _product(chain) > _product(best):
                         best = chain
-                if best and all(h.layer.attempts > 1 for h in best):
+                if best and all(_retries(h.layer) for h in best):
                     out.append(Nesting(summary, site, best))
         return out
 

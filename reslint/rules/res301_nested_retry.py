@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator, Tuple
 
+from reslint.analysis.callgraph import UNBOUNDED_ATTEMPTS, UNKNOWN_ATTEMPTS
 from reslint.diagnostics import Finding, Location, Related
 from reslint.rules.project_base import ProjectRule
 
@@ -18,15 +19,35 @@ class NestedRetry(ProjectRule):
 
     def _finding(self, nesting) -> Finding:
         site, chain = nesting.site, nesting.chain
-        hops = " → ".join(f"{hop.layer.label} ({hop.layer.attempts})" for hop in chain)
+        hops = " → ".join(f"{hop.layer.label} ({_count(hop.layer.attempts)})" for hop in chain)
         outer = chain[0].layer.label
         inner = chain[-1].layer
         off = f" (turn it off with `{inner.off}`)" if inner.off else ""
-        message = (f"retry layers multiply: {hops}: up to {nesting.product} calls per {outer} call, so one "
-                   f"failing dependency gets {nesting.product} times the load; keep one retry layer: remove the "
-                   f"outer retry or the inner one{off}")
+        message = f"retry layers multiply: {hops}: {_load(nesting, outer)}; keep one retry layer: remove the " \
+                  f"outer retry or the inner one{off}"
         related = tuple(Related(hop.path, Location(hop.layer.row, hop.layer.column),
-                                f"{hop.layer.label}: {hop.layer.attempts} attempts ({hop.layer.library})")
+                                f"{hop.layer.label}: {_count(hop.layer.attempts)} attempts ({hop.layer.library})")
                         for hop in chain)
         return self.finding(message, nesting.summary.path, Location(site.row, site.column),
                             Location(site.end_row, site.end_column), site.row, related)
+
+
+def _count(attempts: int) -> str:
+    """A layer's attempts as the message shows them."""
+    if attempts == UNBOUNDED_ATTEMPTS:
+        return "unbounded"
+    return "unknown" if attempts == UNKNOWN_ATTEMPTS else str(attempts)
+
+
+def _load(nesting, outer: str) -> str:
+    """What the chain costs a failing dependency, with the numbers that are known."""
+    product = nesting.product
+    if product > 0:
+        return f"up to {product} calls per {outer} call, so one failing dependency gets {product} times the load"
+    known = nesting.known_product
+    each = "the inner layers' calls" if known <= 1 else f"up to {known} calls"
+    if product == UNBOUNDED_ATTEMPTS:
+        return (f"{each} for every attempt of a layer that retries without end, so a failing dependency gets "
+                f"them again and again until it recovers")
+    return (f"{each} for every attempt of a layer whose attempts are not known here, so a failing dependency "
+            f"gets that many times the load")
