@@ -123,7 +123,6 @@ def test_what_is_no_operator_script(tmp_path, path, text):
     "scripts/stars.py",  # a flat script: it does its work at the top, with no main guard
     "backend/scripts/stars.py",  # a monorepo's scripts
     "backend/core/utils/scripts/stars.py",
-    "skills/pdf/scripts/stars.py",  # an agent skill's programs
     "scripts/tenant_cleanup/helpers.py",  # a helper the scripts import
 ])
 def test_every_file_of_a_scripts_directory_at_any_depth_is_a_script(tmp_path, path):
@@ -134,6 +133,14 @@ def test_every_file_of_a_scripts_directory_at_any_depth_is_a_script(tmp_path, pa
     assert "src/demo/stars.py:5:5: RES101" in output and path not in output
     (tmp_path / "Makefile").write_text(f"stars:\n\tpython {path}\n", encoding="utf-8")
     assert f"{path}:" in reported(tmp_path)  # named by an automation file: checked whole
+
+
+def test_the_programs_of_an_agent_skill_are_run_by_an_agent_not_by_hand(tmp_path):
+    flat = "import requests\n\nprint(requests.get('https://api.example.invalid/stars').json())\n"
+    project(tmp_path, {"skills/pdf/SKILL.md": "---\nname: pdf\n---\n", "skills/pdf/scripts/stars.py": flat,
+                       "skills/notes/scripts/stars.py": flat})  # no SKILL.md: a scripts directory
+    output = reported(tmp_path)
+    assert "skills/pdf/scripts/stars.py:3:7: RES101" in output and "skills/notes/" not in output
 
 
 MODULE = ("import openai\nimport requests\n\n\ndef fetch():\n    return requests.get('https://api.example.invalid/x')\n"

@@ -4,9 +4,9 @@ A file is an *operator script* when both hold:
 
 1. it lives where projects keep the programs they run themselves, and runs as one:
    - any file under a directory named ``scripts`` or ``script``, at any depth
-     (:data:`PROGRAM_DIRECTORIES`: a monorepo's ``backend/scripts/``, an agent skill's
-     ``skills/pdf/scripts/``), a program or a helper its programs import, but not under
-     ``.github/``, whose scripts CI runs;
+     (:data:`PROGRAM_DIRECTORIES`: a monorepo's ``backend/scripts/``), a program or a helper its
+     programs import, but not under ``.github/``, whose scripts CI runs, nor in an agent skill
+     (:data:`SKILL_FILE`), whose programs an agent runs;
    - or a program (a module-level ``if __name__ == "__main__":``) under another directory of
      :data:`SCRIPT_DIRECTORIES` (``bin/``, ``tools/``, ``docs/``, ``examples/``, ``benchmarks/``...
      at the top of the project), or named as a benchmark (:data:`BENCHMARK_NAME`: ``bench_io.py``,
@@ -72,9 +72,14 @@ SCRIPT_DIRECTORIES = frozenset({"scripts", "script", "bin", "tools", "dev", "dev
 #: directory names that hold only programs and the helpers they import, at any depth: a file in one
 #: is a script with or without a main guard (a flat script that does its work at the top, a helper
 #: module of the other scripts). In the judged sample every directory of that name, at the top or
-#: deeper (``backend/scripts/``, ``backend/core/utils/scripts/``, an agent skill's ``scripts/``),
-#: held maintenance, release or data scripts, or the programs of an agent skill
+#: deeper (``backend/scripts/``, ``backend/core/utils/scripts/``), held maintenance, release or
+#: data scripts, or the programs of an agent skill (:data:`SKILL_FILE`, not run by hand)
 PROGRAM_DIRECTORIES = frozenset({"scripts", "script"})
+#: the file that makes a directory an agent skill (Anthropic's Agent Skills, adopted by other agent
+#: frameworks: https://docs.anthropic.com/en/docs/agents-and-tools/agent-skills/overview): the
+#: programs under it are run by an agent through its shell tool, unattended, not by hand (in the
+#: judged sample, a skill script's call with no timeout was judged true: it pins the agent's turn)
+SKILL_FILE = "SKILL.md"
 #: the top-level directory whose scripts CI runs (``.github/scripts/``): never an operator script
 CI_DIRECTORY = ".github"
 #: the script directories whose names mean the same at any depth (a monorepo's
@@ -154,7 +159,7 @@ class OperatorScripts:
         if directories and directories[0] == CI_DIRECTORY:
             return None
         block = main_block(text)
-        whole = bool(PROGRAM_DIRECTORIES.intersection(directories))
+        whole = self._in_program_directory(directories)
         if not whole and block is not None:
             whole = (bool(directories) and (directories[0] in SCRIPT_DIRECTORIES or
                                             bool(ANYWHERE_DIRECTORIES.intersection(directories)))
@@ -164,6 +169,16 @@ class OperatorScripts:
         if self.named("/".join(parts) if parts else os.path.basename(path)):
             return None
         return WHOLE_FILE if whole else block
+
+    def _in_program_directory(self, directories: List[str]) -> bool:
+        """Whether a directory of :data:`PROGRAM_DIRECTORIES` holds the file (``directories``: its
+        path below the project root), and not as the programs of an agent skill (a directory with
+        a ``SKILL.md`` above it: an agent runs them, with nobody watching)."""
+        for index, directory in enumerate(directories):
+            if directory in PROGRAM_DIRECTORIES:
+                return not any(os.path.isfile(os.path.join(self.root, *directories[:above], SKILL_FILE))
+                               for above in range(1, index + 1))
+        return False
 
     def named(self, script: str) -> bool:
         """Whether an automation file names ``script`` (its path below the project root,
