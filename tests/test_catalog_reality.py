@@ -677,6 +677,20 @@ def test_botocore_defaults_to_60_plus_60_seconds():
         assert TIMEOUT_CALLS[qualname].default_s == defaults["connect_timeout"] + defaults["read_timeout"]
 
 
+def test_botocore_local_methods_are_the_presigners_botocore_adds():
+    """``local_methods`` of the boto3 clients: the methods botocore's signers add to a client
+    (``botocore/signers.py``), which sign locally and send no request."""
+    botocore_session = pytest.importorskip("botocore.session")
+    session = botocore_session.get_session()
+    added = set()
+    for service in ("s3", "rds", "dsql"):  # dsql: generate_db_connect_(admin_)auth_token
+        client = session.create_client(service, region_name="us-east-1", aws_access_key_id="k",
+                                       aws_secret_access_key="s")
+        added |= {name for name in dir(client) if name.startswith("generate_")}
+    local = TIMEOUT_CALLS["boto3.client"].local_methods
+    assert set(local) == added, (set(local), added)
+
+
 def test_boto_model_services_are_botocore_services():
     """``BOTO_MODEL_SERVICES``: the service names a boto3 client is built with, as botocore's own
     data names them (a typo would silently leave a model client on the network ceiling)."""

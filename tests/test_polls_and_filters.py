@@ -300,6 +300,46 @@ def test_aiohttp_session_used_only_by_requests_with_their_own_timeout(linter):
     assert sorted(f.location.row for f in results if f.code == "RES101") == expected
 
 
+PRESIGNERS = """\
+import boto3
+
+
+def token(host, port, user):  # signs an RDS auth token locally: sends nothing
+    client = boto3.client("rds", region_name="us-east-2")
+    return client.generate_db_auth_token(DBHostname=host, Port=port, DBUsername=user)
+
+
+def link(key):
+    return boto3.client("s3").generate_presigned_url("get_object", Params={"Bucket": "b", "Key": key})
+
+
+def link_and_upload(key):
+    s3 = boto3.client("s3")  # error
+    url = s3.generate_presigned_url("get_object", Params={"Bucket": "b", "Key": key})
+    s3.put_object(Bucket="b", Key=key, Body=b"")
+    return url
+
+
+def handed_out():
+    s3 = boto3.client("s3")  # error
+    return s3
+
+
+SHARED = boto3.client("s3")  # error: other modules may import it and send requests
+
+
+def shared_link(key):
+    return SHARED.generate_presigned_url("get_object", Params={"Bucket": "b", "Key": key})
+"""
+
+
+def test_a_botocore_client_that_only_presigns_sends_nothing(linter):
+    results, errors = linter.lint_text(PRESIGNERS, "m.py")
+    assert errors == []
+    expected = [row for row, line in enumerate(PRESIGNERS.splitlines(), 1) if "# error" in line]
+    assert sorted(f.location.row for f in results if f.code == "RES101") == expected
+
+
 MODEL_CLIENTS = """\
 import anthropic
 import openai

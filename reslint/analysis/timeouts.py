@@ -167,8 +167,10 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
     reading = _missing(spec, max_timeout)
     if reading.state == MISSING and spec.streams_from is not None and not _unbounded_stream(call, spec, ctx):
         return TimeoutReading(spec, UNKNOWN_STATE, "its stream comes from a transport that may bound its reads")
-    if reading.state == MISSING and spec.bounded_per_request and _bounded_by_its_requests(call, spec, ctx):
-        return TimeoutReading(spec, OK, "used in one function only, by requests that each pass `timeout=`")
+    if reading.state == MISSING and (spec.bounded_per_request or spec.local_methods) and \
+            _bounded_by_its_requests(call, spec, ctx):
+        return TimeoutReading(spec, OK, "used in one function only, by requests that each pass `timeout=` "
+                                        "or by calls that send none")
     if reading.state == MISSING and not reading.unbounded and spec.carrier and _built_as_fallback(call, ctx):
         return TimeoutReading(spec, OK, "built only when the caller passes no client of its own; the library's "
                                         "default is bounded")
@@ -309,11 +311,14 @@ def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) ->
     ``close``): then every request through it is bounded by its own timeout. A client that is
     returned, stored, passed on or captured otherwise is judged by its constructor. A client
     built only to make one request (``aiohttp.ClientSession().get(url, timeout=5)``) is bounded by
-    that request's timeout."""
+    that request's timeout. Calls of ``spec.local_methods`` send no request (a botocore client
+    that only presigns a URL) and need none; a client of such a spec may call nothing else."""
     statement = ctx.statement
     if statement is not None:  # the statement's own expressions, not the blocks of a compound one
         for node in nodes_within(statement, _OWN_EXPRESSIONS):
             if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.value is call:
+                if node.func.attr.value in spec.local_methods:
+                    return True
                 return node.func.attr.value in spec.bounded_per_request and \
                     any(a.keyword is not None and a.keyword.value == "timeout" for a in node.args)
     scope = ctx.scope
@@ -347,6 +352,7 @@ def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) ->
     if uses is None:
         return False
     requests = 0
+    only_listed = bool(spec.local_methods)  # any other method of such a client may send a request
     # a client whose requests are reached through resources (``client.chat.completions.create``):
     # any other call through it may be a request too (``client.files.list()``), so only the listed
     # requests and closing it are allowed
@@ -354,6 +360,11 @@ def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) ->
     for parent, node in uses:
         if isinstance(parent, cst.Attribute) and parent.value is node:
             method, caller = uses.chains.get(id(node), (parent.attr.value, None))
+            if method in spec.local_methods and caller is not None:
+                requests += 1  # sends nothing: needs no timeout
+                continue
+            if only_listed and method not in spec.bounded_per_request and method not in _CLOSING:
+                return False
             if method in spec.bounded_per_request:
                 if caller is None or not any(a.keyword is not None and a.keyword.value == "timeout"
                                              for a in caller.args):

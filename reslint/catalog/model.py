@@ -104,6 +104,10 @@ class TimeoutSpec:
       client's (aiohttp's request methods): a client bound to a local of one function and
       used there only through these methods, each passing ``timeout=``, is bounded by them
       (a client that leaves the function, or any request without ``timeout=``, is not).
+    - ``local_methods``: methods of the built client that send no request (botocore's presigners
+      sign a URL or a token locally): a client bound to a local of one function and used there
+      only through these, and through ``bounded_per_request`` methods that pass ``timeout=``, is
+      not reported.
     - ``streams_from``: ``(param name, position, transports)``: the client reads a stream passed
       as this argument, and only a stream visibly made by one of ``transports`` (qualified names
       of transports that do not bound a read themselves) makes a missing timeout a wait forever; a
@@ -153,6 +157,7 @@ class TimeoutSpec:
     opens_connection: bool = False
     configured_by: Optional[Tuple[str, Optional[int]]] = None
     bounded_per_request: Tuple[str, ...] = ()
+    local_methods: Tuple[str, ...] = ()
     streams_from: Optional[Tuple[str, int, Tuple[str, ...]]] = None
     url: Optional[Tuple[str, int]] = None
     whole_units: bool = False

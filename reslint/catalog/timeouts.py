@@ -296,6 +296,12 @@ def _cloud() -> List[TimeoutSpec]:
     openai_src = "openai/_constants.py DEFAULT_TIMEOUT = httpx.Timeout(timeout=600, connect=5.0) (3.57.0)"
     anthropic_src = "anthropic/_constants.py DEFAULT_TIMEOUT = httpx.Timeout(timeout=10 * 60, connect=5.0) (2.14.0)"
     botocore_fix = "config={obj0}(connect_timeout={seconds}, read_timeout={seconds})"
+    # the presigners botocore adds to its clients sign locally and send nothing
+    # (botocore/signers.py add_generate_presigned_url, add_generate_presigned_post,
+    # add_generate_db_auth_token: generate_db_auth_token, generate_db_connect_auth_token,
+    # generate_db_connect_admin_auth_token) (1.44.18)
+    boto_local = ("generate_presigned_url", "generate_presigned_post", "generate_db_auth_token",
+                  "generate_db_connect_auth_token", "generate_db_connect_admin_auth_token")
     specs = []
     for name in ("boto3.client", "boto3.resource", "boto3.Session.client", "boto3.Session.resource",
                  "botocore.session.Session.create_client"):
@@ -307,7 +313,8 @@ def _cloud() -> List[TimeoutSpec]:
         specs.append(TimeoutSpec(name, (TimeoutParam("config", 9),), 120.0, boto_src,
                                  "botocore defaults to 60 s connect + 60 s read, 120 s per attempt",
                                  fix=botocore_fix, fix_imports=("botocore.config.Config",), carrier=True,
-                                 disable_values=(), category_by_argument=("service_name", 0, BOTO_MODEL_SERVICES)))
+                                 disable_values=(), category_by_argument=("service_name", 0, BOTO_MODEL_SERVICES),
+                                 local_methods=boto_local))
     for name in ("openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI", "openai.AsyncAzureOpenAI"):
         specs.append(TimeoutSpec(name, (T,), 600.0, openai_src, "the OpenAI client defaults to a 600 s read timeout",
                                  carrier=True, category=MODEL, number_phases=4, default_per_attempt_s=1805.0,
