@@ -154,6 +154,30 @@ def test_classified_catch_alls(linter, handler, expected):
     assert found(linter, _loop(handler)) == expected
 
 
+def _separated(earlier: str) -> str:
+    return ("class PermanentError(Exception):\n    pass\n\n\n"
+            "def fetch():\n    for attempt in range(3):\n        try:\n"
+            "            return session.get('u', timeout=5).json()\n"
+            f"{earlier}"
+            "        except Exception:\n"
+            "            time.sleep(random.uniform(0, 2 ** attempt))\n")
+
+
+@pytest.mark.parametrize("earlier, expected", [
+    # an earlier handler takes out the errors no retry fixes: the catch-all retries the rest
+    ("        except PermanentError:\n            return None\n", []),
+    ("        except (ValueError, requests.HTTPError):\n            raise\n", []),
+    ("        except requests.HTTPError as exc:\n            if exc.response.status_code < 500:\n"
+     "                raise\n            time.sleep(random.uniform(0, 1))\n", []),
+    # what it takes out is no Exception (the catch-all would not catch it anyway), or it retries too
+    ("        except KeyboardInterrupt:\n            raise\n", [(12, "RES204")]),
+    ("        except (SystemExit, asyncio.CancelledError):\n            raise\n", [(12, "RES204")]),
+    ("        except PermanentError:\n            print('again')\n", [(12, "RES204")]),
+])
+def test_a_catch_all_after_a_handler_that_gives_up_is_classified(linter, earlier, expected):
+    assert found(linter, "import asyncio\n" + _separated(earlier)) == expected
+
+
 ROUTE = """\
 @backoff.on_exception(backoff.expo, requests.RequestException, max_tries=4, max_time=30)
 def fetch_route(route_id):

@@ -22,6 +22,7 @@ import math
 from typing import List, Optional, Tuple
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
 from reslint.catalog import retries as cat
 from reslint.semantics.context import Context
@@ -1100,6 +1101,41 @@ def gives_up_on_some(handler: cst.ExceptHandler) -> bool:
                 any(isinstance(n, (cst.Raise, cst.Return, cst.Break)) for n in expressions(node)):
             return True
     return False
+
+
+#: exception types that ``except Exception:`` does not catch: a handler of one in front of a
+#: catch-all separates nothing from it
+_NOT_EXCEPTIONS = frozenset({"KeyboardInterrupt", "SystemExit", "GeneratorExit", "asyncio.CancelledError",
+                             "CancelledError", "trio.Cancelled", "anyio.get_cancelled_exc_class"})
+
+
+def separated_before(handler: cst.ExceptHandler, root: cst.CSTNode) -> bool:
+    """Whether an earlier handler of the ``try`` that holds ``handler`` (under ``root``, the retry
+    loop or function) takes some errors out of the retry: it catches a named type (not one
+    ``except Exception`` would miss, such as ``KeyboardInterrupt``) and gives up on it, leaving
+    the loop with its last statement (``raise``, ``return``, ``break``) or by classifying
+    (:func:`gives_up_on_some`). ``except PermanentError: return None`` then ``except Exception:``
+    retries what is left once the author took out what no retry fixes."""
+    for node in nodes_within(root, stop=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if not isinstance(node, cst.Try) or handler not in node.handlers:
+            continue
+        for earlier in node.handlers[:node.handlers.index(handler)]:
+            if earlier.type is None or _names_only(earlier.type, _NOT_EXCEPTIONS):
+                continue
+            last = earlier.body.body[-1] if earlier.body.body else None
+            leaves = isinstance(last, cst.SimpleStatementLine) and \
+                any(isinstance(s, (cst.Raise, cst.Return, cst.Break)) for s in last.body)
+            if leaves or gives_up_on_some(earlier):
+                return True
+        return False
+    return False
+
+
+def _names_only(expr, names) -> bool:
+    """Whether ``expr`` (an ``except`` clause's type) names only exceptions among ``names``."""
+    parts = expr.elements if isinstance(expr, cst.Tuple) else [cst.Element(expr)]
+    dotted = [get_full_name_for_node(e.value) for e in parts]
+    return all(d is not None and (d in names or d.rsplit(".", 1)[-1] in names) for d in dotted)
 
 
 def _in_order(node) -> list:

@@ -8,7 +8,8 @@ from typing import Callable, Optional, Sequence, Tuple
 import libcst as cst
 
 from reslint.analysis.breakers import open_circuit_retry
-from reslint.analysis.loops import gives_up_on_some, is_raise_for_status, own_nodes, unguarded_raise_for_status
+from reslint.analysis.loops import gives_up_on_some, is_raise_for_status, own_nodes, separated_before, \
+    unguarded_raise_for_status
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog import retries as cat
 from reslint.diagnostics import Applicability
@@ -141,6 +142,8 @@ class RetryOnAnyError(PolicyRule):
         for handler in loop.handlers:
             if gives_up_on_some(handler):
                 continue  # catches broadly, then re-raises what it does not retry: a filter
+            if separated_before(handler, policy.node):
+                continue  # an earlier handler took out the errors no retry fixes: the rest is retried
             if handler.type is None:
                 self.report(handler, f"{layer} catches everything with a bare `except:` (KeyboardInterrupt and "
                                      f"SystemExit too): {WHY}; catch the transient errors only")
