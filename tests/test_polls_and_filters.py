@@ -170,12 +170,14 @@ def _separated(earlier: str) -> str:
     ("        except requests.HTTPError as exc:\n            if exc.response.status_code < 500:\n"
      "                raise\n            time.sleep(random.uniform(0, 1))\n", []),
     # what it takes out is no Exception (the catch-all would not catch it anyway), or it retries too
-    ("        except KeyboardInterrupt:\n            raise\n", [(12, "RES204")]),
-    ("        except (SystemExit, asyncio.CancelledError):\n            raise\n", [(12, "RES204")]),
-    ("        except PermanentError:\n            print('again')\n", [(12, "RES204")]),
+    ("        except KeyboardInterrupt:\n            raise\n", [(13, "RES204")]),
+    ("        except (SystemExit, asyncio.CancelledError):\n            raise\n", [(13, "RES204")]),
+    ("        except PermanentError:\n            print('again')\n", [(13, "RES204")]),
+    # an open circuit is a signal to stop, not a class of errors the author judged permanent
+    ("        except pybreaker.CircuitBreakerError:\n            raise\n", [(13, "RES204")]),
 ])
 def test_a_catch_all_after_a_handler_that_gives_up_is_classified(linter, earlier, expected):
-    assert found(linter, "import asyncio\n" + _separated(earlier)) == expected
+    assert found(linter, "import asyncio\nimport pybreaker\n" + _separated(earlier)) == expected
 
 
 ROUTE = """\

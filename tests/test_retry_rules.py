@@ -468,3 +468,32 @@ def test_building_a_client_in_the_attempt_costs_only_what_connects(linter, clien
         """)
     (finding,) = [f for f in linter.lint_text(text, "m.py")[0] if f.code == "RES202"]
     assert f"worst case 5 attempts × {per_attempt} + up to 11 s of waits" in finding.message, finding.message
+
+
+@pytest.mark.parametrize(("third", "expected"), [
+    # a request on a client bound in several branches can take as long as the longest of them
+    ("client = openai.OpenAI(api_key=cfg.key, timeout=90)", "3 attempts × 360 s"),
+    ("client = openai.OpenAI(api_key=cfg.key, timeout=20)", "3 attempts × 240 s"),
+    # one binding reslint cannot read (another object's client): the attempt's time is unknown
+    ("client = cfg.client", None),
+])
+def test_a_request_on_a_client_bound_by_branch_takes_the_longest_of_them(linter, third, expected):
+    text = textwrap.dedent(f"""\
+        import openai
+        from tenacity import retry, stop_after_attempt, wait_random_exponential
+
+
+        @retry(wait=wait_random_exponential(max=1), stop=stop_after_attempt(3), reraise=True)
+        def draw(cfg):
+            if cfg.key:
+                client = openai.OpenAI(api_key=cfg.key, timeout=60)
+            else:
+                {third}
+            return client.images.generate(prompt="a lighthouse")
+        """)
+    found = [f.message for f in linter.lint_text(text, "m.py")[0] if f.code == "RES202"]
+    if expected is None:
+        assert found == []
+    else:
+        (message,) = found
+        assert f"worst case {expected} + up to 2 s of waits" in message, message

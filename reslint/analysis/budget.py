@@ -23,12 +23,14 @@ from reslint.semantics.walk import expressions
 MAX_WAITS = 10_000  # an attempt cap above this is treated as unbounded for the arithmetic
 
 
-def call_time(call: cst.Call, ctx: Context, fixed: bool = False):
+def call_time(call: cst.Call, ctx: Context, fixed: bool = False, scope=None):
     """Seconds one attempt of ``call`` can take (sum of phases), ``None`` when the call
     is not a timeout-bearing call in the catalog, UNKNOWN when it cannot be read.
     A call on a client that carries the timeout (``client.get()``) costs what the
     client's constructor says. ``fixed``: a call that waits forever (RES101) costs what it
-    would with its category's ``default-timeout`` per phase, the timeout its fix gives it."""
+    would with its category's ``default-timeout`` per phase, the timeout its fix gives it.
+    ``scope``: the scope the call is in, where its client's name is looked up (by default the
+    one being visited; a rule that reads a function's body after the walk passes it)."""
     reading = read_call_timeout(call, ctx)
     if reading is not None and not reading.spec.blocks:
         return None  # sets a timeout for later calls (``client.with_options(timeout=30)``), waits on nothing
@@ -42,12 +44,33 @@ def call_time(call: cst.Call, ctx: Context, fixed: bool = False):
     if inherits and isinstance(call.func, cst.Attribute):
         # a catalog request (``client.chat.completions.create``) inherits through its resource path;
         # any other method only from the object it is called on (``session.headers.update`` is no request)
-        constructor = _carrier_of(call.func.value, ctx) if reading is not None else \
-            ctx.constructor_of(call.func.value)
+        constructor = _carrier_of(call.func.value, ctx, scope) if reading is not None else \
+            ctx.constructor_of(call.func.value, scope)
         built = read_call_timeout(constructor, ctx) if constructor is not None else None
         if built is not None and built.spec.carrier:
             return built.per_attempt_s if built.per_attempt_s is not None else UNKNOWN
+        if constructor is None:
+            longest = _longest_of_clients(call.func.value, ctx, scope)
+            if longest is not None:
+                return longest
     return None if reading is None else UNKNOWN
+
+
+def _longest_of_clients(expr, ctx: Context, scope=None):
+    """For a request on a name bound to one of several clients (``client = OpenAI(key)`` or
+    ``client = OpenAI(key, base_url=url)``, by branch), the longest attempt any of them allows;
+    UNKNOWN when one of its bindings is not a client reslint can read (a parameter, another
+    object's attribute); ``None`` when none is a timeout-carrying client."""
+    while isinstance(expr, cst.Attribute) and not _bound_attribute(expr, ctx, scope):
+        expr = expr.value  # ``client.images`` → ``client``
+    constructors = ctx.constructors_of(expr, scope) if isinstance(expr, cst.Name) else None
+    if constructors is None:
+        return None
+    readings = [read_call_timeout(c, ctx) if c is not None else None for c in constructors]
+    if not any(r is not None and r.spec.carrier for r in readings):
+        return None
+    times = [r.per_attempt_s if r is not None and r.spec.carrier else None for r in readings]
+    return UNKNOWN if any(t is None for t in times) else max(times)
 
 
 def _opens_connection(call: cst.Call, spec) -> bool:
@@ -57,12 +80,12 @@ def _opens_connection(call: cst.Call, spec) -> bool:
     return spec.connects_with is not None and find_argument(call, *spec.connects_with) is not None
 
 
-def _carrier_of(expr, ctx: Context):
+def _carrier_of(expr, ctx: Context, scope=None):
     """The call whose timeout a request on ``expr`` inherits: the client's constructor, through a
     resource path (``client.chat.completions``) and ``client.with_options(timeout=...)`` copies
     (the copy's timeout when it sets one)."""
     for _ in range(12):
-        if isinstance(expr, cst.Attribute) and not _bound_attribute(expr, ctx):
+        if isinstance(expr, cst.Attribute) and not _bound_attribute(expr, ctx, scope):
             expr = expr.value
             continue
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
@@ -74,12 +97,12 @@ def _carrier_of(expr, ctx: Context):
                 expr = expr.func.value
                 continue
         break
-    return ctx.constructor_of(expr)
+    return ctx.constructor_of(expr, scope)
 
 
-def _bound_attribute(expr: cst.Attribute, ctx: Context) -> bool:
+def _bound_attribute(expr: cst.Attribute, ctx: Context, scope=None) -> bool:
     """Whether ``expr`` is ``self.x`` bound in its class (then it names an object of its own)."""
-    return isinstance(expr.value, cst.Name) and ctx.constructor_of(expr) is not None
+    return isinstance(expr.value, cst.Name) and ctx.constructor_of(expr, scope) is not None
 
 
 def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN, fixed: bool = False):
@@ -90,12 +113,12 @@ def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN, fix
     total, seen = 0.0, False
     for node in own_nodes(body):
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-            if any(call_time(n, ctx) is not None for n in _calls(node)):
+            if any(call_time(n, ctx, scope=scope) is not None for n in _calls(node)):
                 return UNKNOWN  # repeated once per item: unknown count
             continue
         if not isinstance(node, cst.Call):
             continue
-        seconds = call_time(node, ctx, fixed)
+        seconds = call_time(node, ctx, fixed, scope)
         if seconds is None:
             seconds = function_time(node, ctx, scope, depth, fixed)
         if seconds is None:

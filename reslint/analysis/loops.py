@@ -22,12 +22,11 @@ import math
 from typing import List, Optional, Tuple
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
 
 from reslint.catalog import retries as cat
 from reslint.semantics.context import Context
 from reslint.semantics.cstutil import source
-from reslint.libraries import HAND_ROLLED
+from reslint.libraries import HAND_ROLLED, OPEN_ERRORS
 from reslint.model.policy import Jitter, LoopFacts, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import PolicyReader
 from reslint.values import UNKNOWN, arithmetic, is_number, spelled_as_constant
@@ -1106,21 +1105,27 @@ def gives_up_on_some(handler: cst.ExceptHandler) -> bool:
 #: exception types that ``except Exception:`` does not catch: a handler of one in front of a
 #: catch-all separates nothing from it
 _NOT_EXCEPTIONS = frozenset({"KeyboardInterrupt", "SystemExit", "GeneratorExit", "asyncio.CancelledError",
-                             "CancelledError", "trio.Cancelled", "anyio.get_cancelled_exc_class"})
+                             "asyncio.exceptions.CancelledError", "trio.Cancelled"})
 
 
-def separated_before(handler: cst.ExceptHandler, root: cst.CSTNode) -> bool:
+def separated_before(handler: cst.ExceptHandler, root: cst.CSTNode, types_of) -> bool:
     """Whether an earlier handler of the ``try`` that holds ``handler`` (under ``root``, the retry
-    loop or function) takes some errors out of the retry: it catches a named type (not one
-    ``except Exception`` would miss, such as ``KeyboardInterrupt``) and gives up on it, leaving
-    the loop with its last statement (``raise``, ``return``, ``break``) or by classifying
-    (:func:`gives_up_on_some`). ``except PermanentError: return None`` then ``except Exception:``
-    retries what is left once the author took out what no retry fixes."""
+    loop or function) takes some errors out of the retry: it catches a named type and gives up on
+    it, leaving the loop with its last statement (``raise``, ``return``, ``break``) or by
+    classifying (:func:`gives_up_on_some`). ``except PermanentError: return None`` then
+    ``except Exception:`` retries what is left once the author took out what no retry fixes.
+    A handler of what ``except Exception`` would miss (``KeyboardInterrupt``), or of a circuit
+    breaker's open-circuit error (a signal to stop, not a class of errors), separates nothing.
+    ``types_of(expr)``: the qualified names an ``except`` clause's type names, or ``None``."""
     for node in nodes_within(root, stop=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
         if not isinstance(node, cst.Try) or handler not in node.handlers:
             continue
         for earlier in node.handlers[:node.handlers.index(handler)]:
-            if earlier.type is None or _names_only(earlier.type, _NOT_EXCEPTIONS):
+            if earlier.type is None:
+                continue
+            types = types_of(earlier.type) or ()
+            if not types or all(t in _NOT_EXCEPTIONS or t.rsplit(".", 1)[-1] in _NOT_EXCEPTIONS
+                                or t in OPEN_ERRORS for t in types):
                 continue
             last = earlier.body.body[-1] if earlier.body.body else None
             leaves = isinstance(last, cst.SimpleStatementLine) and \
@@ -1129,13 +1134,6 @@ def separated_before(handler: cst.ExceptHandler, root: cst.CSTNode) -> bool:
                 return True
         return False
     return False
-
-
-def _names_only(expr, names) -> bool:
-    """Whether ``expr`` (an ``except`` clause's type) names only exceptions among ``names``."""
-    parts = expr.elements if isinstance(expr, cst.Tuple) else [cst.Element(expr)]
-    dotted = [get_full_name_for_node(e.value) for e in parts]
-    return all(d is not None and (d in names or d.rsplit(".", 1)[-1] in names) for d in dotted)
 
 
 def _in_order(node) -> list:

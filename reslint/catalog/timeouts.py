@@ -333,8 +333,10 @@ def _cloud() -> List[TimeoutSpec]:
 #: options.timeout``; ``None`` there is no timeout at all). Streaming methods take it too.
 MODEL_REQUESTS: Dict[str, Tuple[str, ...]] = {
     "openai": ("chat.completions.create", "chat.completions.parse", "chat.completions.stream", "responses.create",
-               "responses.parse", "responses.stream", "completions.create", "embeddings.create"),
-    "anthropic": ("messages.create", "messages.stream", "beta.messages.create"),
+               "responses.parse", "responses.stream", "completions.create", "embeddings.create",
+               "images.generate", "images.edit", "audio.transcriptions.create", "audio.translations.create",
+               "audio.speech.create", "moderations.create"),
+    "anthropic": ("messages.create", "messages.stream", "messages.count_tokens", "beta.messages.create"),
 }
 #: ``client.with_options(timeout=...)`` returns a copy of the client with that timeout (openai/_client.py
 #: ``copy``, aliased ``with_options``; anthropic/_client.py the same)

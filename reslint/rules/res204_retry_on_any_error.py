@@ -142,7 +142,7 @@ class RetryOnAnyError(PolicyRule):
         for handler in loop.handlers:
             if gives_up_on_some(handler):
                 continue  # catches broadly, then re-raises what it does not retry: a filter
-            if separated_before(handler, policy.node):
+            if separated_before(handler, policy.node, self.ctx.retries.exception_types):
                 continue  # an earlier handler took out the errors no retry fixes: the rest is retried
             if handler.type is None:
                 self.report(handler, f"{layer} catches everything with a bare `except:` (KeyboardInterrupt and "

@@ -572,6 +572,24 @@ class Context:
             return None
         return self.constructor_of(found[0].value, found[0].scope, depth + 1)
 
+    def constructors_of(self, expr, scope: Optional[Scope] = None) -> Optional[List[Optional[cst.Call]]]:
+        """The call that may have built the object ``expr`` names, per binding, when it is bound in
+        several places (``client = OpenAI(key)`` in one branch, ``client = state.client`` in
+        another), each followed as :meth:`constructor_of` follows one; ``None`` for a binding that
+        is no call reslint can follow (a parameter, another object's attribute). ``None`` when
+        ``expr`` is no name bound here."""
+        scope = scope or self.scope
+        one = self.constructor_of(expr, scope)
+        if one is not None:
+            return [one]
+        if not isinstance(expr, cst.Name):
+            return None
+        found = self.lookup(expr.value, scope)
+        if not found:
+            return None
+        return [self.constructor_of(b.value, b.scope, 1) if b.kind in ("assign", "with") and b.value is not None
+                else None for b in found]
+
     def mounts_of(self, expr, scope: Optional[Scope] = None) -> Optional[List[cst.BaseExpression]]:
         """Adapters mounted on the object ``expr`` names (``name.mount(p, a)`` or ``self.x.mount``)."""
         scope = scope or self.scope
