@@ -50,18 +50,20 @@ def call_time(call: cst.Call, ctx: Context, fixed: bool = False, scope=None):
         if built is not None and built.spec.carrier:
             return built.per_attempt_s if built.per_attempt_s is not None else UNKNOWN
         if constructor is None:
-            longest = _longest_of_clients(call.func.value, ctx, scope)
+            longest = _longest_of_clients(call.func.value, ctx, scope, through_resources=reading is not None)
             if longest is not None:
                 return longest
     return None if reading is None else UNKNOWN
 
 
-def _longest_of_clients(expr, ctx: Context, scope=None):
+def _longest_of_clients(expr, ctx: Context, scope=None, through_resources: bool = False):
     """For a request on a name bound to one of several clients (``client = OpenAI(key)`` or
     ``client = OpenAI(key, base_url=url)``, by branch), the longest attempt any of them allows;
     UNKNOWN when one of its bindings is not a client reslint can read (a parameter, another
-    object's attribute); ``None`` when none is a timeout-carrying client."""
-    while isinstance(expr, cst.Attribute) and not _bound_attribute(expr, ctx, scope):
+    object's attribute); ``None`` when none is a timeout-carrying client. ``through_resources``: the
+    call is a catalog request, which reaches its client through a resource path (``client.images``);
+    any other method only counts on the client itself, as in :func:`call_time`."""
+    while through_resources and isinstance(expr, cst.Attribute) and not _bound_attribute(expr, ctx, scope):
         expr = expr.value  # ``client.images`` → ``client``
     constructors = ctx.constructors_of(expr, scope) if isinstance(expr, cst.Name) else None
     if constructors is None:
