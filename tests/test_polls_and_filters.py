@@ -175,6 +175,10 @@ def _separated(earlier: str) -> str:
     ("        except PermanentError:\n            print('again')\n", [(13, "RES204")]),
     # an open circuit is a signal to stop, not a class of errors the author judged permanent
     ("        except pybreaker.CircuitBreakerError:\n            raise\n", [(13, "RES204")]),
+    # it retries its errors too, and reads the error only to choose what to raise at the end
+    ("        except TimeoutError as exc:\n            if attempt == 2:\n                if exc.__cause__ is not None:\n"
+     "                    raise exc.__cause__\n                raise\n"
+     "            time.sleep(random.uniform(0, 1))\n", [(17, "RES204")]),
 ])
 def test_a_catch_all_after_a_handler_that_gives_up_is_classified(linter, earlier, expected):
     assert found(linter, "import asyncio\nimport pybreaker\n" + _separated(earlier)) == expected

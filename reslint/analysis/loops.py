@@ -1111,8 +1111,8 @@ _NOT_EXCEPTIONS = frozenset({"KeyboardInterrupt", "SystemExit", "GeneratorExit",
 def separated_before(handler: cst.ExceptHandler, root: cst.CSTNode, types_of) -> bool:
     """Whether an earlier handler of the ``try`` that holds ``handler`` (under ``root``, the retry
     loop or function) takes some errors out of the retry: it catches a named type and gives up on
-    it, leaving the loop with its last statement (``raise``, ``return``, ``break``) or by
-    classifying (:func:`gives_up_on_some`). ``except PermanentError: return None`` then
+    it, leaving the loop with its last statement (``raise``, ``return``, ``break``) or sorting
+    the errors it caught at its top (``if e.response.status_code in (400, 404): raise``). ``except PermanentError: return None`` then
     ``except Exception:`` retries what is left once the author took out what no retry fixes.
     A handler of what ``except Exception`` would miss (``KeyboardInterrupt``), or of a circuit
     breaker's open-circuit error (a signal to stop, not a class of errors), separates nothing.
@@ -1130,9 +1130,29 @@ def separated_before(handler: cst.ExceptHandler, root: cst.CSTNode, types_of) ->
             last = earlier.body.body[-1] if earlier.body.body else None
             leaves = isinstance(last, cst.SimpleStatementLine) and \
                 any(isinstance(s, (cst.Raise, cst.Return, cst.Break)) for s in last.body)
-            if leaves or gives_up_on_some(earlier):
+            if leaves or _sorts_errors(earlier):
                 return True
         return False
+    return False
+
+
+def _sorts_errors(handler: cst.ExceptHandler) -> bool:
+    """Whether a statement at the top of ``handler``'s body is an ``if`` on the caught error (or a
+    local derived from it) with a branch that leaves: ``if e.response.status_code in (400, 401):
+    raise`` sorts the errors it caught. A test on the error nested under an attempt count
+    (``if attempt == last: raise exc.__cause__ or exc``) only chooses what to raise at the end."""
+    if handler.name is None or not isinstance(handler.name.name, cst.Name):
+        return False
+    derived = {handler.name.name.value}
+    for statement in handler.body.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign) and _reads(small.value, derived):
+                    derived.update(n.value for t in small.targets for n in expressions(t.target)
+                                   if isinstance(n, cst.Name))
+        elif isinstance(statement, cst.If) and _reads(statement.test, derived) and \
+                any(isinstance(n, (cst.Raise, cst.Return, cst.Break)) for n in expressions(statement)):
+            return True
     return False
 
 
