@@ -110,8 +110,8 @@ class Idempotency:
 
     def _reads_only(self, call: cst.Call, fixed: bool) -> bool:
         """Whether a POST reads or computes and changes nothing (``catalog.idempotency``
-        ``GRAPHQL_*``, ``OAUTH_TOKEN_PARAMETER``, ``READ_PATH_PARTS``): a GraphQL query, an OAuth
-        token request, an embeddings request. ``fixed``: the method is the call's (``post``), so
+        ``GRAPHQL_*``, ``OAUTH_TOKEN_PARAMETER``, ``READ_PATH_PARTS``, ``READ_FUNCTION_*``): a GraphQL
+        query, an OAuth token request, an embeddings, speech synthesis or transcription request. ``fixed``: the method is the call's (``post``), so
         the URL is its first argument, else the second (``request("POST", url)``)."""
         url = find_argument(call, "url", 0 if fixed else 1)
         text = self.ctx.string_text(url.value) if isinstance(url, cst.Arg) else None
@@ -120,7 +120,9 @@ class Idempotency:
         scope = self.ctx.scope
         while scope is not None and scope.kind != "function":
             scope = scope.parent
-        if scope is not None and any(word in scope.name.lower() for word in cat.READ_FUNCTION_WORDS):
+        name = scope.name.lower() if scope is not None else ""
+        if any(word in name for word in cat.READ_FUNCTION_WORDS) or \
+                cat.READ_FUNCTION_PARTS.intersection(name.strip("_").split("_")):
             return True
         for name in ("json", "data"):
             arg = find_argument(call, name, None)

@@ -64,12 +64,24 @@ NON_IDEMPOTENT_METHODS: FrozenSet[str] = frozenset({"POST", "PATCH"})
 #: - an embeddings request (``/embeddings``: OpenAI's and the compatible APIs'
 #:   https://platform.openai.com/docs/api-reference/embeddings, a pure computation on the input),
 #:   or a POST in a function named for embedding (``embed_with_hf``, ``_embed_litellm_proxy``),
-#:   whose URL is a setting.
+#:   whose URL is a setting;
+#: - a speech synthesis or transcription request, which turns the text or audio it is sent into
+#:   audio or text and keeps nothing (OpenAI's ``/audio/speech``, ``/audio/transcriptions``,
+#:   ``/audio/translations``: https://platform.openai.com/docs/api-reference/audio; MiniMax's
+#:   ``/t2a_v2``: https://platform.minimax.io/docs/api-reference/speech-t2a-http; a ``/tts``
+#:   endpoint such as Volcengine's ``/api/v1/tts``), or a POST in a function named for it
+#:   (``text_to_speech_minimax``, ``transcribe_audio``). Like a completion, a replay costs the
+#:   computation again and duplicates nothing (DESIGN: writes with lasting side effects only).
 GRAPHQL_QUERY_KEY = "query"
 GRAPHQL_WRITE_OPERATIONS: Tuple[str, ...] = ("mutation", "subscription")
 OAUTH_TOKEN_PARAMETER = "grant_type"
-READ_PATH_PARTS: Tuple[str, ...] = ("/embeddings",)
-READ_FUNCTION_WORDS: Tuple[str, ...] = ("embed",)
+READ_PATH_PARTS: Tuple[str, ...] = ("/embeddings", "/audio/speech", "/audio/transcriptions", "/audio/translations",
+                                   "/t2a", "/tts")
+#: substrings of a function's name that say it embeds, and words of its ``_``-separated name that
+#: say it synthesises or transcribes speech
+READ_FUNCTION_WORDS: Tuple[str, ...] = ("embed", "text_to_speech", "speech_to_text")
+READ_FUNCTION_PARTS: FrozenSet[str] = frozenset({"tts", "transcribe", "transcription", "synthesize",
+                                                  "synthesise", "stt"})
 
 #: Method calls that send an HTTP request, by canonical qualified name -> fixed method (None:
 #: the method is the first argument, as in ``request("POST", url)``).
