@@ -15,12 +15,12 @@ from tests.test_cli import CLEAN, MISSING
 @pytest.fixture()
 def project(tmp_path, monkeypatch):
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.reslint]\nper-file-ignores = { "scripts/*" = ["RES101"] }\n', encoding="utf-8")
+        '[tool.reslint]\nper-file-ignores = { "jobs/*" = ["RES101"] }\n', encoding="utf-8")
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "app.py").write_text(MISSING, encoding="utf-8")
     (tmp_path / "src" / "ok.py").write_text(CLEAN, encoding="utf-8")
-    (tmp_path / "scripts").mkdir()
-    (tmp_path / "scripts" / "tool.py").write_text(MISSING, encoding="utf-8")
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "jobs" / "tool.py").write_text(MISSING, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -39,7 +39,7 @@ def test_lint_paths_returns_what_the_cli_reports(project):
 def test_lint_paths_config_select_ignore(project):
     assert lint_paths(".", ignore=["RES101"]) == []
     assert lint_paths(".", select="RES102") == []
-    assert {f.filename for f in lint_paths(".", isolated=True)} == {"src/app.py", "scripts/tool.py"}
+    assert {f.filename for f in lint_paths(".", isolated=True)} == {"src/app.py", "jobs/tool.py"}
     other = project / "other.toml"
     other.write_text("max-timeout = 30\n", encoding="utf-8")
     assert len(lint_paths(".", config=other)) == 2  # a reslint.toml-style file: no per-file-ignores
@@ -70,14 +70,14 @@ def test_lint_paths_errors(project):
 def test_lint_source(project):
     (finding,) = lint_source(MISSING, "src/service.py")
     assert finding.filename == "src/service.py" and finding.code == "RES101"
-    assert lint_source(MISSING, "scripts/x.py") == []  # per-file-ignores follow the filename
+    assert lint_source(MISSING, "jobs/x.py") == []  # per-file-ignores follow the filename
     assert lint_source(CLEAN) == []
     assert [f.filename for f in lint_source(MISSING)] == ["<stdin>"]
     (syntax,) = lint_source("import requests\ndef broken(:\n", "bad.py")
     assert syntax.code == "RES000" and syntax.location.row == 2
     settings = load(isolated=True)
-    assert len(lint_source(MISSING, "scripts/x.py", settings=settings)) == 1
-    assert lint_source(MISSING, "scripts/x.py", settings=settings, ignore="missing-timeout") == []
+    assert len(lint_source(MISSING, "jobs/x.py", settings=settings)) == 1
+    assert lint_source(MISSING, "jobs/x.py", settings=settings, ignore="missing-timeout") == []
     with pytest.raises(TypeError):
         lint_source(MISSING.encode(), "a.py")
     with pytest.raises(ConfigError):
