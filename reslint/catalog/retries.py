@@ -9,6 +9,7 @@ against the installed libraries.
 
 from __future__ import annotations
 
+import builtins
 from typing import Dict, FrozenSet, Tuple
 
 #: Sleep primitives of hand-rolled retry loops (first positional argument: seconds).
@@ -181,6 +182,13 @@ TRANSIENT_ERRORS: Dict[str, Tuple[str, ...]] = {
                 "litellm.InternalServerError"),
 }
 
+
+#: The builtin exceptions of the operating system (``OSError`` and its subclasses: a refused or
+#: reset connection, a timeout, a file another process holds), which code raises to ask for another
+#: attempt as a library's transient error is; any other builtin (``ValueError``, ``RuntimeError``)
+#: may as well report a bug (https://docs.python.org/3/library/exceptions.html#exception-hierarchy).
+BUILTIN_OS_ERRORS: FrozenSet[str] = frozenset(
+    name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, OSError))
 
 #: Every transient error named in :data:`TRANSIENT_ERRORS` (a connection failure of a client
 #: library: a loop that catches one retries a remote call).

@@ -11,19 +11,43 @@ from reslint.analysis.breakers import open_circuit_retry
 from reslint.analysis.loops import gives_up_on_some, is_raise_for_status, own_nodes, separated_before, \
     unguarded_raise_for_status
 from reslint.analysis.timeouts import read_call_timeout
+from reslint.catalog import canonical
 from reslint.catalog import retries as cat
 from reslint.diagnostics import Applicability
+from reslint.semantics.cstutil import source
 from reslint.semantics.edits import FixPlan, spell
 from reslint.model.policy import LoopFacts, RetriedKind, RetryPolicy, Role
 from reslint.model.remedy import FixContext, Remedy
 from reslint.rules.retry_base import PolicyRule
-from reslint.semantics.walk import children, expressions
+from reslint.semantics.walk import children, expressions, nodes_within
 
 WHY = "bugs and client errors (4xx, bad input, auth) fail the same way on every attempt, so retrying only adds load " \
       "and delays the real error"
 #: what a narrowing to connection errors and timeouts stops retrying when the retried code raises for status
 DROPPED = "; the HTTP errors `raise_for_status()` raises (429 and 5xx too) are then no longer retried: retry " \
           "those by status"
+#: the functions of the module the retried code calls that are read for what they raise (each once)
+MAX_HELPERS = 20
+#: what a narrowing keeps or drops of the errors the retried code raises itself
+STILL_RETRIED = "; {names}, which the retried code raises itself to try again, {verb} still retried"
+NO_LONGER_RETRIED = "; {names}, which the retried code raises itself, {verb} then no longer retried"
+#: errors a narrowing never keeps, though the retried code raise them: the rule reports a retry of them
+NEVER_KEPT = cat.CATCH_ALL | cat.STATUS_ERRORS | cat.BROAD_HTTP_ERRORS | cat.NON_TRANSIENT_ERRORS
+
+
+@dataclasses.dataclass
+class OwnErrors:
+    """What the retried code raises itself (in its body, or in a function of the module it calls),
+    as a narrowing of its retry sees it. ``kept``: (how the fix spells it, qualified name) of each
+    exception class it raises to ask for another attempt, which the narrowed retry must still
+    catch; ``dropped``: the classes a narrowing stops retrying and says so (a builtin that may be a
+    bug, ``Exception``, a status error); ``for_status``: it calls ``raise_for_status()``;
+    ``unknown``: it raises something reslint cannot name (then no narrowing is offered)."""
+
+    kept: list = dataclasses.field(default_factory=list)
+    dropped: list = dataclasses.field(default_factory=list)
+    for_status: bool = False
+    unknown: bool = False
 
 
 class RetryOnAnyError(PolicyRule):
@@ -72,10 +96,10 @@ class RetryOnAnyError(PolicyRule):
             return f"retries every `{name}` (4xx included) with no status check"
         return f"retries `{name}` while `raise_for_status()` turns every 4xx into one"
 
-    def _transient(self, policy: RetryPolicy):
-        """(the transient errors as new code spells them, imports) for the one HTTP client library
-        the retried code calls (catalog ``TRANSIENT_ERRORS``), or None. A guess at what is
-        transient, hence an unsafe fix."""
+    def _transient(self, policy: RetryPolicy) -> Optional[Tuple[list, Tuple[str, ...]]]:
+        """(the transient errors as (how new code spells it, qualified name) pairs, imports) of
+        the one HTTP client library the retried code calls (catalog ``TRANSIENT_ERRORS``), or
+        None. A guess at what is transient, hence an unsafe fix."""
         scope = self.ctx.retried.scope_of(policy)
         if scope is None:
             return None
@@ -93,26 +117,125 @@ class RetryOnAnyError(PolicyRule):
             spelled, needed = spell(self.ctx, dotted)
             if spelled is None:
                 return None
-            names.append(spelled)
+            names.append((spelled, canonical(dotted)))
             imports += tuple(i for i in needed if i not in imports)
-        text = names[0] if len(names) == 1 else f"({', '.join(names)})"
-        return text, imports
+        return names, imports
 
-    def _narrow(self, policy: RetryPolicy):
+    def _narrowing(self, policy: RetryPolicy, body, scope,
+                   before=None) -> Optional[Tuple[str, Tuple[str, ...], str]]:
+        """(the narrowed types as code, imports, what the fix's message adds) for a retry of
+        ``body`` (the retried function's body, or the ``try`` body a loop's handler catches for),
+        read in ``scope``: the transient errors of the library it calls and the exception classes
+        it raises itself to try again. ``None`` when it calls no such library or raises what
+        reslint cannot name. ``before``: the node the new code goes in when it runs at import
+        time (a decorator's call), above which a kept class must be defined."""
         transient = self._transient(policy)
-        if transient is None or policy.call is None:
+        own = self._own_errors(body, scope, before) if transient is not None else None
+        if own is None or own.unknown:
             return None
-        text, imports = transient
-        plan = policy.adapter.fix(Remedy.NARROW, policy, FixContext(self.ctx), transient=text, imports=imports)
-        return self._say_dropped(plan, policy)
+        names, imports = transient
+        known = {qual for _, qual in names}
+        kept = []
+        for spelled, qual in own.kept:
+            if qual not in known:
+                known.add(qual)
+                kept.append(spelled)
+        spelled = [name for name, _ in names] + kept
+        text = spelled[0] if len(spelled) == 1 else f"({', '.join(spelled)})"
+        said = ""
+        if kept:
+            said += STILL_RETRIED.format(names=_listed(kept), verb="is" if len(kept) == 1 else "are")
+        dropped = list(dict.fromkeys(own.dropped))
+        if dropped:
+            said += NO_LONGER_RETRIED.format(names=_listed(dropped), verb="is" if len(dropped) == 1 else "are")
+        if own.for_status:
+            said += DROPPED
+        return text, imports, said
 
-    def _say_dropped(self, plan: Optional[FixPlan], policy: RetryPolicy) -> Optional[FixPlan]:
-        """The narrowing keeps connection errors and timeouts only: when the retried code raises
-        for status, the fix says which retries it drops (its statuses are not an exception type)."""
+    def _narrow(self, policy: RetryPolicy) -> Optional[FixPlan]:
         scope = self.ctx.retried.scope_of(policy)
-        if plan is None or scope is None or not any(is_raise_for_status(n) for n in expressions(scope.node)):
-            return plan
-        return dataclasses.replace(plan, message=plan.message + DROPPED)
+        if scope is None or policy.call is None:
+            return None
+        inner = self.ctx.model.scopes.get(id(scope.node)) or self.ctx.scope
+        before = policy.call if policy.role is Role.DECORATOR else None
+        narrowing = self._narrowing(policy, scope.node, inner, before)
+        if narrowing is None:
+            return None
+        text, imports, said = narrowing
+        plan = policy.adapter.fix(Remedy.NARROW, policy, FixContext(self.ctx), transient=text, imports=imports)
+        return dataclasses.replace(plan, message=plan.message + said) if plan is not None else None
+
+    def _own_errors(self, body, scope, before=None) -> OwnErrors:
+        """What ``body`` (read in ``scope``) raises itself, and the functions of this module it
+        calls, theirs in turn (see :class:`OwnErrors`)."""
+        own = OwnErrors()
+        work, seen = [(body, scope)], set()
+        while work:
+            root, where = work.pop()
+            for node in nodes_within(root):
+                if is_raise_for_status(node):
+                    own.for_status = True
+                elif isinstance(node, cst.Raise) and node.exc is not None:
+                    self._raised(node.exc, where, before, own)
+                elif isinstance(node, cst.Call):
+                    found = self.ctx.retried.local_function(node.func, where)
+                    if found is None or id(found[0]) in seen:
+                        continue
+                    if len(seen) == MAX_HELPERS:
+                        own.unknown = True  # too deep a call tree to read: reslint cannot tell
+                        return own
+                    seen.add(id(found[0]))
+                    work.append((found[0].body, self.ctx.model.scopes.get(id(found[0].body)) or where))
+        return own
+
+    def _raised(self, exc, scope, before, own: OwnErrors) -> None:
+        """Sort the class of one ``raise exc`` of the retried code into ``own``."""
+        raised = exc.func if isinstance(exc, cst.Call) else exc
+        root = raised
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        bindings = self.ctx.lookup(root.value, scope) if isinstance(root, cst.Name) else None
+        if raised is exc and bindings and all(b.kind == "except" for b in bindings):
+            return  # ``raise exc`` of an error a handler caught: the called code's failure, not a signal
+        types = self.ctx.retries.exception_types(raised, scope)
+        if not types or not isinstance(root, cst.Name) or \
+                any(b.kind not in ("import", "class", "assign") for b in bindings or ()):
+            own.unknown = True  # ``raise make_error(resp)``, ``raise error``: reslint cannot name the class
+            return
+        for qual in types:
+            bare = qual[len("builtins."):] if qual.startswith("builtins.") else qual
+            if qual in NEVER_KEPT or ("." not in bare and bare not in cat.BUILTIN_OS_ERRORS):
+                own.dropped.append(source(raised) if len(types) == 1 else bare)  # as the code names it
+                continue
+            spelled = self._spelled(raised, root, bindings, qual, before)
+            if spelled is None:
+                own.unknown = True  # a class the fix cannot name where it goes
+                return
+            own.kept.append((spelled, canonical(qual)))
+
+    def _spelled(self, raised, root: cst.Name, bindings, qual: str, before) -> Optional[str]:
+        """How the fix names the class ``raised`` names where the retried code raises it: the same
+        text when it means the same where the fix goes (``RetryableError``, ``errors.Throttled``),
+        else through an import the module already has; ``None`` when neither holds."""
+        here = self.ctx.lookup(root.value)
+        if here is bindings and (before is None or not bindings or self._defined_above(bindings, before)):
+            return source(raised)
+        if here is bindings or qual.split(".")[0] not in self.ctx.model.import_roots:
+            return None
+        return spell(self.ctx, qual)[0]
+
+    def _defined_above(self, bindings, node) -> bool:
+        """Whether each binding is made by a statement of the module above the one holding
+        ``node`` (a decorator's arguments are evaluated when its function is defined)."""
+        body = self.ctx.model.module_scope.node.body
+        where = _top_index(body, node)
+        if where is None:
+            return False
+        for binding in bindings:
+            index = _top_index(body, binding.node) if binding.scope is self.ctx.model.module_scope else None
+            if index is None or index >= where:
+                return False
+        return True
 
     def _raised_here(self, policy: RetryPolicy) -> frozenset:
         """The exception types the retried code raises itself (``raise ValueError("empty reply,
@@ -155,18 +278,43 @@ class RetryOnAnyError(PolicyRule):
                 continue
             kind, name = found
             if kind is CATCH_ALL:
-                fix = None
-                transient = self._transient(policy)
-                if transient is not None and isinstance(handler.type, (cst.Name, cst.Attribute)):
-                    fix = self._say_dropped(FixPlan(f"Catch only `{transient[0]}`", Applicability.UNSAFE,
-                                                    ((handler.type, cst.parse_expression(transient[0])),),
-                                                    transient[1]), policy)
-                self.report(handler, f"{layer} catches `{name}`: {WHY}; catch the transient errors only", fix=fix)
+                self.report(handler, f"{layer} catches `{name}`: {WHY}; catch the transient errors only",
+                            fix=self._narrow_handler(policy, handler))
             elif kind is NEVER_TRANSIENT:
                 self.report(handler, f"{layer} retries `{name}`, which no retry can fix: {WHY}")
             else:
                 self.report(handler, f"{layer} retries `{name}` while `raise_for_status()` turns every 4xx "
                                      f"into one: {WHY}; check the status code before retrying")
+
+    def _narrow_handler(self, policy: RetryPolicy, handler: cst.ExceptHandler) -> Optional[FixPlan]:
+        """``except Exception:`` → ``except (the transient errors, the code's own):``, from what
+        the ``try`` body it catches for calls and raises."""
+        scope = self.ctx.retried.scope_of(policy)
+        if scope is None or not isinstance(handler.type, (cst.Name, cst.Attribute)):
+            return None
+        guarded = next((n for n in own_nodes(scope.node)
+                        if isinstance(n, cst.Try) and any(h is handler for h in n.handlers)), None)
+        narrowing = self._narrowing(policy, guarded.body, self.ctx.scope) if guarded is not None else None
+        if narrowing is None:
+            return None
+        text, imports, said = narrowing
+        return FixPlan(f"Catch only `{text}`{said}", Applicability.UNSAFE,
+                       ((handler.type, cst.parse_expression(text)),), imports)
+
+
+def _listed(names: Sequence[str]) -> str:
+    """```A```, ```A` and `B```, ```A`, `B` and `C```."""
+    quoted = [f"`{name}`" for name in names]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+
+
+def _top_index(body, node) -> Optional[int]:
+    """The index of the statement of ``body`` (the module's) that is or holds ``node``."""
+    for index, stmt in enumerate(body):
+        if stmt is node or any(n is node for n in nodes_within(stmt, stop=())):
+            return index
+    return None
+
 
 #: what :func:`classify` finds in a set of retried exception types
 CATCH_ALL = "catch-all"  # Exception, BaseException
