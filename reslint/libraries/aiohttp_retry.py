@@ -65,7 +65,7 @@ def _options(call: cst.Call, qualname: str, ctx: Context) -> Optional[UnsafeRepl
             unsafe = sorted(m for m in replays.methods(ctx, arg) if m.upper() in cat.NON_IDEMPOTENT_METHODS)
             if unsafe:
                 problems.append(f"`methods=` retries {', '.join(unsafe)} after a 5xx")
-                fix = replays.without_unsafe(ctx, arg, unsafe)
+                fix = replays.without_unsafe(ctx, arg, unsafe, call)
     replayed = _sent_exceptions(args.get("exceptions"), ctx)
     if replayed:
         problems.append(f"`exceptions=` retries {', '.join(f'`{e}`' for e in replayed)} for every method, "

@@ -108,7 +108,7 @@ class Backoff(RetryAdapter):
     def fix(self, remedy: Remedy, policy: RetryPolicy, fx: FixContext, **params) -> Optional[FixPlan]:
         call = policy.call
         if remedy is Remedy.JITTER:
-            return remove_keyword_fix(call, "jitter", "Remove `jitter=` (the library jitters by default)")
+            return remove_keyword_fix(call, "jitter", "Remove `jitter=` (the library jitters by default)", fx)
         if remedy in (Remedy.TIME_CAP, Remedy.BOUNDS) and call is not None:
             seconds = format_seconds(params["limit_s"])
             return add_keyword_fix(call, "max_time", seconds, f"Add `max_time={seconds}`")

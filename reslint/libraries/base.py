@@ -29,7 +29,7 @@ from reslint.catalog.retries import CATCH_ALL
 from reslint.semantics.context import Context, Scope
 from reslint.diagnostics import Applicability
 from reslint.semantics.cstutil import add_keyword_arg
-from reslint.semantics.edits import FixPlan, remove_arg
+from reslint.semantics.edits import FixPlan, commented_change, remove_arg
 from reslint.model.policy import RetryPolicy, Role
 from reslint.model.remedy import FixContext, Remedy, UnsafeReplay  # noqa: F401 (adapters import them from here)
 from reslint.model.reader import PolicyReader
@@ -148,7 +148,7 @@ class RetryAdapter:
         """A fix that applies ``remedy`` to ``policy``, or ``None`` when the library cannot spell it.
         The default narrows a catch-all exception name to ``params["transient"]``."""
         if remedy is Remedy.NARROW:
-            return narrow_catch_all(policy.retried.node, policy, **params)
+            return narrow_catch_all(policy.retried.node, policy, params["transient"], params["imports"], fx)
         return None
 
     #: what to do per remedy, in the library's words; ``{limit_s:g}`` (seconds) and ``{limit_ms}``
@@ -188,22 +188,36 @@ class RetryAdapter:
     object_label: ClassVar[str] = ""
 
 
-def narrow_catch_all(node, policy: RetryPolicy, transient: str, imports: Tuple[str, ...]) -> Optional[FixPlan]:
-    """Replace a catch-all exception name (``Exception``) at ``node`` by ``transient``."""
+def narrow_catch_all(node, policy: RetryPolicy, transient: str, imports: Tuple[str, ...],
+                     fx: Optional[FixContext] = None) -> Optional[FixPlan]:
+    """Replace a catch-all exception name (``Exception``) at ``node`` by ``transient`` (its
+    message says so when the argument that holds it carries a comment: :func:`commented_change`)."""
     if isinstance(node, (cst.Name, cst.Attribute)) and set(policy.retried.types) & CATCH_ALL:
-        return FixPlan(f"Retry only `{transient}`", Applicability.UNSAFE, ((node, cst.parse_expression(transient)),),
+        plan = FixPlan(f"Retry only `{transient}`", Applicability.UNSAFE, ((node, cst.parse_expression(transient)),),
                        imports)
+        return commented_change(plan, policy.call, node, fx.statement if fx is not None else None)
     return None
 
 
-def remove_keyword_fix(call: Optional[cst.Call], name: str, message: str) -> Optional[FixPlan]:
-    """A safe fix that drops ``name=`` from ``call`` (``None`` when it is not there)."""
+def remove_keyword_fix(call: Optional[cst.Call], name: str, message: str,
+                       fx: Optional[FixContext] = None) -> Optional[FixPlan]:
+    """A fix that drops ``name=`` from ``call`` (``None`` when it is not there): safe, unless the
+    argument carries a comment (see :func:`commented_change`; ``fx``: where the call is, for a
+    comment after it). The comments inside the call that explain the argument go with it."""
     if call is None:
         return None
-    fixed = remove_arg(call, name)
+    statement = fx.statement if fx is not None else None
+    fixed = remove_arg(call, name, statement)
     if fixed is call:
         return None
-    return FixPlan(message, Applicability.SAFE, ((call, fixed),))
+    arg = next(a for a in call.args if a.keyword is not None and a.keyword.value == name)
+    return commented_change(FixPlan(message, Applicability.SAFE, ((call, fixed),)), call, arg, statement)
+
+
+def replace_value_fix(plan: Optional[FixPlan], policy: RetryPolicy, node, fx: FixContext) -> Optional[FixPlan]:
+    """``plan``, which replaces ``node`` (the value of an argument of the policy's call, or a part
+    of it), made unsafe when that argument carries a comment (see :func:`commented_change`)."""
+    return commented_change(plan, policy.call, node, fx.statement)
 
 
 def add_keyword_fix(call: cst.Call, name: str, code: str, message: str) -> FixPlan:

@@ -105,7 +105,7 @@ class Celery(RetryAdapter):
             if not _backs_off(policy):
                 return None  # retry_jitter alone changes nothing: the countdown is fixed
             return remove_keyword_fix(policy.call, "retry_jitter",
-                                      "Remove `retry_jitter=False` (celery jitters backoff by default)")
+                                      "Remove `retry_jitter=False` (celery jitters backoff by default)", fx)
         return super().fix(remedy, policy, fx, **params)
 
     def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:

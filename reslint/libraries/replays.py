@@ -11,7 +11,7 @@ import libcst as cst
 from reslint.catalog import idempotency as cat
 from reslint.semantics.context import Context
 from reslint.diagnostics import Applicability
-from reslint.semantics.edits import FixPlan, remove_arg, without_elements
+from reslint.semantics.edits import FixPlan, commented_change, remove_arg, without_elements
 
 #: builtins that turn an iterable into the collection of retried methods or exceptions
 CONSTRUCTORS = ("frozenset", "set", "tuple", "list")
@@ -45,14 +45,17 @@ def methods(ctx: Context, expr) -> List[str]:
     return [v for v in values if isinstance(v, str)]
 
 
-def drop_keyword(call: cst.Call, name: str) -> FixPlan:
-    """Remove ``name=`` so the library's default (idempotent methods only) applies."""
-    return FixPlan(f"Remove `{name}=` (retry idempotent methods only)", Applicability.SAFE,
-                   ((call, remove_arg(call, name)),))
+def drop_keyword(call: cst.Call, name: str, ctx: Context) -> FixPlan:
+    """Remove ``name=`` so the library's default (idempotent methods only) applies (not safe when
+    the argument carries a comment: :func:`commented_change`)."""
+    arg = next(a for a in call.args if a.keyword is not None and a.keyword.value == name)
+    return commented_change(FixPlan(f"Remove `{name}=` (retry idempotent methods only)", Applicability.SAFE,
+                                    ((call, remove_arg(call, name, ctx.statement)),)), call, arg, ctx.statement)
 
 
-def without_unsafe(ctx: Context, expr, unsafe) -> Optional[FixPlan]:
-    """Remove the unsafe methods from a literal collection (safe: fewer replays)."""
+def without_unsafe(ctx: Context, expr, unsafe, call: cst.Call) -> Optional[FixPlan]:
+    """Remove the unsafe methods from a literal collection (safe: fewer replays), ``expr`` an
+    argument of ``call`` (not safe when the argument carries a comment: :func:`commented_change`)."""
     target = expr
     if isinstance(target, cst.Call) and target.args:
         target = target.args[0].value
@@ -66,4 +69,5 @@ def without_unsafe(ctx: Context, expr, unsafe) -> Optional[FixPlan]:
     new = without_elements(target, unsafe_method)  # each kept method keeps its own comment
     if new is None:
         return None
-    return FixPlan(f"Remove {', '.join(unsafe)} from the retried methods", Applicability.SAFE, ((target, new),))
+    return commented_change(FixPlan(f"Remove {', '.join(unsafe)} from the retried methods", Applicability.SAFE,
+                                    ((target, new),)), call, target, ctx.statement)

@@ -15,7 +15,9 @@ import libcst as cst
 from reslint.semantics.cstutil import format_seconds
 from reslint.diagnostics import Applicability
 from reslint.semantics.edits import FixPlan
-from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, merge, remove_keyword_fix, roles
+from reslint.libraries.base import (
+    FixContext, Remedy, RetryAdapter, Site, merge, remove_keyword_fix, replace_value_fix, roles,
+)
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
 from reslint.values import add, clamp, is_number, mul, scaled_power
@@ -61,9 +63,10 @@ class Stamina(RetryAdapter):
     def fix(self, remedy: Remedy, policy: RetryPolicy, fx: FixContext, **params) -> Optional[FixPlan]:
         if remedy is Remedy.JITTER:
             return remove_keyword_fix(policy.call, "wait_jitter",
-                                      "Remove `wait_jitter=` (the library jitters by default)")
+                                      "Remove `wait_jitter=` (the library jitters by default)", fx)
         if remedy is Remedy.TIME_CAP and policy.call is not None:
-            return _set_timeout(policy.call, format_seconds(params["limit_s"]))
+            plan = _set_timeout(policy.call, format_seconds(params["limit_s"]))
+            return replace_value_fix(plan, policy, plan.replacements[0][0], fx) if plan is not None else None
         return super().fix(remedy, policy, fx, **params)
 
     advice_text = {

@@ -16,7 +16,9 @@ import libcst as cst
 from reslint.semantics.cstutil import add_keyword_arg, format_seconds, source
 from reslint.diagnostics import Applicability
 from reslint.semantics.edits import FixPlan, copyable, spell, with_callee
-from reslint.libraries.base import FixContext, Remedy, RetryAdapter, Site, narrow_catch_all, roles, merge
+from reslint.libraries.base import (
+    FixContext, Remedy, RetryAdapter, Site, narrow_catch_all, replace_value_fix, roles, merge,
+)
 from reslint.model.policy import (
     Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape, retried_union, wait_chain, wait_sum,
 )
@@ -237,13 +239,13 @@ class Tenacity(RetryAdapter):
     # -- fixes -------------------------------------------------------------------------------
     def fix(self, remedy: Remedy, policy: RetryPolicy, fx: FixContext, **params) -> Optional[FixPlan]:
         if remedy is Remedy.JITTER:
-            return self._jitter(policy, fx)
+            return replace_value_fix(self._jitter(policy, fx), policy, policy.wait.node, fx)
         if remedy is Remedy.TIME_CAP:
-            return self._time_cap(policy, fx, params["limit_s"])
+            return replace_value_fix(self._time_cap(policy, fx, params["limit_s"]), policy, policy.stop_node, fx)
         if remedy is Remedy.BOUNDS:
             return self._bounds(policy, fx, params["limit_s"])
         if remedy is Remedy.COMBINE_STOPS:
-            return _combine_stops(policy.stop_node)
+            return replace_value_fix(_combine_stops(policy.stop_node), policy, policy.stop_node, fx)
         if remedy is Remedy.NARROW:
             return self._narrow(policy, fx, params["transient"], params["imports"])
         if remedy is Remedy.BACKOFF:
@@ -318,7 +320,7 @@ class Tenacity(RetryAdapter):
         node = retried.node
         if isinstance(node, cst.Call) and len(node.args) == 1:
             node = node.args[0].value
-        return narrow_catch_all(node, policy, transient, imports)
+        return narrow_catch_all(node, policy, transient, imports, fx)
 
     def _exclude(self, policy: RetryPolicy, fx: FixContext, error: str, imports: Tuple[str, ...]):
         """``retry=P`` becomes ``retry=P & retry_if_not_exception_type(error)`` (both must hold to
@@ -337,7 +339,8 @@ class Tenacity(RetryAdapter):
             value = cst.BinaryOperation(left=given.value, operator=cst.BitAnd(),
                                         right=cst.parse_expression(exclusion))
             edit = (given.value, value)
-        return FixPlan(f"Do not retry `{error}`", Applicability.SAFE, (edit,), imports + more)
+        return replace_value_fix(FixPlan(f"Do not retry `{error}`", Applicability.SAFE, (edit,), imports + more),
+                                 policy, edit[0], fx)
 
     def _backoff(self, policy: RetryPolicy, fx: FixContext) -> Optional[FixPlan]:
         """No ``wait=``: add ``wait=wait_random_exponential(multiplier=0.5, max=10)``."""

@@ -96,7 +96,7 @@ class Urllib3(RetryAdapter):
         if remedy is Remedy.BACKOFF:
             return self._backoff(call, fx)
         if remedy is Remedy.RETRY_AFTER:
-            fixed = remove_keyword_fix(call, self.retry_after_switch, f"Remove `{self.retry_after_switch}=False`")
+            fixed = remove_keyword_fix(call, self.retry_after_switch, f"Remove `{self.retry_after_switch}=False`", fx)
             # an unchanged call still carries the message (the switch came by position or **kwargs)
             return fixed or FixPlan(f"Remove `{self.retry_after_switch}=False`", Applicability.SAFE, ((call, call),))
         return super().fix(remedy, policy, fx, **params)
@@ -147,13 +147,13 @@ def _unsafe_methods(call: cst.Call, ctx) -> Optional[UnsafeReplay]:
         if value is None or value is False or value == () or replays.empty(ctx, arg.value):
             return UnsafeReplay(call, f"urllib3 `Retry({name}={source(arg.value)})` retries every method, POST and "
                                       f"PATCH included", "leave the default (idempotent methods only)",
-                                replays.drop_keyword(call, name))
+                                replays.drop_keyword(call, name, ctx))
         # urllib3 compares method.upper() with the entries: only upper-case entries ever match
         unsafe = sorted(m for m in replays.methods(ctx, arg.value) if m in NON_IDEMPOTENT_METHODS)
         if unsafe:
             return UnsafeReplay(call, f"urllib3 `Retry({name}=...)` retries {', '.join(unsafe)}",
                                 "retry idempotent methods only, or send an Idempotency-Key",
-                                replays.without_unsafe(ctx, arg.value, unsafe))
+                                replays.without_unsafe(ctx, arg.value, unsafe, call))
     return None
 
 

@@ -29,15 +29,22 @@ class Remedy(enum.Enum):
 @dataclass(frozen=True)
 class FixContext:
     """What a fix writer needs besides the policy: the file's context (names, imports), its
-    settings (the project root for pinned versions) and the scope the new code goes in
-    (``None``: the scope being visited)."""
+    settings (the project root for pinned versions), the scope the new code goes in and the
+    statement that holds the policy's call, where a comment explaining an argument may follow
+    it (``None``: the scope and the statement being visited)."""
 
     ctx: Context
     scope: Optional[Scope] = None
+    where: Optional[object] = None
 
     @property
     def settings(self):
         return self.ctx.settings
+
+    @property
+    def statement(self):
+        """The statement that holds the policy's call (:attr:`Context.statement` when visited)."""
+        return self.where if self.where is not None else self.ctx.statement
 
 
 @dataclass(frozen=True)

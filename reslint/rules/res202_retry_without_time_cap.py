@@ -86,12 +86,13 @@ class RetryWithoutTimeCap(PolicyRule):
             verdict = f"> {setting} ({limit:g} s){forever}" if is_number(total) else "(unbounded)"
             adapter = policy.adapter
             advice = adapter.advice(Remedy.TIME_CAP, policy, limit) or ADVICE
-            fix = adapter.fix(Remedy.TIME_CAP, policy, FixContext(self.ctx, self._scopes.get(id(policy))),
-                              limit_s=limit)
+            where = self._where.get(id(policy))
+            fix = adapter.fix(Remedy.TIME_CAP, policy, FixContext(self.ctx, self._scopes.get(id(policy)),
+                                                                  where[0] if where else None), limit_s=limit)
             self.report(policy.node, f"{adapter.label} caps attempts but not total time: worst case "
                                      f"{describe(policy, per_attempt)} {verdict}; "
                                      f"{QUEUED_WHY if queued else adapter.time_cap_why}; "
-                                     f"{advice}", fix=fix, where=self._where.get(id(policy)))
+                                     f"{advice}", fix=fix, where=where)
 
 
 def _larger(a, b):

@@ -332,16 +332,196 @@ def _with_closing_whitespace(collection, whitespace):
     return collection.with_changes(**{attr: new})
 
 
-def remove_arg(call: cst.Call, name: str) -> cst.Call:
-    """``call`` without its ``name=`` keyword argument, commas kept tidy."""
-    args = [a for a in call.args if not (a.keyword is not None and a.keyword.value == name)]
-    if len(args) == len(call.args):
+def remove_arg(call: cst.Call, name: str, statement=None) -> cst.Call:
+    """``call`` without its ``name=`` keyword argument, commas kept tidy.
+
+    The comments the argument carries inside the call go with it (:func:`argument_comments`: the
+    comment lines directly above it, its trailing comment): they explain a value no longer there.
+    Every other comment stays where it was: a trailing comment never passes to another argument.
+    A comment after the call that ends the removed argument's line (found in ``statement``, the
+    statement that holds the call) stays on that line: when the argument was last and on a line
+    of its own, the closing bracket stays there too, not joined to the line of another argument."""
+    args = list(call.args)
+    index = next((i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == name), None)
+    if index is None:
         return call
-    if args and not (call.args[-1].keyword is not None and call.args[-1].keyword.value != name):
-        # the removed argument was last: the new last keeps the old last's trailing comma style
-        last_removed = call.args[-1]
-        args[-1] = args[-1].with_changes(comma=last_removed.comma, whitespace_after_arg=last_removed.whitespace_after_arg)
+    removed = args.pop(index)
+    trailing = isinstance(removed.comma, cst.Comma)
+    after = _without_first_comment(removed.comma.whitespace_after if trailing else removed.whitespace_after_arg)
+    if index == 0:
+        before, _ = _split_above(call.whitespace_before_args)
+        if not args:  # the only argument: ``f()``, or ``f(  # why`` then ``)`` on its own line
+            keep = _holds_comment(before)
+            return call.with_changes(args=[], whitespace_before_args=_joined(before, after, True) if keep else
+                                     cst.SimpleWhitespace(""))
+        return call.with_changes(args=args, whitespace_before_args=_joined(before, after, False))
+    previous = args[index - 1]
+    before, _ = _split_above(previous.comma.whitespace_after)
+    own_line = isinstance(before, cst.ParenthesizedWhitespace) and statement is not None and \
+        bool(argument_comments(call, removed, statement).after)
+    if trailing or index < len(args) or _holds_comment(before) or own_line:
+        # the previous argument keeps its comma, and after it what came after the removed one
+        # (a trailing comma stays a trailing comma; a comment of its own stays on its line)
+        args[index - 1] = previous.with_changes(comma=previous.comma.with_changes(
+            whitespace_after=_joined(before, after, index == len(args))))
+    else:  # the removed argument was last, with no trailing comma: the previous one becomes last
+        args[index - 1] = previous.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=after)
     return call.with_changes(args=args)
+
+
+def _split_above(whitespace):
+    """(``whitespace`` without the comment lines that end it, those lines): the lines directly
+    above what follows it."""
+    if not isinstance(whitespace, cst.ParenthesizedWhitespace):
+        return whitespace, ()
+    lines = list(whitespace.empty_lines)
+    k = len(lines)
+    while k and lines[k - 1].comment is not None:
+        k -= 1
+    return whitespace.with_changes(empty_lines=lines[:k]), tuple(lines[k:])
+
+
+def _without_first_comment(whitespace):
+    """``whitespace`` without the comment that ends its first line (the trailing comment of
+    what comes before it)."""
+    if isinstance(whitespace, cst.ParenthesizedWhitespace) and whitespace.first_line.comment is not None:
+        return whitespace.with_changes(first_line=cst.TrailingWhitespace())
+    return whitespace
+
+
+def _holds_comment(whitespace) -> bool:
+    return isinstance(whitespace, cst.ParenthesizedWhitespace) and (
+        whitespace.first_line.comment is not None or any(line.comment is not None for line in whitespace.empty_lines))
+
+
+def _joined(before, after, closing: bool):
+    """The whitespace that replaces ``before`` + a removed argument + ``after``: the first line
+    of ``before`` (the comment of the line it ends, if any), the lines of both, and the
+    indentation of what follows (``closing``: the closing bracket, after a last argument)."""
+    if isinstance(after, cst.ParenthesizedWhitespace):
+        if isinstance(before, cst.ParenthesizedWhitespace):
+            return after.with_changes(first_line=before.first_line,
+                                      empty_lines=[*before.empty_lines, *after.empty_lines])
+        return after
+    if isinstance(before, cst.ParenthesizedWhitespace) and closing:
+        return before.with_changes(last_line=cst.SimpleWhitespace(""))  # the bracket on a line of its own
+    if isinstance(before, cst.ParenthesizedWhitespace) or not isinstance(after, cst.SimpleWhitespace):
+        return before
+    return after if closing else before
+
+
+#: comments that speak to a tool, not a reader (``# noqa: E501``, ``# type: ignore``): they explain no choice
+DIRECTIVES = ("noqa", "type:", "pragma:", "pylint:", "fmt:", "isort:", "nosec", "mypy:")
+
+
+@dataclass(frozen=True)
+class ArgumentComments:
+    """The comments that explain one argument of a call (tool directives left out): ``own``, inside
+    the call (the comment lines directly above it, its trailing comment, comments within it);
+    ``after``, the comment after the call that ends the line the argument ends on
+    (``@retry(..., jitter=None)  # on purpose``)."""
+
+    own: Tuple[str, ...] = ()
+    after: Tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.own or self.after)
+
+
+def argument_comments(call: cst.Call, arg: cst.Arg, statement=None) -> ArgumentComments:
+    """The comments that explain ``arg``, an argument of ``call`` (:class:`ArgumentComments`).
+    ``statement``: the statement that holds the call, where a comment after it is looked for
+    (``None``: only the comments inside the call)."""
+    args = list(call.args)
+    index = next((i for i, a in enumerate(args) if a is arg), None)
+    if index is None:
+        return ArgumentComments()
+    separator = call.whitespace_before_args if index == 0 else args[index - 1].comma
+    separator = separator.whitespace_after if isinstance(separator, cst.Comma) else separator
+    own = [line.comment.value for line in _split_above(separator)[1]]
+    own.extend(_comment_values(arg.value))
+    closing = arg.comma.whitespace_after if isinstance(arg.comma, cst.Comma) else arg.whitespace_after_arg
+    if isinstance(closing, cst.ParenthesizedWhitespace) and closing.first_line.comment is not None:
+        own.append(closing.first_line.comment.value)
+    after = ()
+    if statement is not None and not isinstance(closing, cst.ParenthesizedWhitespace):
+        found = _line_comment_after(statement, arg.value)
+        after = (found.value,) if found is not None and found.value not in own else ()
+    return ArgumentComments(tuple(c for c in own if not _directive(c)), tuple(c for c in after if not _directive(c)))
+
+
+def argument_of(call: cst.Call, node: cst.CSTNode) -> Optional[cst.Arg]:
+    """The argument of ``call`` that is or holds ``node``."""
+    for arg in call.args:
+        if arg is node or arg.value is node or any(n is node for n in _all_nodes(arg.value)):
+            return arg
+    return None
+
+
+def _all_nodes(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.children)
+
+
+def _comment_values(node: cst.CSTNode) -> list:
+    return [n.value for n in _all_nodes(node) if isinstance(n, cst.Comment)]
+
+
+def _directive(comment: str) -> bool:
+    text = comment.lstrip("#").strip().lower()
+    return text.startswith(DIRECTIVES)
+
+
+def _line_comment_after(root: cst.CSTNode, node: cst.CSTNode) -> Optional[cst.Comment]:
+    """The comment that ends the line ``node`` ends on, in ``root`` (a statement): the source
+    after ``node`` is read token by token up to the first line break. Blocks before ``node`` are
+    not entered (a call in them belongs to another statement), so only the header is read."""
+    stack, seen = [root], False
+    while stack:
+        current = stack.pop()
+        if current is node:
+            seen = True
+            continue
+        if seen:
+            if isinstance(current, cst.TrailingWhitespace):
+                return current.comment
+            if isinstance(current, (cst.EmptyLine, cst.Newline)) or \
+                    (isinstance(current, cst.SimpleString) and "\n" in current.value):
+                return None
+        elif isinstance(current, cst.BaseSuite) and current is not root:
+            continue
+        stack.extend(reversed(current.children))
+    return None
+
+
+def commented_change(plan: Optional[FixPlan], call: Optional[cst.Call], node, statement=None) -> Optional[FixPlan]:
+    """``plan``, a fix that removes or changes the argument of ``call`` that is or holds ``node``,
+    made unsafe when that argument carries a comment (:func:`argument_comments`): the comment says
+    the author chose the value. The message says so, and whether the fix removes the comment
+    (with the argument) or leaves it as it is. ``statement``: the statement that holds the call."""
+    arg = argument_of(call, node) if plan is not None and call is not None else None
+    comments = argument_comments(call, arg, statement) if arg is not None else ArgumentComments()
+    if not comments:
+        return plan
+    held: dict = {}  # comment -> how many more the replaced code holds than the new code
+    for old, new in plan.replacements:
+        for text, count in _comments(old).items():
+            held[text] = held.get(text, 0) + count
+        for text, count in _comments(new).items():
+            held[text] = held.get(text, 0) - count
+    explained = comments.own + comments.after
+    fates = ["removed" if held.get(text, 0) > 0 else "left as it is" for text in explained]
+    if len(explained) == 1:
+        note = f"the comment `{explained[0]}` explains a deliberate choice; the fix " + \
+               ("removes it" if fates[0] == "removed" else "leaves it as it is")
+    else:
+        said = [f"`{text}` ({fate})" for text, fate in zip(explained, fates)]
+        note = f"the comments {', '.join(said[:-1])} and {said[-1]} explain a deliberate choice"
+    return FixPlan(f"{plan.message}; not safe: {note}", Applicability.UNSAFE, plan.replacements, plan.imports,
+                   plan.unused)
 
 
 def with_callee(call: cst.Call, spelled: str) -> Optional[cst.Call]:
