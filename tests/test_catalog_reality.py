@@ -1853,7 +1853,7 @@ def test_huey_task_retries():
 def test_rq_retry_and_enqueue():
     """``Retry(max, interval=0)``: the k-th retry waits the k-th interval, the last one after
     that; ``enqueue``, ``enqueue_at`` and ``enqueue_in`` take ``retry`` from their keywords and
-    the job function at the adapter's position."""
+    the job function at the adapter's position, under the adapter's keyword."""
     require("rq")
     rq = _quiet_import("rq")
     names = tuple(inspect.signature(rq.Retry).parameters)
@@ -1865,10 +1865,12 @@ def test_rq_retry_and_enqueue():
     assert [rq.Retry.get_interval(count, [10, 30, 60]) for count in range(5)] == [10, 30, 60, 60, 60]
     assert rq.Retry.get_interval(3, 7) == 7
     assert "kwargs.pop('retry', None)" in inspect.getsource(rq.Queue.parse_args)
+    assert set(rq_adapter.CALLABLE_KEYWORDS) == set(rq_adapter.CALLABLE_POSITIONS)
     for qualname, position in rq_adapter.CALLABLE_POSITIONS.items():
         params = [p for p in inspect.signature(resolve(qualname)[0]).parameters.values()
                   if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)][1:]  # after self
-        assert params[position].name in ("f", "func"), (qualname, [p.name for p in params])
+        assert params[position].name == rq_adapter.CALLABLE_KEYWORDS[qualname], (qualname, [p.name for p in params])
+        assert params[position].kind is P.POSITIONAL_OR_KEYWORD, qualname  # it can be passed by keyword
 
 
 def test_arq_retry():

@@ -437,6 +437,36 @@ BACKOFF = Retry(max=3, interval=[5, 10, 20])
     assert "31 attempts × 10 s + up to 1800 s of waits = 2110 s > max-task-retry-time (1200 s)" in text
 
 
+def test_rq_enqueue_call_retries_the_job_it_is_given_by_keyword(default):
+    """``enqueue_call(func=job, ...)`` names the job as the positional form does: a key minted in
+    it is minted again by each retry; the same job enqueued without ``retry=`` runs once."""
+    head = """\
+import uuid
+
+import requests
+from redis import Redis
+from rq import Queue, Retry
+
+queue = Queue(connection=Redis(socket_timeout=5))
+"""
+    body = """
+        def mint(order_id):
+            key = str(uuid.uuid4())
+            requests.post("https://p.invalid/charges", json={"id": order_id}, headers={"Idempotency-Key": key}, timeout=5)
+
+        def mint_once(order_id):
+            key = str(uuid.uuid4())
+            requests.post("https://p.invalid/charges", json={"id": order_id}, headers={"Idempotency-Key": key}, timeout=5)
+
+        def enqueue(order_id):
+            queue.enqueue_call(func=mint, args=(order_id,), retry=Retry(max=3, interval=[10, 30, 60]))
+            queue.enqueue_call(func=mint_once, args=(order_id,))
+        """
+    assert rows(default, head, body) == [(3, "RES401"), (11, "RES201"), (11, "RES204")]
+    [text] = messages(default, head, body, "RES401")
+    assert "minted by `uuid.uuid4()` inside the retried code: every attempt of the HTTP POST sends a new key" in text
+
+
 # -- arq --------------------------------------------------------------------------------------------
 def test_an_arq_job_that_raises_retry_is_a_retry_layer(default):
     """The job's body is the retried scope; ``defer=`` is read with ``ctx["job_try"]`` counting

@@ -30,6 +30,7 @@ from reslint.analysis.loops import LoopAnalyzer, own_nodes
 from reslint.analysis.retry import Extractor
 from reslint.analysis.task_retries import TaskRetries
 from reslint.catalog import retries as cat
+from reslint.semantics.arguments import argument_value
 from reslint.semantics.context import Context, Scope
 from reslint.model.policy import RetriedKind, RetryPolicy, Role
 from reslint.values import UNKNOWN, is_number
@@ -434,9 +435,12 @@ class RetriedScopes:
                 continue
             qual = self.ctx.qualname(node.func, scope)
             entry = self.ctx.catalog.helper(qual) if self.ctx.catalog else None
-            position = entry.callable_position if entry is not None else policy.adapter.callable_positions.get(qual, 0)
-            target = next((a.value for i, a in enumerate(a for a in node.args if a.keyword is None and not a.star)
-                           if i == position), None)
+            if entry is not None:
+                position, keyword = entry.callable_position, None
+            else:
+                position = policy.adapter.callable_positions.get(qual, 0)
+                keyword = policy.adapter.callable_keywords.get(qual)
+            target = argument_value(node, keyword, position)
             body = self._retried_body(target, scope)
             if body is not None:
                 self._open(body[0], RetryScope(policy, body[0], body[1]))

@@ -65,6 +65,9 @@ class RetryAdapter:
     #: qualified name of a caller -> the position of the function it retries among the positional
     #: arguments (0 when absent: ``retry_call(fn, ...)``; RQ's ``enqueue_in(delay, fn, ...)`` is 1)
     callable_positions: ClassVar[Mapping[str, int]] = {}
+    #: qualified name of a caller -> the name of the parameter that takes that function, for a
+    #: call that passes it by keyword (RQ's ``enqueue_call(func=job, ...)``)
+    callable_keywords: ClassVar[Mapping[str, str]] = {}
     #: types whose instances retry a function they are called with (``Retrying()(fn)``)
     callable_policies: ClassVar[Tuple[str, ...]] = ()
     #: method name -> the qualified name it spells, for a method of objects reslint cannot type

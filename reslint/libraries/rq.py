@@ -28,9 +28,12 @@ from reslint.values import UNKNOWN, is_number
 RETRY_CLASSES = ("rq.Retry", "rq.job.Retry")
 RETRY_POSITIONAL = ("max", "interval")
 RETRY_DEFAULTS = {"interval": 0.0}
-#: the enqueue methods and where each takes the job function (rq/queue.py)
+#: the enqueue methods and where each takes the job function (rq/queue.py): its position, and
+#: the parameter's name for a call that passes it by keyword (``enqueue_call(func=job, ...)``)
 CALLABLE_POSITIONS = {"rq.Queue.enqueue": 0, "rq.Queue.enqueue_call": 0, "rq.Queue.enqueue_at": 1,
                       "rq.Queue.enqueue_in": 1}
+CALLABLE_KEYWORDS = {"rq.Queue.enqueue": "f", "rq.Queue.enqueue_call": "func", "rq.Queue.enqueue_at": "f",
+                     "rq.Queue.enqueue_in": "func"}
 JOB_DECORATOR = "rq.decorators.job"
 RETRY_OPTION = "retry"
 #: the methods that take ``retry`` through ``**kwargs`` (``Queue.parse_args``) and those that name it
@@ -48,6 +51,7 @@ class RQ(RetryAdapter):
     trigger_modules = ("rq",)
     retries_callables = True
     callable_positions = CALLABLE_POSITIONS
+    callable_keywords = CALLABLE_KEYWORDS
     keywords = {"rq.Queue.enqueue_call": (RETRY_OPTION,), JOB_DECORATOR: (RETRY_OPTION,)}
     forwarded = {qualname: (RETRY_OPTION,) for qualname in FORWARDING}
 
