@@ -114,7 +114,7 @@ def test_dont_autoretry_for_is_excluded_from_a_catch_all(linter):
             return requests.get("https://e.invalid", timeout=5).json()
         """
     [text] = messages(linter, HEAD, body, "RES204")
-    assert "every error" in text
+    assert "celery retry retries `Exception`, that is every error but `ValueError`: bugs and client errors" in text
 
 
 # -- tasks that retry themselves --------------------------------------------------------------------
@@ -350,6 +350,51 @@ def test_a_dramatiq_actor_that_does_not_retry_or_decides_by_predicate(default):
             return requests.get("https://e.invalid", timeout=5).json()
         """
     assert rows(default, DRAMATIQ, body) == []
+
+
+def test_a_dramatiq_actor_that_throws_some_errors_still_retries_every_other(default):
+    """``throws=`` fails only the errors it lists, as celery's ``dont_autoretry_for`` does: a bug
+    nobody listed is still retried, so the actor is reported, but the message names what it leaves
+    out, never calls it the default predicate and does not advise the ``throws=`` it has; an actor
+    whose ``retry_when=`` decides (``throws=`` or not) is not reported."""
+    body = """
+        @dramatiq.actor(max_retries=3, min_backoff=1000, throws=(ValueError, TypeError, KeyError, requests.HTTPError))
+        def narrowed(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+
+        @dramatiq.actor(max_retries=3, min_backoff=1000, throws=NON_RETRYABLE)
+        def imported(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+
+        @dramatiq.actor(max_retries=3, min_backoff=1000, throws=tuple(load_errors()))
+        def unread(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+
+        def transient(retries, exc):
+            return retries < 3 and isinstance(exc, requests.ConnectionError)
+
+        @dramatiq.actor(min_backoff=1000, throws=(ValueError,), retry_when=transient)
+        def chosen(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+        """
+    head = DRAMATIQ + "from errors import NON_RETRYABLE\n"
+    assert rows(default, head, body) == [(2, "RES204"), (6, "RES204"), (10, "RES204")]
+    narrowed, imported, unread = messages(default, head, body, "RES204")
+    assert "dramatiq actor retry retries every exception but `ValueError`, `TypeError`, `KeyError` and 1 more: " \
+           "bugs and client errors" in narrowed
+    assert "dramatiq actor retry retries every exception but `errors.NON_RETRYABLE`: " in imported
+    assert "dramatiq actor retry retries every exception but the errors it is told to give up on: " in unread
+    for text in (narrowed, imported, unread):
+        assert text.endswith("give the actor `retry_when=` a predicate that accepts only those (`throws=` fails only "
+                             "the errors it lists; every error nobody listed is still retried)")
+        assert "default predicate" not in text and "or `throws=`" not in text
+    [default_actor] = messages(default, DRAMATIQ, """
+        @dramatiq.actor(max_retries=3, min_backoff=1000)
+        def every(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+        """, "RES204")
+    assert "retries every exception (the default predicate)" in default_actor
+    assert default_actor.endswith("or `throws=` the errors no retry fixes")
 
 
 # -- huey -------------------------------------------------------------------------------------------

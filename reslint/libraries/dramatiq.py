@@ -58,9 +58,9 @@ class Dramatiq(RetryAdapter):
         retries = reader.count(args, "max_retries", UNKNOWN, scope)
         retried = Retried(RetriedKind.ANY, ("Exception",), node=site.anchor, default=True)
         excluded = reader.exception_types(args.expr("throws"), scope) if "throws" in args else ()
-        if "throws" in args:  # these fail the message at once
-            retried = dataclasses.replace(retried, excluded=excluded) if excluded else \
-                dataclasses.replace(retried, filtered=True)
+        if "throws" in args:  # these fail the message at once: no longer the default predicate
+            retried = dataclasses.replace(retried, excluded=excluded, default=False) if excluded else \
+                dataclasses.replace(retried, filtered=True, default=False)
         wait = self._wait(reader, args, scope)
         if "retry_when" in args:  # the predicate decides alone, max_retries is ignored
             return self.policy(site, max_delay_s=None, wait=wait,
@@ -82,6 +82,13 @@ class Dramatiq(RetryAdapter):
                     lambda k: clamp(mul(mul(low, JITTER_FACTOR), scaled_power(2.0, min(k - 1, MAX_EXPONENT))),
                                     None, high),
                     args.expr("min_backoff") or args.expr("max_backoff"))
+
+    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
+        if remedy is Remedy.NARROW and (policy.retried.excluded or policy.retried.filtered):
+            # the actor already gives ``throws=``: only a predicate that accepts errors narrows it further
+            return "give the actor `retry_when=` a predicate that accepts only those (`throws=` fails only the " \
+                   "errors it lists; every error nobody listed is still retried)"
+        return super().advice(remedy, policy, limit_s)
 
     advice_text = {
         Remedy.TIME_CAP: "lower `max_retries` or `max_backoff` (dramatiq has no total-time cap)",

@@ -77,14 +77,14 @@ class RetryOnAnyError(PolicyRule):
         if retried.classified and (retried.kind is RetriedKind.ANY or set(retried.types) & cat.CATCH_ALL):
             return None  # its handlers test each error and give up on those they do not retry
         if retried.kind is RetriedKind.ANY:
-            return "retries every exception" + (" (the default predicate)" if retried.default else "")
+            return "retries every exception" + (" (the default predicate)" if retried.default else but(retried))
         if retried.kind not in (RetriedKind.TYPES, RetriedKind.FUNCTION):
             return None
         found = classify(sorted(retried.types), retried.checks_status, lambda: self._raises_for_status(policy),
                          raised=self._raised_here(policy))
         kind, name = found or (None, "")
         if kind is CATCH_ALL:
-            return f"retries `{name}`, that is every error"
+            return f"retries `{name}`, that is every error{but(retried)}"
         if kind is NEVER_TRANSIENT:
             return f"retries `{name}`, which no retry can fix"
         bad = sorted(s for s in retried.statuses if 400 <= s < 500 and s not in cat.TRANSIENT_4XX)
@@ -314,6 +314,22 @@ def _top_index(body, node) -> Optional[int]:
         if stmt is node or any(n is node for n in nodes_within(stmt, stop=())):
             return index
     return None
+
+
+#: how many excluded types a message names before it counts the rest
+NAMED_EXCLUSIONS = 3
+
+
+def but(retried) -> str:
+    """What a catch-all retry leaves out, for its message: `` but `ValueError`, `KeyError``` for the
+    types it excludes, a phrase for exclusions that cannot be read, else nothing. A list of the
+    errors to give up on leaves every error nobody foresaw retried, so the retry is still reported,
+    but never as retrying what it excludes."""
+    if retried.excluded:
+        names = [f"`{t}`" for t in retried.excluded[:NAMED_EXCLUSIONS]]
+        rest = len(retried.excluded) - len(names)
+        return " but " + ", ".join(names) + (f" and {rest} more" if rest else "")
+    return " but the errors it is told to give up on" if retried.filtered else ""
 
 
 #: what :func:`classify` finds in a set of retried exception types
