@@ -1892,3 +1892,30 @@ def test_arq_retry():
     assert f"'{arq_adapter.TRY_KEY}': job_try" in source
     assert "if job_try > max_tries:" in source
     assert "isinstance(e, Retry)" in inspect.getsource(worker.Worker)
+    # a job's tries: its func(..., max_tries=) unless None, else the worker's, read from the settings
+    # class's own attributes; retry_jobs=False turns Retry off
+    for name in arq_adapter.FUNC:
+        module, _, attr = name.rpartition(".")
+        assert getattr(_quiet_import(module), attr) is worker.func
+    func_params = inspect.signature(worker.func).parameters
+    assert tuple(func_params)[:len(arq_adapter.FUNC_POSITIONAL)] == arq_adapter.FUNC_POSITIONAL
+    assert func_params["max_tries"].default is None
+    assert "max_tries = self.max_tries if function.max_tries is None else function.max_tries" in source
+    assert "if self.retry_jobs and isinstance(e, Retry):" in source
+    worker_params = inspect.signature(worker.Worker).parameters
+    assert set(arq_adapter.SETTINGS) <= set(worker_params)
+    assert worker_params["retry_jobs"].default is True
+
+    async def job(ctx):
+        return None
+
+    class Settings:
+        functions = [job]
+        max_tries = 100
+
+    class Derived(Settings):
+        pass
+
+    assert worker.get_kwargs(Settings) == {"functions": [job], "max_tries": 100}
+    assert worker.get_kwargs(Derived) == {}  # the class's own attributes, not its bases'
+    assert worker.func(job, max_tries=3).max_tries == 3

@@ -515,8 +515,9 @@ queue = Queue(connection=Redis(socket_timeout=5))
 # -- arq --------------------------------------------------------------------------------------------
 def test_an_arq_job_that_raises_retry_is_a_retry_layer(default):
     """The job's body is the retried scope; ``defer=`` is read with ``ctx["job_try"]`` counting
-    the runs; ``max_tries`` is the worker's, so no worst case is judged; a Retry raised outside a
-    handler waits for a condition (a poll), and a job that raises no Retry is run once."""
+    the runs; no settings class of the module lists the jobs, so their ``max_tries`` is unknown and
+    no worst case is judged; a Retry raised outside a handler waits for a condition (a poll), and a
+    job that raises no Retry is run once."""
     head = """\
 import random
 import uuid
@@ -579,6 +580,78 @@ def test_an_arq_retry_after_a_failed_status_is_a_retry_and_after_a_condition_a_p
                 raise Retry(defer=10)
         """
     assert rows(default, head, body) == [(5, "RES201")]
+
+
+ARQ = """\
+import httpx
+from arq import Retry, func
+"""
+#: a job that retries every 600 s, and one that writes and retries at once
+ARQ_JOBS = """
+    async def sync(ctx, url):
+        async with httpx.AsyncClient(timeout=5) as client:
+            r = await client.get(url)
+            if r.status_code >= 500:
+                raise Retry(defer=600)
+
+    async def push(ctx, url):
+        async with httpx.AsyncClient(timeout=5) as client:
+            r = await client.post(url, json={})
+            if r.status_code >= 500:
+                raise Retry(defer=ctx["job_try"] * 5)
+    """
+
+
+@pytest.mark.parametrize("settings, tries", [
+    ("functions = [func(sync, max_tries=100), PUSH]", 100),  # the function's own
+    ("functions = [sync, PUSH]\n        max_tries = 100", 100),  # the worker's
+    ("functions = [func(sync, max_tries=None), PUSH]\n        max_tries = 100", 100),  # None: the worker's
+    ("functions = (sync, PUSH)", 5),  # arq's default
+    ("functions = JOBS\n        max_tries: int = 7", 7),  # a module constant, an annotated attribute
+])
+def test_arq_max_tries_of_the_worker_settings_are_the_jobs_runs(default, settings, tries):
+    """The settings class of the job's module gives its runs: ``func(job, max_tries=...)``, else the
+    class's ``max_tries``, else 5; with ``defer=600`` the waits of 100 runs are 99 × 600 s. ``push``
+    runs 3 times (waits of 5 and 10 s): its own ``max_tries`` wins over the class's."""
+    body = ARQ_JOBS + f"""
+    PUSH = func(push, max_tries=3)
+    JOBS = [sync, PUSH]
+
+    class WorkerSettings:
+        {settings}
+    """
+    assert rows(default, ARQ, body) == [(6, "RES201"), (6, "RES202"), (10, "RES402"), (12, "RES201")]
+    [text] = messages(default, ARQ, body, "RES202")
+    waits = (tries - 1) * 600
+    assert f"worst case {tries} attempts × an unknown time + up to {waits} s" in text
+    assert text.endswith("lower `max_tries` or the delays (arq has no total-time cap)")
+
+
+def test_arq_jobs_that_run_once_or_whose_tries_are_unknown(default):
+    """``func(job, max_tries=1)`` and ``retry_jobs = False`` run the job once: no retry finding, and
+    its write is no replay; settings that disagree, or none in the module, leave the runs unknown
+    (the jitter finding stays, no worst case is judged)."""
+    once = ARQ_JOBS + """
+    class WorkerSettings:
+        functions = [func(sync, max_tries=1), func(push, max_tries=1)]
+        max_tries = 100
+
+    class NoRetries:
+        functions = [sync, push]
+        retry_jobs = False
+    """
+    assert rows(default, ARQ, once) == []
+    unknown = ARQ_JOBS + """
+    class Fast:
+        functions = [sync]
+        max_tries = 3
+
+    class Slow:
+        functions = [sync]
+        max_tries = 100
+    """
+    assert rows(default, ARQ, unknown) == [(6, "RES201"), (10, "RES402"), (12, "RES201")]
+    assert rows(default, ARQ, ARQ_JOBS) == [(6, "RES201"), (10, "RES402"), (12, "RES201")]
 
 
 def test_a_task_that_retries_through_a_helper_it_passes_itself_to(default):

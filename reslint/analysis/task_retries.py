@@ -18,9 +18,10 @@ is the retried scope, whatever its decorator says. The policy is read from the f
   waits for a condition: it is a poll.
 
 An arq job (an ``async def`` whose first parameter is the job context) that raises ``arq.Retry``
-is run again the same way (:mod:`reslint.libraries.arq`): its attempts are the worker's
-``max_tries`` (unknown in the job's module), its waits ``defer=`` read with ``ctx["job_try"]``
-counting the runs (1 on the first), none at once.
+is run again the same way (:mod:`reslint.libraries.arq`): its attempts are the ``max_tries`` the
+worker settings class of its module gives it (its ``func(job, max_tries=...)`` entry, else the
+class's ``max_tries``, else 5), unknown when no class of the module lists it; its waits ``defer=``
+read with ``ctx["job_try"]`` counting the runs (1 on the first), none at once.
 
 The policy is anchored at the first retry call, where its findings go.
 """
@@ -54,7 +55,7 @@ class TaskRetries:
 
     def _arq(self, func: cst.FunctionDef) -> Optional[RetryPolicy]:
         """An ``async def job(ctx, ...)`` that raises arq's ``Retry``: run again while
-        ``ctx["job_try"]`` is within ``max_tries`` (set on the worker, so unknown here)."""
+        ``ctx["job_try"]`` is within ``max_tries`` (:func:`reslint.libraries.arq.max_tries`)."""
         inner = self.ctx.model.scopes.get(id(func.body))
         params = list(func.params.posonly_params) + list(func.params.params)
         if func.asynchronous is None or inner is None or not params:
@@ -77,8 +78,8 @@ class TaskRetries:
         else:
             # the k-th failed run sees ctx["job_try"] == k
             wait = self._counted_wait(expr, inner, f"{params[0].name.value}['{arq.TRY_KEY}']", 0)
-        return RetryPolicy(arq.ADAPTER, Role.DECORATOR, call, attempts=UNKNOWN, max_delay_s=None, wait=wait,
-                           retried=retried, call=call)
+        return RetryPolicy(arq.ADAPTER, Role.DECORATOR, call, attempts=arq.max_tries(self.reader, func),
+                           max_delay_s=None, wait=wait, retried=retried, call=call)
 
     def _counted_wait(self, expr, inner: Scope, counter: str, offset: int) -> Wait:
         """The waits of a delay expression ``expr`` that reads an attempt ``counter`` (spelled as
