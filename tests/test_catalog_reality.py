@@ -1324,9 +1324,15 @@ def test_celery_retry_method_and_retry_kwargs():
     assert celery_adapter.BIND_OPTION in from_fun and celery_adapter.BASE_OPTION in from_fun
     # a base task class's attributes are the options' defaults; the decorator's win
     celery = _quiet_import("celery")
+    app = celery.Celery("reality", set_as_current=False)
     for name in celery_adapter.TASK_CLASSES:
         module, _, attr = name.rpartition(".")
-        assert getattr(_quiet_import(module), attr) is celery.Task
+        if module == "celery.Celery":  # an app's task base: a subclass with the same defaults
+            assert issubclass(getattr(app, attr), celery.Task) and getattr(app, attr) is not celery.Task
+            assert all(getattr(getattr(app, attr), n) == celery_adapter.DEFAULTS[n]
+                       for n in celery_adapter.TASK_ATTRIBUTES)
+        else:
+            assert getattr(_quiet_import(module), attr) is celery.Task
 
     class Base(celery.Task):
         autoretry_for = (ConnectionError,)
@@ -1335,6 +1341,47 @@ def test_celery_retry_method_and_retry_kwargs():
 
     assert _runs_of({"base": Base}) == [0, 1]  # autoretry_for and max_retries from the class
     assert _runs_of({"base": Base, "max_retries": 2}) == [0, 1, 2]
+
+
+# registering finalizes the app, which registers the shared tasks other tests' apps left, some twice
+@pytest.mark.filterwarnings("ignore:Task name")
+def test_celery_task_classes():
+    """A registered task class runs its ``run`` method as the task, bound to it: its class
+    attributes are the autoretry options (``register_task`` installs the wrapper), and
+    ``self.retry`` in ``run`` retries it, also on a subclass of ``app.Task``."""
+    require("celery")
+    celery = _quiet_import("celery")
+    assert celery_adapter.RUN_METHOD == celery.Task.run.__name__
+    assert "add_autoretry_behaviour(task" in inspect.getsource(celery.Celery.register_task)
+    app = celery.Celery("reality", set_as_current=False)
+    runs: List[int] = []
+
+    class Auto(celery.Task):
+        name = "reality.auto"
+        autoretry_for = (ConnectionError,)
+        max_retries = 2
+        retry_kwargs = {"countdown": 0}
+
+        def run(self):
+            runs.append(self.request.retries)
+            raise ConnectionError("down")
+
+    class Manual(app.Task):
+        name = "reality.manual"
+        max_retries = 1
+
+        def run(self):
+            runs.append(self.request.retries)
+            try:
+                raise ConnectionError("down")
+            except ConnectionError as exc:
+                raise self.retry(exc=exc, countdown=0)
+
+    app.register_task(Auto()).apply()
+    assert runs == [0, 1, 2]
+    runs.clear()
+    app.register_task(Manual()).apply()
+    assert runs == [0, 1]
 
 # -- retry defaults --------------------------------------------------------------------------------
 def _signature_defaults(qualname: str) -> Dict[str, object]:

@@ -300,6 +300,115 @@ def test_a_base_task_class_gives_the_options_and_the_decorator_wins(linter):
     assert "worst case 6 attempts × 10 s + up to 31 s of waits = 91 s" in text
 
 
+def test_a_task_class_run_that_calls_self_retry_is_a_retry_layer(linter):
+    """``run(self, ...)`` of a ``Task`` subclass is the task's body, bound to it: ``raise
+    self.retry(...)`` there retries it with the class's ``max_retries``, as for a bound function
+    task; a class that is no celery task (no base leads to one) is not read."""
+    head = HEAD + "from celery import Task\n"
+    body = """
+        class ChargeTask(Task):
+            name = "charge"
+            max_retries = 5
+
+            def run(self, order_id):
+                try:
+                    requests.post("https://e.invalid/orders", json={"id": order_id}, timeout=5)
+                except TRANSIENT as exc:
+                    raise self.retry(exc=exc, countdown=2 ** self.request.retries)
+
+        class Plain:
+            def run(self, order_id):
+                try:
+                    requests.post("https://e.invalid/orders", json={"id": order_id}, timeout=5)
+                except TRANSIENT as exc:
+                    raise self.retry(exc=exc, countdown=2 ** self.request.retries)
+
+        app.register_task(ChargeTask())
+        """
+    assert rows(linter, head, body) == [(8, "RES402"), (10, "RES201"), (10, "RES202")]
+    [text] = messages(linter, head, body, "RES202")
+    assert "worst case 6 attempts × 10 s + up to 31 s of waits = 91 s" in text  # as for the bound function task
+    [write] = messages(linter, head, body, "RES402")
+    assert "inside a celery task that calls `self.retry()`" in write
+
+
+def test_a_task_class_with_autoretry_for_retries_its_run(default):
+    """A task class's ``autoretry_for`` (its own or a local base's) retries ``run`` as a decorator's
+    does, reported at the class; ``app.Task`` is a task base too. ``max_retries = 0``, a class that
+    is no celery task, one without ``autoretry_for`` and one built on an imported base stay clean."""
+    head = HEAD + "import uuid\n\nfrom celery import Task\nfrom elsewhere import ImportedBase\n"
+    body = """
+        class RetryingTask(Task):
+            autoretry_for = (Exception,)
+            max_retries = 5
+            retry_backoff = True
+
+        class ChargeTask(RetryingTask):
+            def run(self, order_id):
+                key = str(uuid.uuid4())
+                requests.post("https://e.invalid/charges", json={"id": order_id}, headers={"Idempotency-Key": key},
+                              timeout=5)
+
+        class SyncTask(app.Task):
+            autoretry_for = TRANSIENT
+            default_retry_delay = 30
+
+            def run(self, order_id):
+                requests.post("https://e.invalid/orders", json={"id": order_id}, timeout=5)
+
+        class OnceTask(Task):
+            autoretry_for = TRANSIENT
+            max_retries = 0
+
+            def run(self, order_id):
+                requests.post("https://e.invalid/orders", json={"id": order_id}, timeout=5)
+
+        class NotATask:
+            autoretry_for = (Exception,)
+
+            def run(self, order_id):
+                requests.post("https://e.invalid/orders", json={"id": order_id}, timeout=5)
+
+        class NoAutoretry(Task):
+            def run(self, order_id):
+                requests.post("https://e.invalid/orders", json={"id": order_id}, timeout=5)
+
+        class Remote(ImportedBase):
+            autoretry_for = TRANSIENT
+
+            def run(self, order_id):
+                requests.post("https://e.invalid/orders", json={"id": order_id}, timeout=5)
+
+        for task in (ChargeTask, SyncTask, OnceTask, NoAutoretry, Remote):
+            app.register_task(task())
+        """
+    assert rows(default, head, body) == [(7, "RES204"), (9, "RES401"), (13, "RES201"), (18, "RES402")]
+    [every] = messages(default, head, body, "RES204")
+    assert every.startswith("celery retry retries `Exception`, that is every error: ")
+    [fixed] = messages(default, head, body, "RES201")
+    assert fixed.startswith("celery retry waits a deterministic time (fixed)")
+    assert "set `retry_backoff=True`" in fixed
+
+
+def test_a_base_built_on_the_apps_task_class_gives_its_options(linter):
+    """``class Base(app.Task)`` is read as ``class Base(Task)`` is: its ``autoretry_for`` is the
+    decorated task's (a base reslint cannot read left the task unknown)."""
+    body = """
+        class Base(app.Task):
+            autoretry_for = (Exception,)
+            retry_backoff = True
+
+        @app.task(base=Base)
+        def export(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+
+        @app.task(base=Base, autoretry_for=TRANSIENT)
+        def narrowed(x):
+            return requests.get("https://e.invalid", timeout=5).json()
+        """
+    assert rows(linter, HEAD, body) == [(6, "RES204")]
+
+
 # -- dramatiq ---------------------------------------------------------------------------------------
 @pytest.fixture
 def default(tmp_path):

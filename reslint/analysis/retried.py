@@ -236,6 +236,12 @@ class RetriedScopes:
                 self.loop_policies[id(task.node)] = task
                 self._functions[id(task)] = stmt.name.value
                 self._open(stmt.body, RetryScope(task, stmt.body, stmt))
+            autoretry = self.tasks.class_autoretry(stmt, scope)
+            if autoretry is not None and not _swallows_every_error(autoretry, stmt, self.ctx, inner, self.loops):
+                # a task class's ``run`` retried by the ``autoretry_for`` of its class, where it is reported
+                self.policies.append(autoretry)
+                self.loop_policies[id(autoretry.node)] = autoretry
+                self._open(stmt.body, RetryScope(autoretry, stmt.body, stmt))
             outer, self._function = self._function, stmt.name.value
             self._defs.append((stmt, scope))
             self._block(stmt.body, inner, None)

@@ -4,8 +4,10 @@ arq's ``raise Retry(defer=...)``.
 A celery task (``@app.task``, ``@shared_task``) that calls ``retry`` on itself — on its first
 parameter when it is bound (``bind=True``), or on its own name, directly or through a function of
 the module it passes itself to (``retry_later(self, exc)``) — is re-queued and run again: its body
-is the retried scope, whatever its decorator says. The policy is read from the facts in
-:mod:`reslint.libraries.celery`:
+is the retried scope, whatever its decorator says. So is the ``run`` method of a task class
+(``class ChargeTask(Task):``), always bound, whose class attributes are its options; such a class
+with ``autoretry_for`` is also retried as a decorated task is (:meth:`TaskRetries.class_autoretry`).
+The policy is read from the facts in :mod:`reslint.libraries.celery`:
 
 - attempts: the retry call's ``max_retries=`` when it is not ``None``, else the task's
   (``max_retries=`` of the decorator, 3 by default; ``None`` is forever), plus the first run;
@@ -34,6 +36,7 @@ import libcst as cst
 
 from reslint.analysis.loops import LoopAnalyzer, checks_response
 from reslint.libraries import arq, celery
+from reslint.libraries.base import Site
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
 from reslint.semantics.context import Context, Scope
@@ -104,10 +107,14 @@ class TaskRetries:
         """The policy of ``func`` (defined in ``scope``) when it is a celery task that calls
         ``retry`` on itself, or an arq job that raises ``Retry``, else ``None``."""
         options = self._task_options(func, scope)
+        bound = False
+        if options is None:  # a task class's ``run(self, ...)``: bound to the task
+            options = self.class_task_options(func, scope)
+            bound = options is not None
         if options is None:
             return self._arq(func) if self._arq_imported else None
         inner = self.ctx.model.scopes.get(id(func.body))
-        task = self._task_name(func, options, scope)
+        task = _first_parameter(func) if bound else self._task_name(func, options, scope)
         if inner is None or task is None:
             return None
         # (the retry call, the handler around it in the task, the task's call of a helper that makes it)
@@ -138,6 +145,24 @@ class TaskRetries:
         # through a helper, the findings go where the task calls it: each task is its own layer
         return RetryPolicy(celery.MANUAL, Role.DECORATOR, helper_call or call, attempts=attempts, max_delay_s=None,
                            wait=self._wait(retry, options, where[0], where[1], scope), retried=retried, call=call)
+
+    def class_task_options(self, func: cst.FunctionDef, scope: Scope) -> Optional[Args]:
+        """The options of the task class whose ``run`` method ``func`` is (defined in ``scope``,
+        the class's), or ``None`` when ``func`` is no task class's ``run``."""
+        if func.name.value != celery.RUN_METHOD or scope.kind != "class" or \
+                not isinstance(scope.node, cst.ClassDef) or scope.parent is None:
+            return None
+        return celery.task_class_options(self.reader, scope.node, scope.parent)
+
+    def class_autoretry(self, func: cst.FunctionDef, scope: Scope) -> Optional[RetryPolicy]:
+        """The ``autoretry_for`` policy of the task class whose ``run`` method ``func`` is, read
+        from its class attributes as a decorator's options are, and anchored at the class (where
+        they are spelled); ``None`` when ``func`` is no such ``run``."""
+        options = self.class_task_options(func, scope)
+        if options is None:
+            return None
+        site = Site(Role.DECORATOR, celery.TASK_CLASSES[0], None, scope.node, scope)
+        return celery.ADAPTER.read_options(site, self.reader, options)
 
     def _through_helper(self, body, task: str, inner: Scope):
         """``([(the helper's retry call, the task's handler around the helper call, the helper
@@ -179,8 +204,7 @@ class TaskRetries:
             return None
         if not bind:
             return func.name.value
-        params = list(func.params.posonly_params) + list(func.params.params)
-        return params[0].name.value if params else None
+        return _first_parameter(func)
 
     def _wait(self, retry: Args, options: Args, task: str, inner: Scope, scope: Scope) -> Wait:
         expr = retry.expr("countdown")
@@ -190,6 +214,12 @@ class TaskRetries:
                         retry.arg("eta"), zero=delay == 0)
         # the k-th failure is seen with k - 1 retries made
         return self._counted_wait(expr, inner, _RETRIES.format(task=task), -1)
+
+
+def _first_parameter(func: cst.FunctionDef) -> Optional[str]:
+    """The name of a function's first parameter (the task, when it is bound), if any."""
+    params = list(func.params.posonly_params) + list(func.params.params)
+    return params[0].name.value if params else None
 
 
 def _handled(body, pick) -> List[Tuple[cst.Call, Optional[cst.ExceptHandler]]]:

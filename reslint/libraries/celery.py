@@ -12,6 +12,13 @@ same every time, and ``retry_jitter`` does nothing. ``retry_kwargs`` are passed 
 ``dont_autoretry_for`` types are re-raised, not retried. There is no time cap, and
 ``Retry-After`` is never read. A task without ``autoretry_for`` runs once, unless it calls
 ``self.retry`` (``bind=True``) or ``<task>.retry`` itself.
+
+A task class (``class ChargeTask(Task):`` or ``(app.Task)``, with ``def run(self, ...)``) is a task
+once registered (``app.register_task(ChargeTask())``: celery/app/base.py ``Celery.register_task``;
+celery 4 and later register no class by itself). Its ``run`` is the task's body, bound to the task:
+its class attributes are the task's options, read by ``add_autoretry_behaviour``
+(celery/app/autoretry.py, called by ``register_task`` and ``TaskRegistry.register`` since celery
+4.4.7) as for a function task, and ``self.retry(...)`` in ``run`` retries it.
 """
 
 from __future__ import annotations
@@ -60,9 +67,16 @@ class Celery(RetryAdapter):
     forwarded = {qualname: TASK_ATTRIBUTES + AUTORETRY_OPTIONS + (BASE_OPTION,) for qualname in spellings}
 
     def read(self, site: Site, reader: PolicyReader) -> Optional[RetryPolicy]:
-        call, scope = site.call, site.scope
-        args = task_options(reader, call, scope)
-        if call is None or "autoretry_for" not in args:
+        if site.call is None:
+            return None  # a bare ``@shared_task``: no autoretry_for, it runs once
+        return self.read_options(site, reader, task_options(reader, site.call, site.scope))
+
+    def read_options(self, site: Site, reader: PolicyReader, args: Args) -> Optional[RetryPolicy]:
+        """The autoretry policy of a task whose options are ``args`` (its decorator's, over its
+        ``base=`` class's attributes, or a task class's attributes), ``None`` without
+        ``autoretry_for``; the values are read in ``site.scope``."""
+        scope = site.scope
+        if "autoretry_for" not in args:
             return None  # a task without autoretry_for runs once
         if args.star:
             return self.policy(site)
@@ -154,8 +168,12 @@ def _backs_off(policy: RetryPolicy) -> bool:
     return policy.wait.shape is WaitShape.SCHEDULE
 
 
-#: the library's task class (celery/app/task.py), whose attributes are :data:`DEFAULTS`
-TASK_CLASSES = ("celery.Task", "celery.app.task.Task")
+#: the library's task class (celery/app/task.py), whose attributes are :data:`DEFAULTS`, and an
+#: app's ``app.Task`` (celery/app/base.py ``Celery.Task``: ``create_task_cls()``, a subclass of the
+#: app's ``task_cls``, celery.app.task:Task unless the app is given another)
+TASK_CLASSES = ("celery.Task", "celery.app.task.Task", "celery.Celery.Task")
+#: the method a task class runs as the task (celery/app/task.py ``Task.run``)
+RUN_METHOD = "run"
 
 
 def task_options(reader: PolicyReader, call: Optional[cst.Call], scope) -> Args:
@@ -174,6 +192,32 @@ def task_options(reader: PolicyReader, call: Optional[cst.Call], scope) -> Args:
     return options
 
 
+def task_class_options(reader: PolicyReader, node: cst.ClassDef, scope) -> Optional[Args]:
+    """The options of the task class ``node`` (defined in ``scope``): its class attributes over
+    those of its local bases, as :func:`task_options` gives a decorator's; ``None`` when it is no
+    celery task class (none of its bases leads to :data:`TASK_CLASSES`). A base reslint cannot
+    read makes every option it does not see unknown."""
+    if not _is_task_class(reader, node, scope, 0):
+        return None
+    attributes, known = _own_options(reader, node, scope, 0)
+    options = Args(cst.Call(func=cst.Name(node.name.value),
+                            args=[cst.Arg(value=value, keyword=cst.Name(name)) for name, value in attributes.items()]))
+    options.star = not known
+    return options
+
+
+def _is_task_class(reader: PolicyReader, node: cst.ClassDef, scope, depth: int) -> bool:
+    """Whether a base of the class ``node`` is a task class of the library or a local one."""
+    for base in node.bases:
+        if reader.qualname(base.value, scope) in TASK_CLASSES:
+            return True
+        found = reader.ctx.lookup(base.value.value, scope) if isinstance(base.value, cst.Name) else None
+        if depth < 4 and found and len(found) == 1 and found[0].kind == "class" and \
+                _is_task_class(reader, found[0].node, found[0].scope, depth + 1):
+            return True
+    return False
+
+
 def _class_options(reader: PolicyReader, expr, scope, depth: int):
     """(``{option: value expression}`` set in the body of the class ``expr`` names and its bases,
     nearest first; whether every base is known)."""
@@ -183,10 +227,14 @@ def _class_options(reader: PolicyReader, expr, scope, depth: int):
     found = reader.ctx.lookup(expr.value, scope) if isinstance(expr, cst.Name) else None
     if depth > 4 or not found or len(found) != 1 or found[0].kind != "class":
         return {}, False
-    node: cst.ClassDef = found[0].node
+    return _own_options(reader, found[0].node, found[0].scope, depth)
+
+
+def _own_options(reader: PolicyReader, node: cst.ClassDef, scope, depth: int):
+    """:func:`_class_options` of the class ``node``, defined in ``scope``."""
     out, known = {}, True
     for base in reversed(node.bases):
-        inherited, base_known = _class_options(reader, base.value, found[0].scope, depth + 1)
+        inherited, base_known = _class_options(reader, base.value, scope, depth + 1)
         out.update(inherited)
         known = known and base_known
     for stmt in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():

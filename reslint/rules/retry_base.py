@@ -62,6 +62,12 @@ class PolicyRule(Rule):
         if recursive is not None and self._sees(recursive):
             self.check(recursive)
 
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        # a task class whose class attributes retry its ``run`` method
+        policy = self.ctx.retried.loop_policies.get(id(node))
+        if policy is not None and self._sees(policy):
+            self.check(policy)
+
     def visit_For(self, node: cst.For) -> None:
         policy = self.ctx.retried.loop_policies.get(id(node))
         if policy is not None and self._sees(policy):
