@@ -409,6 +409,42 @@ def test_a_base_built_on_the_apps_task_class_gives_its_options(linter):
     assert rows(linter, HEAD, body) == [(6, "RES204")]
 
 
+def test_a_task_that_does_not_retry_writes_and_mints_keys_once(linter):
+    """``max_retries=0`` leaves one run: neither a key minted in the task (RES401) nor a write with
+    no key (RES402) is replayed; one retry is enough for both."""
+    head = HEAD + "import uuid\n"
+    template = """
+        @shared_task(autoretry_for=TRANSIENT, retry_backoff=True, max_retries={n})
+        def charge(order_id):
+            key = str(uuid.uuid4())
+            requests.post("https://e.invalid/charges", json={{"id": order_id}}, headers={{"Idempotency-Key": key}},
+                          timeout=5)
+
+        @app.task(bind=True, max_retries={n})
+        def push(self, order_id):
+            try:
+                requests.post("https://e.invalid/orders", json={{"id": order_id}}, timeout=5)
+            except TRANSIENT as exc:
+                raise self.retry(exc=exc, countdown=random.uniform(0, 2 ** self.request.retries))
+        """
+    assert rows(linter, head, template.format(n=0)) == []
+    assert rows(linter, head, template.format(n=1)) == [(4, "RES401"), (11, "RES402")]
+
+
+def test_a_late_acked_task_that_writes_with_a_stable_key_is_clean(linter):
+    """``acks_late=True`` with ``autoretry_for``: a key derived from the order is the same on every
+    run, so the write is safe to replay; a key minted in the task is not."""
+    template = """
+        @shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=True)
+        def charge(order_id):
+            key = {key}
+            requests.post("https://e.invalid/charges", json={{"id": order_id}}, headers={{"Idempotency-Key": key}},
+                          timeout=5)
+        """
+    assert rows(linter, HEAD, template.format(key='f"charge-{order_id}"')) == []
+    assert rows(linter, HEAD + "import uuid\n", template.format(key="str(uuid.uuid4())")) == [(4, "RES401")]
+
+
 # -- dramatiq ---------------------------------------------------------------------------------------
 @pytest.fixture
 def default(tmp_path):
