@@ -18,7 +18,8 @@ once registered (``app.register_task(ChargeTask())``: celery/app/base.py ``Celer
 celery 4 and later register no class by itself). Its ``run`` is the task's body, bound to the task:
 its class attributes are the task's options, read by ``add_autoretry_behaviour``
 (celery/app/autoretry.py, called by ``register_task`` and ``TaskRegistry.register`` since celery
-4.4.7) as for a function task, and ``self.retry(...)`` in ``run`` retries it.
+4.4.7) as for a function task, and ``self.retry(...)`` in ``run`` retries it. Such a class is read
+as a task wherever the project registers it (often in another module than the class's).
 """
 
 from __future__ import annotations
