@@ -756,7 +756,8 @@ ARQ_JOBS = """
 ])
 def test_arq_max_tries_of_the_worker_settings_are_the_jobs_runs(default, settings, tries):
     """The settings class of the job's module gives its runs: ``func(job, max_tries=...)``, else the
-    class's ``max_tries``, else 5; with ``defer=600`` the waits of 100 runs are 99 × 600 s. ``push``
+    class's ``max_tries``, else 5; with ``defer=600`` the waits of 100 runs are 99 × 600 s, each run
+    taking up to 20 s (a request on a client of ``timeout=5``, its four phases). ``push``
     runs 3 times (waits of 5 and 10 s): its own ``max_tries`` wins over the class's."""
     body = ARQ_JOBS + f"""
     PUSH = func(push, max_tries=3)
@@ -768,7 +769,8 @@ def test_arq_max_tries_of_the_worker_settings_are_the_jobs_runs(default, setting
     assert rows(default, ARQ, body) == [(6, "RES201"), (6, "RES202"), (10, "RES402"), (12, "RES201")]
     [text] = messages(default, ARQ, body, "RES202")
     waits = (tries - 1) * 600
-    assert f"worst case {tries} attempts × an unknown time + up to {waits} s" in text
+    # each run makes one request on a client built with timeout=5: 4 phases of 5 s
+    assert f"worst case {tries} attempts × 20 s + up to {waits} s" in text
     assert text.endswith("lower `max_tries` or the delays (arq has no total-time cap)")
 
 
