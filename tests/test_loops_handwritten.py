@@ -235,6 +235,53 @@ def test_a_give_up_before_the_sleep_spares_the_last_wait(linter):
     assert "up to 30 s of waits" in message  # 2 + 4 + 8 + 16
 
 
+STATUS_LOOP = """\
+def f():
+    for attempt in range(5):
+        try:
+            r = session.get('u', timeout=5)
+{check}            return r
+        except (requests.ConnectionError, ValueError):
+            pass
+{give_up}        time.sleep(random.uniform(0, 2 ** attempt))
+"""
+
+
+@pytest.mark.parametrize("check, give_up, waits", [
+    # no test before the sleep: the fifth failure sleeps 16 s too, 1 + 2 + 4 + 8 + 16 s
+    ("", "", "5 attempts × 10 s + up to 31 s of waits = 81 s"),
+    # a status check that raises is a failure, not a give-up: every failure still sleeps
+    ("            if r.status_code == 503:\n                raise ValueError()\n", "",
+     "5 attempts × 10 s + up to 31 s of waits = 81 s"),
+    # a give-up on the attempt number spares the last wait: 1 + 2 + 4 + 8 s
+    ("", "        if attempt == 4:\n            raise RuntimeError('down')\n",
+     "5 attempts × 10 s + up to 15 s of waits = 65 s"),
+    ("", "        if attempt == 4:\n            break\n", "5 attempts × 10 s + up to 15 s of waits = 65 s"),
+])
+def test_only_a_give_up_on_the_attempt_number_spares_the_last_wait(linter, check, give_up, waits):
+    (message,) = messages(linter, STATUS_LOOP.format(check=check, give_up=give_up), "RES202")
+    assert f"worst case {waits} > max-retry-time (60 s)" in message
+
+
+def test_a_success_exit_on_a_status_check_is_no_give_up(linter):
+    body = """\
+        def f():
+            for attempt in range(5):
+                r = session.get('u', timeout=5)
+                if r.status_code != 503:
+                    return r
+                time.sleep(random.uniform(0, 2 ** attempt))
+        """
+    assert codes(linter, body) == [(2, "RES202")]
+    (message,) = messages(linter, body, "RES202")
+    assert "worst case 5 attempts × 10 s + up to 31 s of waits = 81 s" in message
+    # the same loop that sleeps only before another attempt: 1 + 2 + 4 + 8 s, 65 s
+    spared = body.replace("                time.sleep(", "                if attempt < 4:\n"
+                                                            "                    time.sleep(")
+    (message,) = messages(linter, spared, "RES202")
+    assert "worst case 5 attempts × 10 s + up to 15 s of waits = 65 s" in message
+
+
 def test_a_jittered_short_counter_loop_is_clean(linter):
     assert codes(linter, """\
         def f():

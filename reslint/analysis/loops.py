@@ -158,19 +158,23 @@ def _stepped_before(nodes, var: str, sleeps) -> bool:
     return bool(steps) and _position(nodes, steps) < _position(nodes, sleeps)
 
 
-def _sleeps_guarded(nodes, sleeps) -> bool:
-    """Whether the last failed attempt can leave before it sleeps: a give-up branch (``if attempt
-    == n - 1: raise``) comes before the first sleep, or a test decides whether to sleep (``if
-    attempt < n - 1: sleep(...)``). When neither, every failed attempt sleeps, the last one too."""
+def _sleeps_guarded(nodes, sleeps, counts) -> bool:
+    """Whether the last failed attempt can leave before it sleeps: a give-up branch on the attempt
+    number (``if attempt == n - 1: raise``) comes before the first sleep, or a test of the attempt
+    number decides whether to sleep (``if attempt < n - 1: sleep(...)``). ``counts`` says whether a
+    test reads the attempt number. A status check that leaves (``if r.status_code != 503: return
+    r``, ``if r.status_code == 503: raise ValueError()`` inside the try) is a success exit or a
+    failure, not a give-up: the last failed attempt still sleeps."""
     first = _position(nodes, sleeps)
     sleep_ids = {id(s) for s in sleeps}
     for index, node in enumerate(nodes):
-        if isinstance(node, cst.If):
-            if index < first and _one_branch_leaves(node):
-                return True
-            if any(id(n) in sleep_ids for n in own_nodes(node.body)) or (
-                    node.orelse is not None and any(id(n) in sleep_ids for n in own_nodes(node.orelse))):
-                return True
+        if not isinstance(node, cst.If) or not counts(node.test):
+            continue
+        if index < first and _one_branch_leaves(node):
+            return True
+        if any(id(n) in sleep_ids for n in own_nodes(node.body)) or (
+                node.orelse is not None and any(id(n) in sleep_ids for n in own_nodes(node.orelse))):
+            return True
     return False
 
 
@@ -352,8 +356,11 @@ class LoopAnalyzer:
         # the attempt number at a sleep: a ``for`` target is 1 short of the pass count (``range(5)``
         # sleeps with 0..4); a counter kept by hand is so only when it is stepped after the sleep
         stepped_first = isinstance(loop, cst.While) and var is not None and _stepped_before(nodes, var, sleeps)
-        wait = self.wait(sleeps, var, start, scope, while_loop=stepped_first,
-                         trailing=bool(sleeps) and not _sleeps_guarded(nodes, sleeps))
+        # what numbers the attempts: the loop variable or a name stepped by hand (``tries -= 1``)
+        counters = {n.target.value for n in nodes if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name)}
+        counters |= {var} if var is not None else set()
+        spared = _sleeps_guarded(nodes, sleeps, lambda test: _depends_on(test, counters, scope, self.ctx))
+        wait = self.wait(sleeps, var, start, scope, while_loop=stepped_first, trailing=bool(sleeps) and not spared)
         if helper_sleeps:
             wait = Wait.unknown(helper_sleeps[0])  # a helper sleeps: how long is unknown here
         elif not sleeps and not all(self.quiet(h, scope) for h in handlers):
