@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import builtins
 import math
-from typing import List, Optional, Tuple
+from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -367,6 +367,12 @@ class LoopAnalyzer:
             wait = Wait.unknown(loop)  # no sleep here, but a handler calls what may wait (a reconnect)
         retried, aimed = self.retried(handlers, nodes, scope)
         in_handlers = {id(n) for h in handlers for n in own_nodes(h.body)}
+        # ``if r.status_code == 429: raise RateLimited()`` in the try (or a function it calls) and
+        # ``except RateLimited:``: a 429 goes round through that handler, and through the statements
+        # after the try when the handler falls through to them (not when it ends in ``continue``)
+        limited = self._rate_limit_handlers(tries, handlers, scope)
+        after_429 = {id(n) for h in limited for n in own_nodes(h.body)}
+        aimed = aimed or any(not _leaves(h.body) for h in limited)
         # no handler and only success statuses compared (``if r.status_code == 200: return``):
         # it waits for a condition, it does not retry a fault
         poll = not handlers and bool(retried.statuses) and all(s < 400 for s in retried.statuses)
@@ -378,6 +384,7 @@ class LoopAnalyzer:
                         and any(id(n) not in in_handlers for n in sleeps + helper_sleeps))
         facts = LoopFacts(sleeps=tuple(sleeps), handlers=tuple(handlers), aimed_at_rate_limit=aimed,
                           sleeps_in_handlers=frozenset(id(s) for s in sleeps if id(s) in in_handlers),
+                          sleeps_after_rate_limit=frozenset(id(s) for s in sleeps if id(s) in after_429),
                           raise_for_status=unguarded_raise_for_status(loop.body, self.ctx, scope, in_try=True),
                           time_capped=capped, poll=poll, counter=counter,
                           bound=dict(self.ctx.param_values) or None)
@@ -1051,6 +1058,64 @@ class LoopAnalyzer:
                 return True
         return False
 
+    # -- errors raised on a rate limit ---------------------------------------------------
+    def rate_limit_errors(self, body, scope, depth: int = 0) -> FrozenSet[str]:
+        """The exception types ``body`` raises when a response says 429 (``if r.status_code ==
+        429: raise RateLimited()``), also in the functions of this module it calls, two calls
+        deep: the project's own rate-limit error, which a retry that catches it is aimed at
+        (DESIGN "aimed at 429/503"). A branch that reads the server's wait (``raise
+        RateLimited(r.headers["Retry-After"])``) hands it on to whoever catches the error: its
+        error is left out."""
+        key = ("rate-limit-errors", id(body), depth)
+        if key in self.ctx.cache:
+            return self.ctx.cache[key]
+        found = set()
+        for node in own_nodes(body):
+            if isinstance(node, cst.If) and self._on_rate_limit(node.test, scope) and \
+                    not self.reads_retry_after(node.body, scope):
+                for raised in own_nodes(node.body):
+                    if isinstance(raised, cst.Raise) and raised.exc is not None:
+                        exc = raised.exc.func if isinstance(raised.exc, cst.Call) else raised.exc
+                        found.update(self._handler_types(exc, scope) or ())
+            elif isinstance(node, cst.Call) and depth < 2:
+                func = self.local_def(node, scope)
+                if func is not None:
+                    inner = self.ctx.model.scopes.get(id(func.body), scope)
+                    found |= self.rate_limit_errors(func.body, inner, depth + 1)
+        self.ctx.cache[key] = frozenset(found)
+        return self.ctx.cache[key]
+
+    def _on_rate_limit(self, test, scope) -> bool:
+        """A test that names 429 and holds for it (``r.status_code == 429``, ``resp.status in
+        (429, 503)``), not one that holds for every failure (``r.status_code != 200``)."""
+        named = _compared_statuses(expressions(test), self.ctx, scope)
+        return 429 in named and _status_truth(test, 429, self.ctx, scope) is True
+
+    def catches(self, caught: Sequence[str], raised: str, depth: int = 0) -> bool:
+        """Whether an ``except`` (or a retry predicate) naming the ``caught`` types catches
+        ``raised``: the same class, or a base of it among the classes of this module. A catch-all
+        (``except Exception``) catches it too, but is aimed at nothing: not counted."""
+        if raised in caught:
+            return True
+        local = self.ctx.model.classes.get(raised)
+        if local is None or depth > 4:
+            return False
+        node, class_scope = local
+        return any(self.catches(caught, base, depth + 1) for base in
+                   (self.ctx.qualname(b.value, class_scope.parent) for b in node.bases) if base is not None)
+
+    def _rate_limit_handlers(self, tries, handlers, scope) -> List[cst.ExceptHandler]:
+        """The handlers among ``handlers`` that catch an error their try raises on a 429."""
+        ids = {id(h) for h in handlers}
+        out = []
+        for attempt in tries:
+            raised = self.rate_limit_errors(attempt.body, scope)
+            for handler in attempt.handlers if raised else ():
+                caught = self._handler_types(handler.type, scope) if handler.type is not None else None
+                if id(handler) in ids and caught and any(self.catches(caught, r) for r in raised):
+                    out.append(handler)
+        return out
+
     # -- what is retried ----------------------------------------------------------------
     def retried(self, handlers, nodes, scope) -> Tuple[Retried, bool]:
         types: List[str] = []
@@ -1064,15 +1129,7 @@ class LoopAnalyzer:
                 return Retried(RetriedKind.UNKNOWN), False
             types.extend(found)
             any_error = any_error or any(t in cat.CATCH_ALL for t in found)
-        statuses = set()
-        for node in nodes:
-            if isinstance(node, cst.Comparison) and _compares_http_status(node, self.ctx, scope):
-                for target in node.comparisons:
-                    value = self.ctx.value_of(target.comparator, scope)
-                    if is_number(value):
-                        statuses.add(int(value))
-                    elif isinstance(value, tuple):
-                        statuses.update(int(v) for v in value if is_number(v))
+        statuses = _compared_statuses(nodes, self.ctx, scope)
         aimed = bool(statuses & {429}) or any(t in cat.RATE_LIMIT_ERRORS for t in types)
         if any_error:
             broad = [h for h in handlers if h.type is None or any(t in cat.CATCH_ALL for t in
@@ -1182,6 +1239,21 @@ def checks_response(test) -> bool:
     return any(isinstance(n, cst.Attribute) and n.attr.value in ("status_code", "status", "ok", "is_success",
                                                                   "is_error")
                for n in expressions(test))
+
+
+def _compared_statuses(nodes, ctx, scope) -> set:
+    """The HTTP statuses the comparisons among ``nodes`` compare a status with (``r.status_code
+    == 429``, ``resp.status in (500, 503)``), where they are known numbers."""
+    statuses = set()
+    for node in nodes:
+        if isinstance(node, cst.Comparison) and _compares_http_status(node, ctx, scope):
+            for target in node.comparisons:
+                value = ctx.value_of(target.comparator, scope)
+                if is_number(value):
+                    statuses.add(int(value))
+                elif isinstance(value, tuple):
+                    statuses.update(int(v) for v in value if is_number(v))
+    return statuses
 
 
 def _mentions_status_code(node) -> bool:

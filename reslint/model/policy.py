@@ -150,7 +150,9 @@ class LoopFacts:
 
     ``sleeps`` are the sleep calls of the loop body (jitter and Retry-After findings go
     there), ``handlers`` the ``except`` handlers that go round again (what is retried);
-    ``sleeps_in_handlers`` the ``id()`` of the sleeps inside a handler; ``raise_for_status``
+    ``sleeps_in_handlers`` the ``id()`` of the sleeps inside a handler, ``sleeps_after_rate_limit``
+    those inside a handler that catches an error the try raises on a 429 (``if r.status_code ==
+    429: raise RateLimited()``, ``except RateLimited: sleep(...)``); ``raise_for_status``
     whether a try body calls ``raise_for_status()``; ``aimed_at_rate_limit`` whether the
     loop handles 429 or a rate-limit error; ``time_capped`` whether it compares a clock with
     a bound (the bound itself may be unknown: then ``max_delay_s`` is UNKNOWN); ``poll`` whether
@@ -160,6 +162,7 @@ class LoopFacts:
     sleeps: Tuple[cst.Call, ...] = ()
     handlers: Tuple[cst.ExceptHandler, ...] = ()
     sleeps_in_handlers: FrozenSet[int] = frozenset()
+    sleeps_after_rate_limit: FrozenSet[int] = frozenset()
     raise_for_status: bool = False
     aimed_at_rate_limit: bool = False
     time_capped: bool = False

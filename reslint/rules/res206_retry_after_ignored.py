@@ -13,6 +13,7 @@ from reslint.rules.retry_base import PolicyRule
 
 WHY = "a rate-limited or overloaded server says when to come back; retrying earlier is refused again and keeps " \
       "the overload going"
+ADVICE = "wait for the server's Retry-After (capped), with jitter"
 
 
 class RetryAfterIgnored(PolicyRule):
@@ -28,11 +29,30 @@ class RetryAfterIgnored(PolicyRule):
         if retried.kind is RetriedKind.STATUS:
             self._status_retries(policy)
             return
+        if policy.wait.reads_retry_after is not False:
+            return
         aimed = 429 in retried.statuses or bool(set(retried.types) & cat.RATE_LIMIT_ERRORS)
-        if aimed and policy.wait.reads_retry_after is False:
+        if aimed:
             self.report(policy.node, f"{policy.adapter.label} is aimed at rate limiting (429) but its wait never "
-                                     f"reads `Retry-After`: {WHY}; wait for the server's Retry-After (capped), with "
-                                     f"jitter")
+                                     f"reads `Retry-After`: {WHY}; {ADVICE}")
+            return
+        own = self._raised_on_429(policy)
+        if own is not None:
+            self.report(policy.node, f"{policy.adapter.label} retries `{own.rsplit('.', 1)[-1]}`, which the retried "
+                                     f"code raises on a 429 response, but its wait never reads `Retry-After`: {WHY}; "
+                                     f"carry the header's value in the error and {ADVICE}")
+
+    def _raised_on_429(self, policy: RetryPolicy):
+        """The retried exception type that the retried code raises when a response says 429
+        (``if r.status_code == 429: raise RateLimited()``, there or in a function of this module
+        it calls), or ``None``."""
+        scope = self.ctx.retried.scope_of(policy)
+        if scope is None or policy.retried.kind not in (RetriedKind.TYPES, RetriedKind.FUNCTION):
+            return None
+        loops = self.ctx.retried.loops
+        inner = self.ctx.model.scopes.get(id(scope.node), self.ctx.scope)
+        return next((raised for raised in sorted(loops.rate_limit_errors(scope.node, inner))
+                     if loops.catches(policy.retried.types, raised)), None)
 
     def _status_retries(self, policy: RetryPolicy) -> None:
         """A client policy that retries rate-limit statuses with its Retry-After switch turned off."""
@@ -62,8 +82,9 @@ class RetryAfterIgnored(PolicyRule):
                 self.report(sleep, "retry loop sleeps a server-sent `Retry-After` with no upper bound: a server (or "
                                    "a proxy) can say 3600 and hold this caller for an hour; wrap it in "
                                    "`min(value, MAX_WAIT_S)` and give up past your deadline")
-            elif loop.aimed_at_rate_limit and not reads and id(sleep) not in loop.sleeps_in_handlers and \
-                    not _without_response(sleep, policy.node, self.ctx):
+            elif not reads and not _without_response(sleep, policy.node, self.ctx) and (
+                    id(sleep) in loop.sleeps_after_rate_limit or
+                    (loop.aimed_at_rate_limit and id(sleep) not in loop.sleeps_in_handlers)):
                 self.report(sleep, f"retry loop handles 429 but sleeps its own delay, ignoring `Retry-After`: {WHY}; "
                                    f"sleep `min(Retry-After, cap)` plus jitter")
 
