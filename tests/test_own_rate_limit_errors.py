@@ -145,8 +145,8 @@ WAIT = "wait_random_exponential(multiplier=0.5, max=5)"
                                    "        raise RateLimited(r.headers.get('Retry-After', '1'))\n    return r", []),
 ])
 def test_a_library_retry_of_the_error_raised_on_429(linter, caught, wait, body, expected):
-    text = ("def wait_server(retry_state):\n    return min(float(retry_state.outcome.exception().retry_after), 30)\n\n\n"
-            + TENACITY.format(caught=caught, wait=wait, body=body))
+    wait_server = "def wait_server(state):\n    return min(float(state.outcome.exception().retry_after), 30)\n\n\n"
+    text = wait_server + TENACITY.format(caught=caught, wait=wait, body=body)
     assert codes(linter, text) == [(row + 4, code) for row, code in expected]
 
 

@@ -9,7 +9,7 @@ import libcst as cst
 import pytest
 
 from reslint.engine.fixer import fix_text
-from tests.linting import messages as linted_messages, rows
+from tests.linting import messages as linted_messages, project_rows, rows
 
 HEAD = """\
 import random
@@ -79,6 +79,79 @@ def wait_until_ready(job_id):
 ])
 def test_polls(linter, body, expected):
     assert found(linter, body) == expected
+
+
+# -- hand-rolled polls of a remote call with no way out but the condition ----------------------
+@pytest.mark.parametrize("body", [
+    # a readiness flag read from the answer, sent round until it holds
+    "def f():\n    while True:\n        ready = session.get('u', timeout=5).ok\n        if not ready:\n"
+    "            time.sleep(2)\n            continue\n        break\n",
+    # the remote call is the loop's condition
+    "def f():\n    while not session.get('u', timeout=5).ok:\n        time.sleep(5)\n",
+    # a field of the JSON body, and a failed state that raises
+    "def f(job):\n    while True:\n        resp = session.get(f'u/{job}', timeout=5)\n"
+    "        if resp.json()['state'] == 'done':\n            break\n        time.sleep(5)\n",
+    "def f(job):\n    while True:\n        state = session.get(f'u/{job}', timeout=5).json()['state']\n"
+    "        if state == 'done':\n            return True\n        elif state == 'failed':\n"
+    "            raise RuntimeError(job)\n        print('waiting', state)\n        time.sleep(5)\n",
+    # the call made by a function of the module
+    "def ready():\n    return session.get('u', timeout=5).ok\n\n\ndef f():\n    while not ready():\n"
+    "        time.sleep(2)\n",
+])
+def test_an_endless_poll_of_a_remote_call_is_reported(linter, body):
+    row = next(i for i, line in enumerate(body.splitlines(), 1) if line.lstrip().startswith("while "))
+    assert found(linter, body) == [(row, "RES203")]
+
+
+def test_an_endless_poll_says_it_is_a_poll_with_no_deadline(linter):
+    body = "def f():\n    while not session.get('u', timeout=5).ok:\n        time.sleep(5)\n"
+    assert messages(linter, body, "RES203") == [
+        "hand-rolled loop polls for a condition with neither an attempt cap nor a deadline: when the condition "
+        "never holds (the job failed, the resource never appears) it waits forever, holding the caller; count "
+        "attempts or compare `time.monotonic()` with a deadline"]
+
+
+@pytest.mark.parametrize("body", [
+    # a deadline, or a number of checks
+    "def f():\n    deadline = time.monotonic() + 60\n    while time.monotonic() < deadline:\n"
+    "        if session.get('u', timeout=5).ok:\n            return True\n        time.sleep(2)\n    return False\n",
+    "def f(job):\n    for _ in range(60):\n        resp = session.get(f'u/{job}', timeout=5)\n"
+    "        if resp.json()['state'] == 'done':\n            return resp.json()\n        time.sleep(5)\n",
+    "def f():\n    n = 0\n    while True:\n        n += 1\n        if session.get('u', timeout=5).ok or n > 10:\n"
+    "            break\n        time.sleep(1)\n",
+    # local state: no remote call
+    "import os\n\n\ndef f(path):\n    while not os.path.exists(path):\n        time.sleep(1)\n",
+    "def f(thread):\n    while not thread.is_alive():\n        time.sleep(1)\n",
+    # workers: they handle what they fetch, forever
+    "def f(q):\n    while True:\n        job = q.get()\n        handle(job)\n",
+    "def f():\n    while True:\n        job = session.get('u', timeout=5).json()\n        if job is None:\n"
+    "            break\n        handle(job)\n        time.sleep(1)\n",
+    # a stop flag is another way out; a watch that never leaves runs forever by design
+    "def f(stop):\n    while not stop.is_set():\n        if session.get('u', timeout=5).ok:\n            break\n"
+    "        time.sleep(1)\n",
+    "def f(stop):\n    while True:\n        if stop.is_set():\n            return\n"
+    "        if session.get('u', timeout=5).ok:\n            break\n        time.sleep(1)\n",
+    "def f():\n    while True:\n        if not session.get('u', timeout=5).ok:\n            print('down')\n"
+    "        time.sleep(60)\n",
+    # a new request each pass: a walk over pages
+    "def f(url):\n    while True:\n        data = session.get(url, timeout=5).json()\n        url = data.get('next')\n"
+    "        if not url:\n            break\n        time.sleep(1)\n",
+])
+def test_polls_with_a_bound_and_loops_that_are_no_polls_are_clean(linter, body):
+    assert found(linter, body) == []
+
+
+def test_a_poll_around_a_retried_call_multiplies_nothing(tmp_path):
+    body = ("@retry(stop=stop_after_attempt(3), wait=wait_fixed(1), retry=retry_if_exception_type(T))\n"
+            "def state(job):\n    return session.get(f'u/{job}', timeout=5).json()['state']\n\n\n"
+            "def f(job):\n    while True:\n        if state(job) == 'done':\n            return\n"
+            "        time.sleep(5)\n")
+    assert project_rows(tmp_path, HEAD, body, ("RES203", "RES301")) == [(7, "RES203")]
+    # a loop that catches what the retried call raises once it gives up (tenacity's RetryError) multiplies it
+    caught = body.replace("        if state(job) == 'done':\n            return\n",
+                          "        try:\n            return state(job)\n        except Exception:\n"
+                          "            pass\n")
+    assert project_rows(tmp_path, HEAD, caught, ("RES203", "RES301")) == [(7, "RES203"), (9, "RES301")]
 
 
 def test_endless_poll_message_speaks_of_a_condition(linter):

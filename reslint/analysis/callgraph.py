@@ -81,7 +81,10 @@ def _product(chain: Iterable[Hop]) -> int:
 
 def catches(outer: Layer, inner: Layer, expand=lambda types: types) -> bool:
     """Whether ``outer`` retries what ``inner`` raises once it gives up (unknown: assume yes).
-    ``expand`` replaces names of exception tuples defined in other modules by their members."""
+    ``expand`` replaces names of exception tuples defined in other modules by their members;
+    an outer layer that catches nothing (a poll) retries nothing the inner one raises."""
+    if not outer.catches:
+        return False
     if outer.catches in (ANY, UNKNOWN_TYPES) or inner.raises in (ANY, UNKNOWN_TYPES):
         return True
     caught = set(expand(outer.catches))

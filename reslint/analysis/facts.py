@@ -36,7 +36,8 @@ UNKNOWN_TYPES = ("?",)
 @dataclass(frozen=True)
 class Layer:
     """A retry layer: ``attempts`` (-1 unknown, 0 unbounded), what it ``catches`` and what it
-    ``raises`` after giving up (exception qualified names, ``("*",)`` any, ``("?",)`` unknown)."""
+    ``raises`` after giving up (exception qualified names, ``("*",)`` any, ``("?",)`` unknown,
+    ``()`` none: a poll that catches nothing)."""
 
     id: int
     label: str

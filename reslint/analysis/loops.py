@@ -10,6 +10,10 @@ are never retry loops. The attempt number is a ``for`` target or a counter kept 
 (``attempt += 1``), whichever the waits and give-up tests read. Shapes and static tests
 follow ``research/retry-semantics.md`` section 1.17.
 
+A ``while`` loop that catches nothing and waits for what a remote call returns, with no way
+out but that answer (``while not s.get(url).ok: sleep(5)``), is a poll with no deadline
+(:meth:`LoopAnalyzer.endless_poll`): no retry, but RES203 judges it.
+
 Anchors (DESIGN section 2): the loop statement for bounds and backoff, the
 ``sleep`` call for jitter and Retry-After, the ``except`` handler for what is
 retried.
@@ -26,11 +30,11 @@ import libcst as cst
 from reslint.catalog import retries as cat
 from reslint.semantics.context import Context
 from reslint.semantics.cstutil import source
-from reslint.libraries import HAND_ROLLED, OPEN_ERRORS
+from reslint.libraries import HAND_ROLLED, OPEN_ERRORS, POLLING
 from reslint.model.policy import Jitter, LoopFacts, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import PolicyReader
 from reslint.values import UNKNOWN, arithmetic, is_number, spelled_as_constant
-from reslint.semantics.walk import children, expressions, nodes_within
+from reslint.semantics.walk import children, expressions, nodes_within, statement_blocks
 
 _EXITS = (cst.Return, cst.Break)
 #: exception names that mean "nothing there yet" (a wait for data, not a failure to retry)
@@ -315,8 +319,8 @@ class LoopAnalyzer:
         if flag is not None and _runs_once(loop, flag):
             return None  # ``while not retried: ...; retried = True``: one pass, nothing is retried
         exits = any(isinstance(n, _EXITS) or _sets_flag(n, flag) for n in nodes)
-        if not exits:
-            return None
+        if not exits:  # ``while not s.get(url).ok: sleep(5)``: the condition is the only way out
+            return self.endless_poll(loop, nodes, scope) if flag is None and deadline_s is None else None
         sleeps = [n for n in nodes if isinstance(n, cst.Call) and self.ctx.qualname(n.func, scope) in cat.SLEEPS]
         helper_sleeps = self.pausing_calls(nodes, sleeps, scope)
         # a try drives the retry when success leaves the loop from it (``try: return op()``, or an
@@ -334,7 +338,9 @@ class LoopAnalyzer:
             return None  # port = random.randint(...), url = urls[attempt], page = next(pages): a search
         status_checks = any(isinstance(n, cst.Comparison) and _compares_http_status(n, self.ctx, scope) for n in nodes)
         if not handlers and not ((sleeps or helper_sleeps) and status_checks):
-            return None  # a poll or a scheduler loop, not a retry after a failure
+            # a poll or a scheduler loop, not a retry after a failure: judged only when it polls a
+            # remote call with no way out but the condition it waits for
+            return self.endless_poll(loop, nodes, scope) if flag is None and deadline_s is None else None
         if isinstance(loop, cst.While) and not (sleeps or helper_sleeps) and \
                 not self._hot_retry(tries, handlers, nodes, scope, flag, loop):
             return None  # readiness and generator loops: a `while` retry waits between attempts
@@ -388,8 +394,8 @@ class LoopAnalyzer:
                           raise_for_status=unguarded_raise_for_status(loop.body, self.ctx, scope, in_try=True),
                           time_capped=capped, poll=poll, counter=counter,
                           bound=dict(self.ctx.param_values) or None)
-        return RetryPolicy(HAND_ROLLED, Role.LOOP, loop, attempts=attempts, max_delay_s=cap if capped else None,
-                           wait=wait, retried=retried, loop=facts)
+        return RetryPolicy(POLLING if poll else HAND_ROLLED, Role.LOOP, loop, attempts=attempts,
+                           max_delay_s=cap if capped else None, wait=wait, retried=retried, loop=facts)
 
     def tries(self, body) -> List[cst.Try]:
         """``try`` statements of the loop body, not those nested in a handler (cleanup)."""
@@ -1058,6 +1064,100 @@ class LoopAnalyzer:
                 return True
         return False
 
+    # -- endless polls ---------------------------------------------------------------------
+    def endless_poll(self, loop, nodes, scope) -> Optional[RetryPolicy]:
+        """The policy of a ``while`` loop that polls a remote call for a condition, with no
+        deadline, no attempt count and no way out but that condition, or ``None``.
+
+        ``while not s.get(url, timeout=5).ok: sleep(5)``, and ``while True:`` whose only exits
+        (``break``, ``return``, a ``raise`` on a failed state) sit under tests of what the remote
+        call returned (``if r.json()["state"] == "done": break``, or ``if not ready: sleep(2);
+        continue`` before a ``break``). It catches no fault, so it is no retry, but when the
+        condition never holds it waits forever (RES203). Read conservatively: the loop sleeps;
+        it calls nothing but the remote call, sleeps, loggers, builtins and methods of what the
+        call returned (a worker that handles what it fetches, ``handle(job)``, is no poll); it
+        sends the same request each pass (a page cursor it rebinds makes a walk over pages); it
+        has no nested loop and steps no counter; and no clock bounds it."""
+        if not isinstance(loop, cst.While) or loop.orelse is not None or \
+                any(isinstance(n, (cst.For, cst.While, cst.AugAssign)) for n in nodes):
+            return None
+        sleeps = [n for n in nodes if isinstance(n, cst.Call) and self.ctx.qualname(n.func, scope) in cat.SLEEPS]
+        if not sleeps:
+            return None
+        calls = [n for n in list(expressions(loop.test)) + nodes if isinstance(n, cst.Call)]
+        remote = {id(c) for c in calls if self._remote_call(c, scope)}
+        if not remote:
+            return None
+        polled = _derived_names(nodes, lambda expr: any(id(n) in remote for n in expressions(expr)))
+
+        def reads(expr) -> bool:  # what the remote call returned, directly or through a name bound to it
+            return any(id(n) in remote for n in expressions(expr)) or bool(_read_names(expr) & polled)
+
+        test = self.ctx.value_of(loop.test, scope)
+        endless = test is True or (is_number(test) and bool(test))
+        if not endless and not reads(loop.test):
+            return None  # ``while running:``: a worker's own flag, not the polled condition
+        flows = list(_control_flow(loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()))
+        if not all(tests is not None and all(reads(t) for t in tests) for _, tests in flows):
+            return None  # another way out (a stop flag, a count) or a pass that ends the loop at once
+        if endless and not any(isinstance(flow, _EXITS) for flow, _ in flows):
+            return None  # a watch that runs until it fails, by design
+        if not all(id(c) in remote or self._quiet_call(c, scope, reads) for c in calls):
+            return None
+        rebound = _bound_names(nodes)
+        if any(_read_names(c) & rebound for c in calls if id(c) in remote):
+            return None  # the request changes each pass (a page cursor): a walk, not a poll
+        if self.time_cap(loop, nodes, scope)[0]:
+            return None
+        facts = LoopFacts(sleeps=tuple(sleeps), poll=True, bound=dict(self.ctx.param_values) or None)
+        return RetryPolicy(POLLING, Role.LOOP, loop, attempts=None, max_delay_s=None,
+                           wait=self.wait(sleeps, None, 0, scope), retried=Retried(RetriedKind.RESULT), loop=facts)
+
+    def _remote_call(self, call: cst.Call, scope, depth: int = 0) -> bool:
+        """A call that waits on a server: a request, query or model call the catalog times (not a
+        subprocess), or a function of this module that makes one (two calls deep)."""
+        from reslint.analysis.budget import call_time  # budget reads loops: imported when needed
+        from reslint.analysis.timeouts import read_call_timeout
+
+        # the timeout readers resolve names in the context's scope: the loop's, not the walk's
+        saved, self.ctx.scope = self.ctx.scope, scope
+        try:
+            reading = read_call_timeout(call, self.ctx)
+            if reading is not None:
+                return reading.spec.category != "subprocess" and call_time(call, self.ctx) is not None
+            if call_time(call, self.ctx) is not None:
+                return True  # a request through a client that carries its timeout
+        finally:
+            self.ctx.scope = saved
+        func = self.local_def(call, scope) if depth < 2 else None
+        if func is None:
+            return False
+        key = ("remote-call", id(func), depth)
+        if key not in self.ctx.cache:
+            inner = self.ctx.model.scopes.get(id(func.body), scope)
+            self.ctx.cache[key] = any(isinstance(n, cst.Call) and self._remote_call(n, inner, depth + 1)
+                                      for n in own_nodes(func.body))
+        return self.ctx.cache[key]
+
+    def _quiet_call(self, call: cst.Call, scope, polled) -> bool:
+        """A call a poll makes besides its remote call: a sleep, a logger, a builtin (``print``,
+        ``len``), or a method of what the remote call returned (``r.json()``, ``state.lower()``)."""
+        func = call.func
+        if self.ctx.qualname(func, scope) in cat.SLEEPS:
+            return True
+        if isinstance(func, cst.Name):
+            return hasattr(builtins, func.value) and self.ctx.lookup(func.value, scope) is None
+        if not isinstance(func, cst.Attribute):
+            return False
+        if func.attr.value in _LOG_METHODS:
+            return True
+        root = func.value
+        while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+            if isinstance(root, cst.Call) and polled(root):
+                return True
+            root = root.func if isinstance(root, cst.Call) else root.value
+        return isinstance(root, cst.Name) and polled(root)
+
     # -- errors raised on a rate limit ---------------------------------------------------
     def rate_limit_errors(self, body, scope, depth: int = 0) -> FrozenSet[str]:
         """The exception types ``body`` raises when a response says 429 (``if r.status_code ==
@@ -1218,6 +1318,88 @@ def _sorts_errors(handler: cst.ExceptHandler) -> bool:
                 any(isinstance(n, (cst.Raise, cst.Return, cst.Break)) for n in expressions(statement)):
             return True
     return False
+
+
+def _read_names(expr) -> set:
+    """The names ``expr`` reads: not an attribute's name (``.done``) or a keyword (``timeout=``)."""
+    named = set()
+    for node in expressions(expr):
+        if isinstance(node, cst.Attribute):
+            named.add(id(node.attr))
+        elif isinstance(node, cst.Arg) and node.keyword is not None:
+            named.add(id(node.keyword))
+    return {n.value for n in expressions(expr) if isinstance(n, cst.Name) and id(n) not in named}
+
+
+def _derived_names(nodes, source_of) -> set:
+    """The names ``nodes`` bind (``=``, ``:=``) to a value ``source_of`` accepts, or to one that
+    reads a name so bound (``r = s.get(u)``, then ``state = r.json()["state"]``)."""
+    bindings = []
+    for node in nodes:
+        if isinstance(node, cst.Assign):
+            bindings += [(t.target, node.value) for t in node.targets]
+        elif isinstance(node, (cst.AnnAssign, cst.NamedExpr)) and node.value is not None:
+            bindings.append((node.target, node.value))
+    names: set = set()
+    while True:
+        found = {n.value for target, value in bindings if source_of(value) or _read_names(value) & names
+                 for n in expressions(target) if isinstance(n, cst.Name)}
+        if found <= names:
+            return names
+        names |= found
+
+
+def _bound_names(nodes) -> set:
+    """Every name ``nodes`` bind (assignment targets, ``:=``, ``with ... as``, ``except ... as``)."""
+    out = set()
+    for node in nodes:
+        targets = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.NamedExpr)):
+            targets = [node.target]
+        elif isinstance(node, cst.AsName):
+            targets = [node.name]
+        out.update(n.value for t in targets for n in expressions(t) if isinstance(n, cst.Name))
+    return out
+
+
+def _control_flow(statements, tests=()):
+    """``(statement, tests)`` for each ``return``, ``break``, ``raise`` and ``continue`` among
+    ``statements`` (not in nested functions or loops), with the tests of the ``if``/``elif``
+    branches around it; ``tests`` is ``None`` for one that no test guards and that no earlier
+    test sends round first (a ``break`` after ``if not ready: ...; continue`` is guarded by
+    ``not ready``)."""
+    gate = ()
+    for stmt in statements:
+        if isinstance(stmt, cst.If):
+            branch, test = stmt, ()
+            while isinstance(branch, cst.If):
+                test = test + (branch.test,)
+                yield from _control_flow(_statements(branch.body), tests + test)
+                branch = branch.orelse
+            if branch is not None:
+                yield from _control_flow(_statements(branch.body), tests + test)
+            if not tests and stmt.orelse is None and _goes_round(stmt.body):
+                gate = gate + (stmt.test,)
+            continue
+        if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            for small in stmt.body:
+                if isinstance(small, (cst.Return, cst.Break, cst.Raise, cst.Continue)):
+                    yield small, (tests or gate or None)
+            continue
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef, cst.For, cst.While)):
+            continue
+        for block in statement_blocks(stmt):
+            yield from _control_flow(_statements(block), tests)
+
+
+def _goes_round(block) -> bool:
+    """A block whose last statement is ``continue``."""
+    body = _statements(block)
+    last = body[-1] if body else None
+    return isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and \
+        isinstance(last.body[-1], cst.Continue)
 
 
 def _in_order(node) -> list:

@@ -530,6 +530,8 @@ def _catches(policy: RetryPolicy) -> Tuple[str, ...]:
         return tuple(retried.types)
     if retried.kind is RetriedKind.STATUS:
         return ANY  # status retries raise the client's errors after giving up
+    if retried.kind is RetriedKind.RESULT and policy.loop is not None and not policy.loop.handlers:
+        return ()  # a loop waiting for a returned value catches nothing: an inner layer's error leaves it
     return UNKNOWN_TYPES
 
 

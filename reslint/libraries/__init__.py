@@ -30,6 +30,8 @@ ADAPTERS: Tuple[RetryAdapter, ...] = (
 )
 #: hand-rolled loops (read by the loop analysis, not from a qualified name)
 HAND_ROLLED: RetryAdapter = handrolled.ADAPTER
+#: hand-rolled loops that wait for a condition (polls, not retries)
+POLLING: RetryAdapter = handrolled.POLLING
 #: functions that retry by calling themselves, and the project's own retry helpers (one adapter each)
 RECURSIVE: RetryAdapter = handrolled.RECURSIVE
 helper_adapter = handrolled.helper_adapter

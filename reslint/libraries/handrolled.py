@@ -71,6 +71,18 @@ def _jittered_sleep(sleep: cst.Call, fx: FixContext) -> Optional[FixPlan]:
     return FixPlan(message, Applicability.SAFE, ((sleep, new),), imports)
 
 
+class Polling(HandRolled):
+    """A hand-rolled loop that waits for a condition (DESIGN "Polls are not retries"): it checks a
+    remote call's answer and sleeps until the answer says done, catching no fault."""
+
+    name = "poll"
+
+    label = "hand-rolled loop"
+    cap_label = "hand-rolled poll"
+    write_label = "a hand-rolled poll"
+    layer_label = "poll loop"
+
+
 class Recursive(HandRolled):
     """A function that retries by calling itself from an ``except`` handler (``push(batch, attempt + 1)``)."""
 
@@ -141,4 +153,5 @@ def helper_adapter(name: str, declared: bool = False) -> ProjectHelper:
 
 
 ADAPTER = HandRolled()
+POLLING = Polling()
 RECURSIVE = Recursive()
