@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 
 from reslint.analysis.loops import is_raise_for_status, own_nodes
@@ -42,7 +44,7 @@ class RetryAfterIgnored(PolicyRule):
                                      f"code raises on a 429 response, but its wait never reads `Retry-After`: {WHY}; "
                                      f"carry the header's value in the error and {ADVICE}")
 
-    def _raised_on_429(self, policy: RetryPolicy):
+    def _raised_on_429(self, policy: RetryPolicy) -> Optional[str]:
         """The retried exception type that the retried code raises when a response says 429
         (``if r.status_code == 429: raise RateLimited()``, there or in a function of this module
         it calls), or ``None``."""
