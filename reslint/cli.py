@@ -600,7 +600,8 @@ def graph(paths, graph_format, config_file, isolated, no_cache, cache_dir):
     # the graph shows every module given, also those the prefilter skipped
     results = [runner.lint(Path(r.path), force=True) if r.skipped else r for r in run.results]
     summaries = [r.summary for r in results if r.summary is not None]
-    text = (render.mermaid if graph_format == "mermaid" else render.dot)(CallGraph(summaries))
+    text = (render.mermaid if graph_format == "mermaid" else render.dot)(CallGraph(summaries,
+                                                                                   other_names=runner.other_names))
     click.echo(text, nl=False)
 
 

@@ -127,15 +127,18 @@ class Settings:
     #: ``[tool.reslint.catalog]``: the project's own retry helpers, timeout calls, writes, key
     #: parameters and retrying clients (:mod:`reslint.catalog.user`)
     catalog: UserCatalog = EMPTY_CATALOG
-    #: the project the project pass (RES301, RES402) reads whole, also when only some files are
-    #: given: the config file's directory, else the nearest directory with pyproject.toml,
-    #: setup.py, setup.cfg or .git; None when there is none (then only the given files count)
+    #: the config file's directory, else the nearest directory with pyproject.toml, setup.py,
+    #: setup.cfg or .git, else the directory holding the top-level package the run starts in;
+    #: None when there is none (then :attr:`anchor` is the run's root)
     project_root: Optional[Path] = None
 
     @property
     def anchor(self) -> Path:
-        """The directory project-relative decisions start from (operator scripts, the automation
-        files that name them, ``requires-python``): the project root, else the run's root."""
+        """The directory project-relative decisions start from: the project the project pass
+        (RES301, RES401/RES402 across modules) reads whole, also when only some files are given, and
+        that namespace packages are imported from; operator scripts, the automation files that name
+        them, ``requires-python``. The project root, else the run's root (loose scripts in the
+        directory the run starts in are one project, whether one file or all are given)."""
         return self.project_root or self.root
 
     @property

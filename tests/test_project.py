@@ -311,4 +311,148 @@ def test_a_package_root_stands_in_for_a_missing_project_marker(tmp_path):
     (tmp_path / "loose").mkdir()
     assert find_project_root(tmp_path / "app" / "jobs") == tmp_path
     assert find_project_root(tmp_path) == tmp_path  # a package right in it
-    assert find_project_root(tmp_path / "loose") is None  # loose scripts: no project to walk
+    assert find_project_root(tmp_path / "loose") is None  # loose scripts: the run's root stands in
+
+
+MAILER_CLIENT = """\
+    import requests
+    from tenacity import retry, retry_if_exception_type, stop_after_attempt, stop_after_delay, wait_random_exponential
+
+    T = (requests.ConnectionError, requests.Timeout)
+    session = requests.Session()
+
+
+    @retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(3) | stop_after_delay(30),
+           wait=wait_random_exponential(max=5), reraise=True)
+    def fetch_json(path):
+        return session.get(f"https://api/{path}", timeout=5).json()
+    """
+MAILER = """\
+    import requests
+    from tenacity import retry, retry_if_exception_type, stop_after_attempt, stop_after_delay, wait_random_exponential
+
+    from {package}client import T, fetch_json
+
+    session = requests.Session()
+
+
+    @retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(3) | stop_after_delay(30),
+           wait=wait_random_exponential(max=5), reraise=True)
+    def recipients(list_id):
+        return fetch_json(f"lists/{{list_id}}")
+
+
+    def send_mail(to, body):
+        return session.post("https://mail/send", json={{"to": to, "body": body}}, timeout=5)
+    """
+MAILER_JOBS = """\
+    from tenacity import retry, retry_if_exception_type, stop_after_attempt, stop_after_delay, wait_random_exponential
+
+    from {package}client import T
+    from {package}mailer import send_mail
+
+
+    @retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(3) | stop_after_delay(30),
+           wait=wait_random_exponential(max=5), reraise=True)
+    def notify(user):
+        return send_mail(user, "hi")
+    """
+
+
+@pytest.mark.parametrize("marker", [None, "pyproject.toml"])
+@pytest.mark.parametrize("folder", ["", "app/"])
+def test_a_run_on_one_file_of_loose_scripts_or_a_namespace_package_sees_the_whole_project(
+        tmp_path, monkeypatch, folder, marker):
+    # three modules right in the directory the run starts in (no marker: no package to find a root
+    # by), or in a package without __init__.py imported as `from app.client import ...` (PEP 420):
+    # the run on the edited module, its neighbours from the warm cache, reports what `check .` does
+    (tmp_path / "app").mkdir()
+    if marker is not None:
+        write(tmp_path, marker, "[project]\nname = 'mail'\n")
+    package = folder.replace("/", ".")
+    write(tmp_path, f"{folder}client.py", MAILER_CLIENT)
+    write(tmp_path, f"{folder}mailer.py", MAILER.format(package=package))
+    write(tmp_path, f"{folder}jobs.py", MAILER_JOBS.format(package=package))
+    monkeypatch.chdir(tmp_path)
+    expected = [f"{folder}mailer.py:12:12: RES301 retry layers multiply: recipients (3) → fetch_json (3): up to 9 calls",
+                f"{folder}mailer.py:16:12: RES402 HTTP POST in `send_mail()` runs under the notify retry (3 attempts, "
+                f"through send_mail)"]
+
+    def found(*args):
+        result = CliRunner().invoke(main, ["check", "-f", "concise", "--select", "RES301,RES402", *args])
+        return [line for line in result.output.splitlines() if ": RES" in line]
+
+    whole = found(".")
+    assert [line[:len(e)] for line, e in zip(whole, expected)] == expected and len(whole) == 2, whole
+    mailer = tmp_path / folder / "mailer.py"
+    mailer.write_text("# edited\n" + mailer.read_text(encoding="utf-8"), encoding="utf-8")
+    shifted = [e.replace(":12:12:", ":13:12:").replace(":16:12:", ":17:12:") for e in expected]
+    for args in ([f"{folder}mailer.py"], ["--no-cache", f"{folder}mailer.py"], ["."]):
+        one = found(*args)
+        assert [line[:len(e)] for line, e in zip(one, shifted)] == shifted and len(one) == 2, (args, one)
+
+
+def test_a_run_on_files_outside_the_run_s_root_does_not_walk_it(tmp_path, monkeypatch):
+    # no marker: the run's root is the project, but a file named from elsewhere is no part of it
+    write(tmp_path, "client.py", MAILER_CLIENT)
+    write(tmp_path, "mailer.py", MAILER.format(package=""))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    write(elsewhere, "noise.py", "import requests\n\n\ndef f():\n    return requests.get('https://x', timeout=5)\n")
+    monkeypatch.chdir(elsewhere)
+    run = Runner(Settings(root=elsewhere, select=("RES301",)), use_cache=False).run([tmp_path / "mailer.py"])
+    assert nested(run) == []
+    assert run.parsed == [(tmp_path / "mailer.py").as_posix()]
+    monkeypatch.chdir(tmp_path)
+    run = Runner(Settings(root=tmp_path, select=("RES301",)), use_cache=False).run([tmp_path / "mailer.py"])
+    assert nested(run) == [("mailer.py", 12)]
+    assert sorted(run.parsed) == ["client.py", "elsewhere/noise.py", "mailer.py"]
+
+
+def test_namespace_names_from_the_project_root(tmp_path):
+    from reslint.semantics.prefilter import namespace_name
+
+    (tmp_path / "app" / "sub").mkdir(parents=True)
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "src" / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "my-scripts").mkdir()
+    root = str(tmp_path)
+    assert namespace_name(str(tmp_path / "app" / "mailer.py"), root) == "app.mailer"
+    assert namespace_name(str(tmp_path / "app" / "sub" / "m.py"), root) == "app.sub.m"
+    assert namespace_name(str(tmp_path / "src" / "pkg" / "mod.py"), root) == "src.pkg.mod"
+    assert namespace_name(str(tmp_path / "src" / "pkg" / "__init__.py"), root) == "src.pkg"
+    assert namespace_name(str(tmp_path / "mailer.py"), root) is None  # its name already
+    assert namespace_name(str(tmp_path / "my-scripts" / "m.py"), root) is None  # not importable so
+    assert namespace_name(str(tmp_path / "app" / "mailer.py"), str(tmp_path / "src")) is None  # outside the root
+
+
+def test_a_namespace_module_the_prefilter_skipped_is_loaded_by_the_name_it_is_imported_by(tmp_path):
+    (tmp_path / "app").mkdir()
+    write(tmp_path, "app/client.py", MAILER_CLIENT)
+    write(tmp_path, "app/util.py", """\
+        from app.client import fetch_json
+
+
+        def lists(list_id):
+            return fetch_json(f"lists/{list_id}")
+        """)
+    write(tmp_path, "app/mailer.py", """\
+        from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+
+        from app.client import T
+        from app.util import lists
+
+
+        @retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(4),
+               wait=wait_random_exponential(max=5), reraise=True)
+        def recipients(list_id):
+            return lists(list_id)
+        """)
+    run = Runner(Settings(root=tmp_path, select=("RES301",)), use_cache=False).run([tmp_path])
+    assert nested(run) == [("app/mailer.py", 10)]
+    (finding,) = [f for r in run.results for f in r.findings]
+    assert finding.message.startswith("retry layers multiply: recipients (4) → fetch_json (3): up to 12 calls")
+    assert [(h.filename, h.location.row) for h in finding.related] == [("app/mailer.py", 7), ("app/client.py", 8)]
+    # skipped by the prefilter: summarised when the chain reached it by the name it is imported by
+    assert [r.skipped for r in run.results if r.display == "app/util.py"] == [True]
+

@@ -100,13 +100,18 @@ class CallGraph:
     ``summaries`` are the modules every search may start from (those with retried
     scopes among them); ``load(module name) -> ModuleSummary | None`` supplies other
     modules when a name is first resolved into them, so modules no chain reaches are
-    never summarised.
+    never summarised. ``other_names(summary)``: the other names a module is imported by
+    (``app.mailer`` for ``mailer.py`` in the namespace package ``app``, PEP 420).
     """
 
     def __init__(self, summaries: Iterable[ModuleSummary],
-                 load: Optional[Callable[[str], Optional[ModuleSummary]]] = None):
+                 load: Optional[Callable[[str], Optional[ModuleSummary]]] = None,
+                 other_names: Optional[Callable[[ModuleSummary], Iterable[str]]] = None):
         self.summaries = list(summaries)
         self.modules: Dict[str, ModuleSummary] = {}
+        #: another name of a module -> its name (the one its functions are qualified with)
+        self.aliases: Dict[str, str] = {}
+        self._other_names = other_names
         self.functions: Dict[str, Tuple[ModuleSummary, object]] = {}
         self.sites: Dict[str, List[CallSite]] = {}
         self.exception_names: Dict[str, Tuple[str, ...]] = {}
@@ -127,6 +132,8 @@ class CallGraph:
 
     def _add(self, summary: ModuleSummary) -> None:
         self.modules[summary.module] = summary
+        for name in self._other_names(summary) if self._other_names is not None else ():
+            self.aliases.setdefault(name, summary.module)
         for function in summary.functions:
             self.functions[function.qualname] = (summary, function)
         for site in summary.calls:
@@ -145,10 +152,13 @@ class CallGraph:
         self.budgeted.update(summary.budgeted)
 
     def module(self, name: str) -> Optional[ModuleSummary]:
-        """The summary of module ``name``, loaded on first use; ``None`` outside the project."""
-        summary = self.modules.get(name)
+        """The summary of module ``name`` (or of the module known by that other name), loaded on
+        first use; ``None`` outside the project."""
+        summary = self.modules.get(self.aliases.get(name, name))
         if summary is None and self._load is not None:
             summary = self._load(name)
+            if summary is not None and summary.module in self.modules:
+                return self.modules[summary.module]  # loaded before under its other name
             if summary is not None:
                 self._add(summary)
         return summary
@@ -206,10 +216,13 @@ class CallGraph:
             return found
         parts = name.split(".")
         for cut in range(len(parts) - keep, 0, -1):
-            summary = self.module(".".join(parts[:cut]))
+            prefix = ".".join(parts[:cut])
+            summary = self.module(prefix)
             if summary is None:
                 continue
             rest = tuple(parts[cut:])
+            if summary.module != prefix:  # imported by another name: go on with the one it is known by
+                return self.follow(".".join([summary.module, *rest]), answer, keep, stars, depth + 1)
             found = answer(name, summary, rest)
             if found is not FOLLOW:
                 return found

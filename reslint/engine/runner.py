@@ -15,15 +15,15 @@ import time
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from reslint import profiling
 from reslint.engine.cache import CACHE_DIR_NAME, Cache, file_key
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location
-from reslint.engine.discovery import Unlisted, Walker
+from reslint.engine.discovery import Unlisted, Walker, relative
 from reslint.engine.results import FileResult, Judge, decode, internal_error
-from reslint.semantics.prefilter import module_name
+from reslint.semantics.prefilter import module_name, namespace_name
 from reslint.engine.suppression import Directive, Suppressions
 
 #: files modified this recently (ns) before the run are not put in the stat index
@@ -142,11 +142,10 @@ class Runner:
 
     def _run_files(self, files: List[Path], paths: Sequence[Path], progress) -> RunResult:
         """:meth:`run` over the ``files`` discovered from ``paths``."""
-        project = self.settings.project_root
+        project = self.settings.anchor
         # the whole project was given (`reslint .` at its root): no second walk for the others
-        whole = project is not None and any(
-            os.path.abspath(p) == os.path.abspath(project) for p in (list(paths) or [Path(".")]))
-        others = self.judge.needs_summary and project is not None and not whole
+        whole = any(os.path.abspath(p) == os.path.abspath(project) for p in (list(paths) or [Path(".")]))
+        others = self.judge.needs_summary and not whole and self._in_project(files)
         displays = self.judge.display_paths(files)
         signatures = [self._signature(path) for path in files] if self.cache is not None else [None] * len(files)
         # what a re-run must find unchanged to reuse the last run's findings (not when a file was
@@ -161,6 +160,13 @@ class Runner:
         entries = [self._indexed(display, signature) for display, signature in zip(displays, signatures)]
         with _spared_from_collection(bool(self._stat_index)):
             return self._finish_files(files, displays, entries, progress, others, state)
+
+    def _in_project(self, files: List[Path]) -> bool:
+        """Whether a file of ``files`` lies in the project (:attr:`Settings.anchor
+        <reslint.config.Settings.anchor>`): only those can call into its other modules, so a run
+        on files elsewhere does not walk the project."""
+        project = os.path.abspath(self.settings.anchor)
+        return any(relative(os.path.abspath(path), project) is not None for path in files)
 
     def _finish_files(self, files: List[Path], displays: List[str], entries: list, progress, others: bool,
                       state: Optional[tuple]) -> RunResult:
@@ -404,9 +410,8 @@ class Runner:
         given: Dict[str, FileResult] = {r.display: r for r in results}
         summaries = [r.summary for r in results if r.summary is not None]
         skipped = [Path(r.path) for r in results if r.skipped]
-        project = self.settings.project_root
         if others:
-            for path in self.walker.expand([project]):
+            for path in self.walker.expand([self.settings.anchor]):
                 if self.judge.display_path(path) not in given:
                     other = self.lint(path)
                     if other.summary is not None:
@@ -415,7 +420,7 @@ class Runner:
                         skipped.append(path)
         self._budget_callers(summaries, skipped)
         self._inferred_helpers(given, summaries, skipped)
-        graph = CallGraph(summaries, self._loader(skipped))
+        graph = CallGraph(summaries, self._loader(skipped), self.other_names)
         for rule in PROJECT_RULES:
             if rule.code in self.judge.enabled:
                 seen: set = set()
@@ -489,7 +494,7 @@ class Runner:
                                r")\b")
             self._lint_skipped(summaries, skipped, words.search)
         # names only; a module of constants the prefilter skipped is summarised when one is asked for
-        graph = CallGraph(summaries, self._loader(list(skipped)))
+        graph = CallGraph(summaries, self._loader(list(skipped)), self.other_names)
         entries = {name: helper for name, helper in helpers.items()}
         constants: Dict[str, float] = {}
         instances: Dict[str, str] = {}
@@ -565,16 +570,27 @@ class Runner:
         return Runner(settings, use_cache=self.cache is not None, cache_dir=self._cache_dir,
                       ignore_noqa=self.ignore_noqa, jobs=1)
 
+    def other_names(self, summary) -> Tuple[str, ...]:
+        """The other name the module of ``summary`` is imported by from the project root, through
+        namespace packages (:func:`reslint.semantics.prefilter.namespace_name`), if any."""
+        name = namespace_name(os.path.join(self.settings.root, summary.path), str(self.settings.anchor),
+                              self._packages)
+        return (name,) if name is not None else ()
+
     def _loader(self, paths: List[Path]) -> Callable[[str], Optional[object]]:
-        """``load(module name) -> ModuleSummary or None`` over the files the prefilter skipped:
-        the call graph asks for a module only when a chain reaches it, so most are never parsed."""
+        """``load(module name) -> ModuleSummary or None`` over the files the prefilter skipped (by
+        their name, or the name they are imported by through namespace packages): the call graph
+        asks for a module only when a chain reaches it, so most are never parsed."""
         index: Dict[str, Path] = {}
 
         def load(module: str):
             if not index and paths:  # built on the first request: a cached re-run seldom makes one
-                packages: Dict[str, tuple] = {}
+                root = str(self.settings.anchor)
                 for path in paths:
-                    index.setdefault(module_name(str(path), packages)[0], path)
+                    index.setdefault(module_name(str(path), self._packages)[0], path)
+                    other = namespace_name(str(path), root, self._packages)
+                    if other is not None:
+                        index.setdefault(other, path)
                 paths.clear()
             path = index.pop(module, None)
             return self.lint(path, force=True).summary if path is not None else None

@@ -30,6 +30,7 @@ first time a chain from a retried call site reaches it (DESIGN section 2).
 from __future__ import annotations
 
 import ast
+import keyword
 import os
 import re
 from dataclasses import dataclass
@@ -112,6 +113,27 @@ def module_name(path: str, packages: Optional[Dict[str, Tuple[str, ...]]] = None
     is_package = stem == "__init__"
     parts = list(_packages(directory, {} if packages is None else packages)) + ([] if is_package else [stem])
     return ".".join(p for p in parts if p) or "__main__", is_package
+
+
+def namespace_name(path: str, root: str, packages: Optional[Dict[str, Tuple[str, ...]]] = None) -> Optional[str]:
+    """The dotted name other modules import a file by from ``root`` (absolute) through namespace
+    packages (PEP 420: directories without ``__init__.py``): ``root/app/mailer.py`` is
+    ``app.mailer``, ``root/ns/pkg/mod.py`` with ``pkg/__init__.py`` is ``ns.pkg.mod``. ``None``
+    when that is its :func:`module_name` (its top package, or the file, is right in ``root``), when
+    it is not below ``root``, or when a directory on the way is no identifier (``my-scripts``)."""
+    name, is_package = module_name(path, packages)
+    if name == "__main__":
+        return None
+    top = os.path.dirname(os.path.abspath(path))
+    for _ in range(name.count(".") + (1 if is_package else 0)):  # up to the directory holding the top package
+        top = os.path.dirname(top)
+    root = os.path.abspath(root)
+    if top == root or not top.startswith(os.path.join(root, "")):
+        return None
+    parts = top[len(os.path.join(root, "")):].split(os.sep)
+    if not all(part.isidentifier() and not keyword.iskeyword(part) for part in parts):
+        return None
+    return ".".join(parts + [name])
 
 
 def _packages(directory: str, known: Dict[str, Tuple[str, ...]]) -> Tuple[str, ...]:
