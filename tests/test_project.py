@@ -456,3 +456,40 @@ def test_a_namespace_module_the_prefilter_skipped_is_loaded_by_the_name_it_is_im
     # skipped by the prefilter: summarised when the chain reached it by the name it is imported by
     assert [r.skipped for r in run.results if r.display == "app/util.py"] == [True]
 
+
+SHARED_DECORATOR = """\
+    import requests
+    from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+
+    session = requests.Session()
+    R = retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=5),
+              retry=retry_if_exception_type(requests.ConnectionError), reraise=True)
+
+
+    class C:
+        @{R}
+        def get_item(self, i):
+            return session.get(f"https://x/{{i}}", timeout=5)
+
+        @{R}
+        def get_all(self, ids):
+            return [self.get_item(i) for i in ids]
+
+        def clean(self, ids):
+            return [self.get_item(i) for i in ids]
+    """
+
+
+@pytest.mark.parametrize("spelled", ["R", "retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=5), "
+                                          "retry=retry_if_exception_type(requests.ConnectionError), reraise=True)"])
+def test_a_decorator_bound_once_is_a_layer_per_function_it_decorates(tmp_path, spelled):
+    # `R = retry(...)` applied as `@R` to two methods: each is its own layer, named by the method and
+    # placed at its decorator, as the same retry spelled inline on each
+    write(tmp_path, "app.py", SHARED_DECORATOR.format(R=spelled))
+    run = Runner(Settings(root=tmp_path, select=("RES301",)), use_cache=False).run([tmp_path])
+    (finding,) = [f for r in run.results for f in r.findings]
+    assert (finding.location.row, finding.location.column) == (16, 17)
+    assert finding.message.startswith("retry layers multiply: get_all (3) → get_item (3): up to 9 calls per get_all "
+                                      "call")
+    assert [(h.location.row, h.location.column, h.message) for h in finding.related] == [
+        (14, 6, "get_all: 3 attempts (tenacity)"), (10, 6, "get_item: 3 attempts (tenacity)")]

@@ -91,12 +91,15 @@ def _swallows_every_error(policy: RetryPolicy, func: cst.FunctionDef, ctx: Conte
 class RetryScope:
     """A subtree that runs once per attempt of ``policy``; ``poll``: the policy waits for a
     condition (:meth:`RetriedScopes.is_poll`), so a pass is a new request by design, not a
-    replay after a failure."""
+    replay after a failure; ``decorator``: the decorator of ``function`` that applies the policy
+    (``@api_retry`` where ``api_retry = retry(...)`` is shared by several functions, each its own
+    layer of the call graph)."""
 
     policy: RetryPolicy
     node: cst.CSTNode
     function: Optional[cst.FunctionDef] = None
     poll: bool = False
+    decorator: Optional[cst.BaseExpression] = None
 
 
 @dataclass
@@ -218,11 +221,11 @@ class RetriedScopes:
                 if policy is not None:
                     self._live.add(id(policy))
                     self.policies.append(policy)
-                    self._open(stmt.body, RetryScope(policy, stmt.body, stmt))
+                    self._open(stmt.body, RetryScope(policy, stmt.body, stmt, decorator=decorator.decorator))
                     continue
                 policy = self._helper_use(decorator.decorator, scope)
                 if policy is not None:  # the project's own retry decorator: its faults are its loop's
-                    self._open(stmt.body, RetryScope(policy, stmt.body, stmt))
+                    self._open(stmt.body, RetryScope(policy, stmt.body, stmt, decorator=decorator.decorator))
             recursive = self.helpers.recursion(stmt, scope)
             if recursive is not None:
                 self._helper_of(stmt, (stmt, scope))  # a helper retrying its callable by recursion

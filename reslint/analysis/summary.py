@@ -52,8 +52,13 @@ class SummaryCollector:
         self.units: List[cst.CSTNode] = []
 
     # -- layers ----------------------------------------------------------------------
-    def layer_of(self, policy: RetryPolicy) -> int:
-        key = id(policy)
+    def layer_of(self, policy: RetryPolicy, scope=None) -> int:
+        """The layer of ``policy``; ``scope``: the retried scope it is asked for. A decorator bound
+        once and applied to several functions (``api_retry = retry(...)``, then ``@api_retry``) is
+        a layer per function, labelled by the function and placed at its decorator: a chain
+        through two of them names both, and shows where each is applied."""
+        decorator = _shared_decorator(policy, scope)
+        key = (id(policy), id(decorator)) if decorator is not None else id(policy)
         if key not in self._layer_ids:
             catches = _catches(policy)
             raises = catches
@@ -62,10 +67,11 @@ class SummaryCollector:
             attempts = policy.attempts
             delay = policy.max_delay_s
             cap = f"{delay:g} s time cap" if is_number(delay) else ("no time cap" if delay is None else "")
+            label = scope.function.name.value if decorator is not None else _policy_label(policy, self.ctx)
             self._layer_ids[key] = self._add_layer(
-                label=_policy_label(policy, self.ctx), library=policy.library,
+                label=label, library=policy.library,
                 attempts=int(attempts) if is_number(attempts) else (0 if attempts is None else -1),
-                catches=catches, raises=raises, node=policy.node, cap=cap)
+                catches=catches, raises=raises, node=decorator if decorator is not None else policy.node, cap=cap)
         return self._layer_ids[key]
 
     def _add_layer(self, **fields) -> int:
@@ -94,7 +100,7 @@ class SummaryCollector:
             self._retried_keys(node)
         if callee is None and client is None and write is None:
             return
-        retried_by = tuple(self.layer_of(scope.policy) for scope in ctx.retry_scopes)
+        retried_by = tuple(self.layer_of(scope.policy, scope) for scope in ctx.retry_scopes)
         if retried_by or write:
             self.units.append(self.ctx.unit)
         self._calls.append(_PendingCall(node, callee, function_name(ctx), retried_by, client, write))
@@ -447,7 +453,7 @@ class SummaryCollector:
                     layer = None
                     for entry in retried.opened.get(id(stmt.body), ()) if retried is not None else ():
                         if getattr(entry, "function", None) is stmt:
-                            layer = self.layer_of(entry.policy)
+                            layer = self.layer_of(entry.policy, entry)
                             break
                     if layer is not None:
                         self.units.append(stmt)
@@ -533,6 +539,15 @@ def _catches(policy: RetryPolicy) -> Tuple[str, ...]:
     if retried.kind is RetriedKind.RESULT and policy.loop is not None and not policy.loop.handlers:
         return ()  # a loop waiting for a returned value catches nothing: an inner layer's error leaves it
     return UNKNOWN_TYPES
+
+
+def _shared_decorator(policy: RetryPolicy, scope) -> Optional[cst.BaseExpression]:
+    """The decorator of the function ``scope`` retries when it applies a policy spelled elsewhere
+    (``@api_retry``, the policy anchored at ``api_retry = retry(...)``), else ``None``."""
+    decorator = getattr(scope, "decorator", None)
+    if decorator is None or decorator is policy.node or scope.function is None:
+        return None
+    return decorator
 
 
 def _policy_label(policy: RetryPolicy, ctx: Context) -> str:
