@@ -301,14 +301,16 @@ def test_a_file_rewritten_with_its_old_size_and_mtime_is_linted_again(project):
 
 def test_a_new_package_around_a_file_is_seen_with_the_cache(tmp_path):
     """A summary depends on the packages around a file (its module name): adding an
-    ``__init__.py`` changes what the project pass sees without changing the file."""
+    ``__init__.py`` changes what the project pass sees without changing the file (under ``src/``,
+    ``pkg`` is imported as a package of its own only once it has one: without, its modules are
+    ``src.pkg.a`` from the project root)."""
     root = tmp_path / "p"
-    (root / "pkg").mkdir(parents=True)
+    (root / "src" / "pkg").mkdir(parents=True)
     (root / "pyproject.toml").write_text("[tool.reslint]\n", encoding="utf-8")
-    (root / "pkg" / "a.py").write_text(
+    (root / "src" / "pkg" / "a.py").write_text(
         "import tenacity\nfrom pkg.b import inner\n\n\n@tenacity.retry(stop=tenacity.stop_after_attempt(3), "
         "wait=tenacity.wait_random_exponential(max=5))\ndef outer():\n    return inner()\n", encoding="utf-8")
-    (root / "pkg" / "b.py").write_text(
+    (root / "src" / "pkg" / "b.py").write_text(
         "import tenacity\n\n\n@tenacity.retry(stop=tenacity.stop_after_attempt(3), "
         "wait=tenacity.wait_random_exponential(max=5))\ndef inner():\n    return 1\n", encoding="utf-8")
     old = 1_600_000_000
@@ -319,8 +321,8 @@ def test_a_new_package_around_a_file_is_seen_with_the_cache(tmp_path):
         return sorted(f.code for r in Runner(load_settings(root), jobs=1).run([root]).results for f in r.findings)
 
     without = nested()
-    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
-    os.utime(root / "pkg" / "__init__.py", (old, old))
+    (root / "src" / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    os.utime(root / "src" / "pkg" / "__init__.py", (old, old))
     uncached = sorted(f.code for r in Runner(load_settings(root), use_cache=False, jobs=1).run([root]).results
                       for f in r.findings)
     assert "RES301" in uncached and "RES301" not in without
