@@ -56,6 +56,19 @@ def test_use_site_binds_the_attempts_it_passes():
     assert any("restock (2) → reserve (2): up to 4 calls" in m for m in nested), nested
 
 
+def test_a_library_callable_handed_to_another_module_s_helper_is_called_in_its_retried_scope():
+    # `retry_call(fn, *args, **kwargs)` calls fn(*args, **kwargs): a use's other arguments are the callable's
+    findings = {(f.location.row, f.code): f for f in _run(CASES / "cross_module") if f.filename == "shop/storage.py"}
+    assert sorted(findings) == [(13, "RES301"), (21, "RES402"), (29, "RES101")]
+    nested = findings[(13, "RES301")]
+    assert nested.message.startswith("retry layers multiply: retry_call retry (3) → boto3 client (5): up to 15 calls")
+    assert [(h.filename, h.location.row) for h in nested.related] == [("shop/storage.py", 13), ("shop/storage.py", 8)]
+    assert findings[(21, "RES402")].message.startswith(
+        "HTTP POST runs inside the `retry_call` retry helper with no idempotency key")
+    assert findings[(29, "RES101")].message.startswith(
+        "`requests.get` call, which `retry_call` makes on each attempt, has no timeout: requests waits forever")
+
+
 def test_same_module_factory_defaults_and_arguments(tmp_path):
     (tmp_path / "m.py").write_text(
         "import random, time, requests, tenacity\n"

@@ -50,7 +50,8 @@ class Helper:
     in; ``binder`` the function whose parameters a use site's arguments bind (the caller or the
     factory; ``None`` for a plain decorator), with ``binder_scope`` its scope; ``callable_index``
     the position of the retried callable among a caller's arguments; ``method``: the binder is a
-    method (its first parameter is not passed)."""
+    method (its first parameter is not passed); ``passes``: for a caller, the star parameters it
+    calls the callable with, as they are (:func:`passes_on`)."""
 
     kind: str
     node: cst.FunctionDef
@@ -61,6 +62,7 @@ class Helper:
     binder_scope: Optional[Scope]
     callable_index: int = 0
     method: bool = False
+    passes: Optional[Tuple[str, ...]] = None
 
     @property
     def name(self) -> str:
@@ -148,7 +150,8 @@ class Helpers:
             called = self._retried_param(loop, inner if loop is not func else scope, names)
             if called is not None:
                 loop_scope = inner if loop is not func else scope
-                return Helper(CALLER, func, qualname, loop, loop_scope, func, inner, names.index(called), method)
+                return Helper(CALLER, func, qualname, loop, loop_scope, func, inner, names.index(called.func.value),
+                              method, passes_on(called, signature(func, method)))
         # a decorator: the function it returns retries the first parameter (in a loop, or by recursion)
         if names and not method:
             for wrapper in _returned_defs(func, inner):
@@ -167,9 +170,9 @@ class Helpers:
                 return Helper(FACTORY, func, qualname, found.loop, found.loop_scope, func, inner, method=method)
         return None
 
-    def _retried_param(self, loop, scope: Scope, names: List[str]) -> Optional[str]:
-        """The parameter (one of ``names``) that a retry loop calls in a ``try`` that leaves the
-        loop on success, or ``None`` (also when the loop does not retry)."""
+    def _retried_param(self, loop, scope: Scope, names: List[str]) -> Optional[cst.Call]:
+        """The call of a parameter (one of ``names``) that a retry loop makes in a ``try`` that
+        leaves the loop on success, or ``None`` (also when the loop does not retry)."""
         if not names:
             return None
         if isinstance(loop, cst.FunctionDef):  # a retry by recursion: names resolve in its own scope
@@ -185,7 +188,7 @@ class Helpers:
                 if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in names:
                     found = self.ctx.lookup(node.func.value, scope)
                     if found and all(b.kind == "param" for b in found):
-                        called = node.func.value
+                        called = node
                         break
             if called is not None:
                 break
@@ -301,11 +304,13 @@ class Helpers:
         elif retried.kind in (RetriedKind.TYPES, RetriedKind.FUNCTION):
             retry_on = tuple(retried.types)
         count = 0 if attempts is None else int(attempts) if is_number(attempts) else None
-        return HelperEntry(helper.qualname, CALLER_ENTRY if helper.kind == CALLER else DECORATOR_ENTRY, attempts=count,
+        caller = helper.kind == CALLER
+        return HelperEntry(helper.qualname, CALLER_ENTRY if caller else DECORATOR_ENTRY, attempts=count,
                            attempts_param=param, attempts_position=position, attempts_scale=scale,
                            attempts_offset=offset,
                            max_delay_s=float(delay) if is_number(delay) else (None if delay is None else -1.0),
-                           retry_on=retry_on, callable_position=helper.callable_index, inferred=True)
+                           retry_on=retry_on, callable_position=helper.callable_index, inferred=True,
+                           params=signature(helper.node, helper.method) if caller else (), passes=helper.passes)
 
     # -- recursion -------------------------------------------------------------------------
     def recursion(self, func: cst.FunctionDef, scope: Scope) -> Optional[RetryPolicy]:
@@ -466,6 +471,63 @@ def _handler_calls(handler: cst.ExceptHandler) -> List[cst.Call]:
         if not isinstance(node, _PER_ITEM):
             stack.extend(children(node))
     return out
+
+
+def signature(func: cst.FunctionDef, method: bool = False) -> Tuple[str, ...]:
+    """The parameters of ``func`` as its ``def`` spells them (``fn``, ``*args``, ``attempts``,
+    ``**kwargs``; a bare ``*`` before keyword-only ones), without ``self`` for a ``method``."""
+    params = func.params
+    out = [p.name.value for p in _params(func)][1 if method else 0:]
+    if isinstance(params.star_arg, cst.Param):
+        out.append("*" + params.star_arg.name.value)
+    elif params.kwonly_params:
+        out.append("*")
+    out.extend(p.name.value for p in params.kwonly_params)
+    if params.star_kwarg is not None:
+        out.append("**" + params.star_kwarg.name.value)
+    return tuple(out)
+
+
+def passes_on(call: cst.Call, spelled: Tuple[str, ...]) -> Optional[Tuple[str, ...]]:
+    """The star parameters of a caller (``spelled``: its :func:`signature`) that its ``call`` of the
+    callable hands on as they are: ``("*args", "**kwargs")`` for ``fn(*args, **kwargs)``, ``()``
+    for ``fn()``; ``None`` when it passes anything else (``fn(url, timeout=5)``): then what the
+    callable is called with is not the rest of a use's arguments."""
+    stars = {name for name in spelled if name.startswith("*") and name != "*"}
+    out = []
+    for arg in call.args:
+        if arg.keyword is not None or not isinstance(arg.value, cst.Name) or arg.star + arg.value.value not in stars:
+            return None
+        out.append(arg.star + arg.value.value)
+    return tuple(out)
+
+
+def forwarded(call: cst.Call, spelled: Tuple[str, ...], passes: Tuple[str, ...]) -> Tuple[cst.Arg, ...]:
+    """The arguments of the use ``call`` of a caller that reach the callable it retries: those its
+    own parameters (``spelled``, :func:`signature`) do not take, when it hands on the star
+    parameter that takes them (``passes``). A ``*xs``/``**kw`` of the use may hold anything: it is
+    handed on when the caller hands its star parameters on."""
+    positional = []
+    for name in spelled:
+        if name.startswith("*"):
+            break
+        positional.append(name)
+    named = {name for name in spelled if not name.startswith("*")}
+    star = next((name for name in passes if not name.startswith("**")), None)
+    double = next((name for name in passes if name.startswith("**")), None)
+    out, index = [], 0
+    for arg in call.args:
+        if arg.star:
+            if passes:
+                out.append(arg)
+        elif arg.keyword is not None:
+            if arg.keyword.value not in named and double is not None:
+                out.append(arg)
+        else:
+            if index >= len(positional) and star is not None:
+                out.append(arg)
+            index += 1
+    return tuple(out)
 
 
 def argument(call: cst.Call, index: int, func: cst.FunctionDef, method: bool) -> Optional[cst.BaseExpression]:

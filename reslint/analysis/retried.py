@@ -25,7 +25,8 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from reslint import libraries
-from reslint.analysis.helpers import CALLER, DECORATOR, FACTORY, Helper, Helpers, argument as _argument
+from reslint.analysis.helpers import CALLER, DECORATOR, FACTORY, Helper, Helpers, argument as _argument, forwarded, \
+    signature
 from reslint.analysis.loops import LoopAnalyzer, own_nodes
 from reslint.analysis.retry import Extractor
 from reslint.analysis.task_retries import TaskRetries
@@ -103,6 +104,21 @@ class RetryScope:
 
 
 @dataclass
+class PassedCall:
+    """A library's callable, or another module's function, handed to a retry helper of the project
+    with the arguments to call it with (``retry_call(requests.post, url, json=body)``): ``call`` is
+    the call the helper makes on each attempt (``requests.post(url, json=body)``, built from the
+    use's nodes for the analyses to read: it has no position, and its findings go to ``use``, the
+    helper's call); ``scope`` retries it; ``keywords``: the use's keywords reach the callable (a
+    ``timeout=`` added to the use is the callable's)."""
+
+    call: cst.Call
+    use: cst.Call
+    scope: RetryScope
+    keywords: bool
+
+
+@dataclass
 class DeadlineScope:
     """A subtree bounded by a deadline of ``seconds`` (``asyncio.timeout(5)``); ``blocking``: it
     also bounds blocking calls made in it (a green thread's timeout, ``catalog.GREEN_DEADLINES``),
@@ -130,6 +146,8 @@ class RetriedScopes:
         self.loops = LoopAnalyzer(ctx)
         self.tasks = TaskRetries(ctx, self.loops)
         self.opened: Dict[int, List[object]] = {}
+        #: id() of a retry helper's call -> the call of a library's callable it makes (:class:`PassedCall`)
+        self.passed: Dict[int, PassedCall] = {}
         #: every policy whose scope is known (decorators, iterators, loops, callers)
         self.policies: List[RetryPolicy] = []
         self.loop_policies: Dict[int, RetryPolicy] = {}
@@ -396,11 +414,13 @@ class RetriedScopes:
                 continue
             target = _argument(node, helper.callable_index, helper.node, helper.method)
             body = self._retried_body(target, scope)
-            if body is None:
+            if body is None and helper.passes is None:
                 continue
             policy = self.helpers.use_policy(helper, node, scope, node, Role.CALLER)
-            if policy is not None:
+            if policy is not None and body is not None:
                 self._open(body[0], RetryScope(policy, body[0], body[1]))
+            elif policy is not None:
+                self._pass(node, target, signature(helper.node, helper.method), helper.passes, policy)
 
     def _retried_body(self, target, scope):
         """(the node whose subtree runs on each attempt, the function) for a callable passed to a
@@ -453,6 +473,24 @@ class RetriedScopes:
             body = self._retried_body(target, scope)
             if body is not None:
                 self._open(body[0], RetryScope(policy, body[0], body[1]))
+            elif entry is not None and entry.passes is not None:
+                self._pass(node, target, entry.params, entry.passes, policy)
+
+    def _pass(self, use: cst.Call, target, spelled: Tuple[str, ...], passes: Tuple[str, ...],
+              policy: RetryPolicy) -> None:
+        """Record the call a retry helper makes of a callable it is handed by name (a library's, or
+        another module's function: ``retry_call(requests.post, url, json=body)``), with the use's
+        arguments its own parameters (``spelled``) do not take (:class:`PassedCall`)."""
+        if not isinstance(target, (cst.Name, cst.Attribute)) or not policy.retries:
+            return
+        call = cst.Call(func=target, args=forwarded(use, spelled, passes))
+        scope = RetryScope(policy, call, poll=self.is_poll(policy))
+        self.passed[id(use)] = PassedCall(call, use, scope, any(name.startswith("**") for name in passes))
+
+    def passed_call(self, node: cst.Call) -> Optional[PassedCall]:
+        """The call of a library's callable that the retry helper call ``node`` makes on each
+        attempt, if it is one (:class:`PassedCall`)."""
+        return self.passed.get(id(node))
 
     def _caller_policy(self, call: cst.Call, scope) -> Optional[RetryPolicy]:
         func = call.func

@@ -83,6 +83,9 @@ class SummaryCollector:
     # -- the walk --------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
+        passed = ctx.retried.passed_call(node) if ctx.retried is not None else None
+        if passed is not None:
+            self._passed(passed)
         callee = ctx.qualname(node.func)
         client = self._client_layer(node)
         if client is None:
@@ -104,6 +107,22 @@ class SummaryCollector:
         if retried_by or write:
             self.units.append(self.ctx.unit)
         self._calls.append(_PendingCall(node, callee, function_name(ctx), retried_by, client, write))
+
+    def _passed(self, passed) -> None:
+        """The call a retry helper makes of a callable it is handed (``retry_call(s3.get_object,
+        Bucket=b, Key=k)``), as a call site at the helper's call, retried by the helper: the client
+        layer it reaches, or the function of another module the call graph follows."""
+        call = passed.call
+        callee = self.ctx.qualname(call.func)
+        client = self._client_layer(call)
+        if client is None:
+            client = self._call_layer(call, callee)
+        if callee is None and client is None:
+            return
+        scopes = list(self.ctx.retry_scopes) + [passed.scope]
+        self.units.append(self.ctx.unit)
+        self._calls.append(_PendingCall(passed.use, callee, function_name(self.ctx),
+                                        tuple(self.layer_of(scope.policy, scope) for scope in scopes), client))
 
     def _retried_keys(self, node: cst.Call) -> None:
         """Keys of a retried write that come from other modules' functions (RES401), and a keyless

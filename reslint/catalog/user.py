@@ -70,7 +70,11 @@ class HelperEntry:
     ``max_delay_s``: its total time cap (``None``: none; ``-1``: unknown); ``jitter``: whether it
     jitters its waits (``None``: unknown); ``retry_on``: what it retries (empty: unknown; a
     catch-all name: any error); ``callable_position``: where a caller takes the callable;
-    ``inferred``: found by reslint in another module (its faults are reported there)."""
+    ``inferred``: found by reslint in another module (its faults are reported there); ``params``:
+    a caller's parameters as its ``def`` spells them (``("fn", "*args", "**kwargs")``), and
+    ``passes``: those of its star parameters it calls the callable with, as they are (``None``: it
+    calls it with something else, or it is not known), so that a use's other arguments are the
+    callable's (``retry_call(requests.post, url, json=body)`` posts ``url``)."""
 
     name: str
     kind: str = DECORATOR
@@ -85,6 +89,8 @@ class HelperEntry:
     raises: Tuple[str, ...] = ()
     callable_position: int = 0
     inferred: bool = False
+    params: Tuple[str, ...] = ()
+    passes: Optional[Tuple[str, ...]] = None
 
 
 @dataclass(frozen=True)

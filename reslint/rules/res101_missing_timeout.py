@@ -25,6 +25,32 @@ class MissingTimeout(Rule):
         super().__init__(ctx, reports)
         self._done = set()  # (scope, receiver) of objects already reaped (Popen.wait/communicate/kill)
 
+    def _passed(self, passed) -> None:
+        """A library's callable handed to a retry helper with its arguments (``retry_call(requests.get,
+        url)``): the call the helper makes has no timeout when the use passes none. Reported at the
+        use, with no fix (whether a keyword added there reaches the callable is the helper's
+        business)."""
+        reading = read_call_timeout(passed.call, self.ctx)
+        if reading is None or reading.state != MISSING or reading.spec.carrier or \
+                self._under_deadline(passed.use, False):
+            return
+        param = reading.spec.params[0].name
+        self.report(passed.use, f"`{reading.spec.qualname}` call, which `{source(passed.use.func)}` makes on each "
+                                f"attempt, has no timeout: {self._why(reading)}; pass `{param}=` with its other "
+                                f"arguments")
+
+    def _why(self, reading) -> str:
+        """Why a missing timeout hurts: a wait without end, or a library default above the ceiling."""
+        spec = reading.spec
+        if not reading.unbounded:
+            return f"{reading.reason}, above {ceiling_name(spec.category)} " \
+                   f"({self.settings.max_timeout_for(spec.category):g} s)"
+        if spec.category not in CEILING_CATEGORIES:
+            return reading.reason
+        return reading.reason + (", so one stuck server holds every call on it, and the workers running them, forever"
+                                 if spec.carrier else ", so one stuck server holds this call, and the worker running "
+                                                      "it, forever")
+
     def _already_done(self, node: cst.Call) -> bool:
         """A ``wait()`` after ``communicate()`` (or ``kill()``) on the same Popen returns at once."""
         func = node.func
@@ -61,6 +87,10 @@ class MissingTimeout(Rule):
         return any(isinstance(n, cst.Await) and n.expression is node for n in expressions(statement))
 
     def visit_Call(self, node: cst.Call) -> None:
+        retried = self.ctx.retried
+        passed = retried.passed_call(node) if retried is not None else None
+        if passed is not None:
+            self._passed(passed)
         reading = read_call_timeout(node, self.ctx)
         if self._already_done(node) or reading is None or reading.state != MISSING:
             return
@@ -68,13 +98,7 @@ class MissingTimeout(Rule):
         if self._under_deadline(node, spec.carrier):
             return
         what = "client" if spec.carrier else "call"
-        if reading.unbounded:
-            why = reading.reason
-            if spec.category in CEILING_CATEGORIES:
-                why += (", so one stuck server holds every call on it, and the workers running them, forever"
-                        if spec.carrier else ", so one stuck server holds this call, and the worker running it, forever")
-        else:
-            why = f"{reading.reason}, above {ceiling_name(spec.category)} ({self.settings.max_timeout_for(spec.category):g} s)"
+        why = self._why(reading)
         param = spec.params[0].name
         deadline = grpc_deadline_value(node, spec, self.ctx)
         if deadline is not None:  # in a gRPC servicer: the caller's deadline is the timeout to pass on
