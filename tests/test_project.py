@@ -493,3 +493,67 @@ def test_a_decorator_bound_once_is_a_layer_per_function_it_decorates(tmp_path, s
                                       "call")
     assert [(h.location.row, h.location.column, h.message) for h in finding.related] == [
         (14, 6, "get_all: 3 attempts (tenacity)"), (10, 6, "get_item: 3 attempts (tenacity)")]
+
+
+def test_a_write_two_retries_reach_across_modules_names_both(tmp_path, monkeypatch):
+    """One RES402 at the write, naming each retry that reaches it through calls (a decorator in one
+    module, a loop in another), each a related location in JSON and SARIF; a retry of errors raised
+    before the request was sent is left out."""
+    import json
+
+    write(tmp_path, "pyproject.toml", "[tool.reslint]\n")
+    write(tmp_path, "mailer.py", """\
+        import requests
+
+        session = requests.Session()
+
+
+        def send_mail(to, body):
+            return session.post("https://mail/send", json={"to": to, "body": body}, timeout=5)
+        """)
+    write(tmp_path, "jobs.py", """\
+        import requests
+        from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+
+        from mailer import send_mail
+
+
+        @retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=5), reraise=True)
+        def notify(user):
+            return send_mail(user, "hi")
+
+
+        @retry(retry=retry_if_exception_type(requests.ConnectTimeout), stop=stop_after_attempt(3),
+               wait=wait_random_exponential(max=5), reraise=True)
+        def notify_unsent(user):
+            return send_mail(user, "hi")
+        """)
+    write(tmp_path, "digest.py", """\
+        import random
+        import time
+
+        import requests
+
+        from mailer import send_mail
+
+
+        def digest(user):
+            for attempt in range(5):
+                try:
+                    return send_mail(user, "digest")
+                except requests.ConnectionError:
+                    time.sleep(random.uniform(0, 2 ** attempt))
+        """)
+    monkeypatch.chdir(tmp_path)
+    out = CliRunner().invoke(main, ["--no-cache", "-f", "json", "--select", "RES402", "."]).stdout
+    sarif = CliRunner().invoke(main, ["--no-cache", "-f", "sarif", "--select", "RES402", "."]).stdout
+    (finding,) = json.loads(out)
+    assert (finding["filename"], finding["location"]["row"]) == ("mailer.py", 7)
+    assert finding["message"].startswith(
+        "HTTP POST in `send_mail()` runs under the digest retry loop (5 attempts, through send_mail) and the notify "
+        "retry (3 attempts, through send_mail) with no idempotency key: ")
+    assert [(r["filename"], r["location"]["row"], r["message"]) for r in finding["related"]] == [
+        ("digest.py", 10, "digest retry loop: 5 attempts"), ("jobs.py", 7, "notify: 3 attempts")]
+    (result,) = json.loads(sarif)["runs"][0]["results"]
+    assert [(r["physicalLocation"]["artifactLocation"]["uri"], r["physicalLocation"]["region"]["startLine"])
+            for r in result["relatedLocations"]] == [("digest.py", 10), ("jobs.py", 7)]

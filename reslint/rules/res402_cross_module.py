@@ -7,7 +7,7 @@ retried scope of the same file; this one follows the call graph.
 
 from __future__ import annotations
 
-from typing import Iterator, Tuple
+from typing import Dict, Iterator, Tuple
 
 from reslint.analysis.facts import WRITE_FIX, WRITE_WHY
 from reslint.catalog.idempotency import NOT_SENT_ERRORS
@@ -23,16 +23,21 @@ class RetriedWriteAcrossModules(ProjectRule):
         yield from self._pending_writes(graph)
 
     def _retried_writes(self, graph) -> Iterator[Tuple[object, Finding]]:
+        """One finding at each keyless write a retry reaches through calls, naming every retry that
+        reaches it (each a related location): removing one of them leaves the write replayed."""
+        writes: Dict[Tuple[str, int, int], list] = {}
         for outer, summary, site, path, outer_file in graph.retried_writes():
             if set(outer.catches) and set(outer.catches) <= NOT_SENT_ERRORS:
                 continue  # retried only when the request was never sent
-            chain = " → ".join(name.rsplit(".", 1)[-1] for name in path)
-            attempts = f"{outer.attempts} attempts" if outer.attempts > 0 else \
-                "unbounded attempts" if outer.attempts == 0 else "retried"
-            message = (f"{site.write} in `{path[-1].rsplit('.', 1)[-1]}()` runs under the {outer.label} retry "
-                       f"({attempts}, through {chain}) with no idempotency key: {WRITE_WHY}; {WRITE_FIX}")
-            related = (Related(outer_file, Location(outer.row, outer.column),
-                               f"{outer.label}: {outer.attempts} attempts"),)
+            callers = writes.setdefault((summary.path, site.row, site.column), [summary, site, {}])[2]
+            callers.setdefault((outer_file, outer.row, outer.column), (outer, path))
+        for summary, site, callers in writes.values():
+            found = sorted(callers.items(), key=lambda item: item[0])
+            retries = " and ".join(_retry(outer, path) for _, (outer, path) in found)
+            message = (f"{site.write} in `{_name(found[0][1][1][-1])}()` runs under {retries} with no idempotency "
+                       f"key: {WRITE_WHY}; {WRITE_FIX}")
+            related = tuple(Related(outer_file, Location(row, column), f"{outer.label}: {outer.attempts} attempts")
+                            for (outer_file, row, column), (outer, _) in found)
             yield summary, self.finding(message, summary.path, Location(site.row, site.column),
                                         Location(site.end_row, site.end_column), site.row, related)
 
@@ -45,3 +50,15 @@ class RetriedWriteAcrossModules(ProjectRule):
                     continue
                 yield summary, self.finding(write.message, summary.path, Location(write.row, write.column),
                                             Location(write.end_row, write.end_column), write.row)
+
+
+def _name(qualname: str) -> str:
+    return qualname.rsplit(".", 1)[-1]
+
+
+def _retry(outer, path: Tuple[str, ...]) -> str:
+    """One retry that reaches a write: ``the notify retry (3 attempts, through notify → send_mail)``."""
+    attempts = f"{outer.attempts} attempts" if outer.attempts > 0 else \
+        "unbounded attempts" if outer.attempts == 0 else "retried"
+    layer = outer.label if "retry" in outer.label.split() else f"{outer.label} retry"  # not "the f retry loop retry"
+    return f"the {layer} ({attempts}, through {' → '.join(_name(name) for name in path)})"
