@@ -400,3 +400,168 @@ def test_forwarded_methods_that_are_no_retried_write(tmp_path, change):
     body = FORWARDING.replace(*change).replace('self._request(method="PATCH"', 'self._request(method="GET"')
     assert FORWARDING != body
     assert findings(tmp_path, body, select=("RES402",)) == []
+
+
+# -- keys and writes in the functions retried code calls ---------------------------------------------------------
+CLOSURE_KEY = """\
+def pay(order):
+    def send():
+        key = str(uuid.uuid4())
+        return session.post("https://x/pay", json=order, headers={"Idempotency-Key": key}, timeout=5)
+
+    for attempt in range(3):
+        try:
+            return send()
+        except T:
+            time.sleep(random.uniform(0, 2 ** attempt))
+"""
+CLOSURE_WRITE = CLOSURE_KEY.replace(
+    """        key = str(uuid.uuid4())
+        return session.post("https://x/pay", json=order, headers={"Idempotency-Key": key}, timeout=5)""",
+    """        return session.post("https://x/pay", json=order, timeout=5)""")
+CLOSURE_KEY_ONCE = """\
+def pay(order):
+    key = str(uuid.uuid4())
+
+    def send():
+        return session.post("https://x/pay", json=order, headers={"Idempotency-Key": key}, timeout=5)
+
+    for attempt in range(3):
+        try:
+            return send()
+        except T:
+            time.sleep(random.uniform(0, 2 ** attempt))
+"""
+METHOD_KEY = """\
+class Payer:
+    def _send(self, order):
+        key = str(uuid.uuid4())
+        return session.post("https://x/pay", json=order, headers={"Idempotency-Key": key}, timeout=5)
+
+    def pay(self, order):
+        while True:
+            try:
+                return self._send(order)
+            except T:
+                time.sleep(random.uniform(0, 2))
+"""
+METHOD_KEY_PASSED = """\
+class Payer:
+    def _send(self, order, key):
+        return session.post("https://x/pay", json=order, headers={"Idempotency-Key": key}, timeout=5)
+
+    def pay(self, order):
+        key = str(uuid.uuid4())
+        for attempt in range(3):
+            try:
+                return self._send(order, key)
+            except T:
+                time.sleep(random.uniform(0, 2 ** attempt))
+
+    def pay_once(self, order):
+        key = str(uuid.uuid4())
+        return session.post("https://x/pay", json=order, headers={"Idempotency-Key": key}, timeout=5)
+"""
+FUNCTION_KEY = """\
+def send(order):
+    key = str(uuid.uuid4())
+    return session.post("https://x/pay", json=order, headers={"Idempotency-Key": key}, timeout=5)
+
+
+@retry(**POLICY)
+def pay(order):
+    return send(order)
+
+
+def pay_by_hand(order):
+    for attempt in range(3):
+        try:
+            return send(order)
+        except T:
+            time.sleep(random.uniform(0, 2 ** attempt))
+
+
+def pay_once(order):
+    return send(order)
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    (CLOSURE_KEY, [(3, "RES401")]),  # reported where it is minted
+    (CLOSURE_WRITE, [(3, "RES402")]),
+    (CLOSURE_KEY_ONCE, []),  # minted once, before the loop: the closure sends the same key
+    (METHOD_KEY, [(3, "RES401")]),
+    (METHOD_KEY_PASSED, []),
+    (FUNCTION_KEY, [(2, "RES401")]),  # one finding, for both retries that reach it
+    (FUNCTION_KEY.split("\n\n\n@retry")[0] + "\n", []),  # nothing retries it
+])
+def test_keys_and_writes_in_functions_the_retried_code_calls(tmp_path, body, expected):
+    """A local function or a `self` method called from a hand-rolled loop, or a module function called
+    from retried code: its body runs on every attempt, so a key it mints is new every time (RES401, where
+    it is minted) and a write it makes is replayed (RES402)."""
+    assert codes(tmp_path, body) == expected
+
+
+def test_keys_minted_in_functions_the_retried_code_calls_name_the_function_and_the_calls(tmp_path):
+    ((_, _, message),) = findings(tmp_path, CLOSURE_KEY)
+    assert message.startswith("idempotency key minted by `uuid.uuid4()` in `send()`, which the retried code calls: "
+                              "every attempt of the HTTP POST sends a new key")
+    (tmp_path / "app.py").write_text(HEAD + FUNCTION_KEY, encoding="utf-8")
+    run = Runner(Settings(root=tmp_path, select=("RES401",)), use_cache=False).run([tmp_path])
+    ((finding,),) = [r.findings for r in run.results if r.findings]
+    offset = HEAD.count("\n")
+    assert finding.message.startswith(
+        f"idempotency key minted by `uuid.uuid4()` in `send()`, which the retried code calls (app.py:{offset + 8}, "
+        f"app.py:{offset + 14}): every attempt of the HTTP POST sends a new key")
+    assert [(r.filename, r.location.row - offset, r.message) for r in finding.related] == [
+        ("app.py", 8, "the call in the pay retry"), ("app.py", 14, "the call in the pay_by_hand retry loop")]
+
+
+def test_no_fix_moves_a_key_out_of_a_local_function_the_loop_calls(tmp_path):
+    # the parameter fix of a retried function would give `send()` a parameter its caller never passes
+    result, remaining = fixed(tmp_path, CLOSURE_KEY)
+    assert result == CLOSURE_KEY and remaining == ["RES401"]
+
+
+def test_a_key_minted_in_another_module_s_function_the_retried_code_calls(tmp_path):
+    (tmp_path / "payments.py").write_text(textwrap.dedent("""\
+        import uuid
+
+        import requests
+
+
+        def charge(order):
+            key = str(uuid.uuid4())
+            return requests.post("https://x/pay", json=order, headers={"Idempotency-Key": key}, timeout=5)
+
+
+        def charge_with(order, key):
+            return requests.post("https://x/pay", json=order, headers={"Idempotency-Key": key}, timeout=5)
+        """), encoding="utf-8")
+    body = """\
+        import payments
+
+
+        def pay(order):
+            for attempt in range(3):
+                try:
+                    return payments.charge(order)
+                except T:
+                    time.sleep(random.uniform(0, 2 ** attempt))
+
+
+        def pay_keyed(order):
+            key = str(uuid.uuid4())
+            for attempt in range(3):
+                try:
+                    return payments.charge_with(order, key)
+                except T:
+                    time.sleep(random.uniform(0, 2 ** attempt))
+        """
+    (tmp_path / "app.py").write_text(HEAD + textwrap.dedent(body), encoding="utf-8")
+    offset = HEAD.count("\n")
+    run = Runner(Settings(root=tmp_path, select=("RES4",)), use_cache=False).run([tmp_path])
+    ((finding,),) = [r.findings for r in run.results if r.findings]
+    assert (finding.code, finding.filename, finding.location.row, finding.location.column) == \
+        ("RES401", "payments.py", 7, 15)  # where it is minted
+    assert [(r.filename, r.location.row - offset) for r in finding.related] == [("app.py", 7)]

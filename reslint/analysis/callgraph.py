@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
-from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, FixedTimeout, KeyReturn, Layer, ModuleSummary
+from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, FixedTimeout, KeyMint, KeyReturn, Layer, \
+    ModuleSummary
 from reslint.catalog.clients import EXCEPTION_BASES, REQUEST_METHODS
 
 MAX_DEPTH = 12
@@ -306,22 +307,31 @@ class CallGraph:
         self._fixed_below[function] = found
         return found
 
-    def writes_below(self, function: str, seen=None) -> List[Tuple[ModuleSummary, CallSite, Tuple[str, ...]]]:
+    def writes_below(self, function: str) -> List[Tuple[ModuleSummary, CallSite, Tuple[str, ...]]]:
         """Keyless writes in ``function`` and the functions it calls (outside their own retries),
         with the chain of function names leading to each."""
-        seen = set() if seen is None else seen
+        return self._below(function, lambda summary, name: [s for s in self.sites.get(name, ()) if s.write], set())
+
+    def keys_below(self, function: str) -> List[Tuple[ModuleSummary, KeyMint, Tuple[str, ...]]]:
+        """Keys minted afresh for a write in ``function`` and the functions it calls (outside their
+        own retries), with the chain of function names leading to each."""
+        return self._below(function, lambda summary, name: [m for m in summary.key_mints if m.function == name],
+                           set())
+
+    def _below(self, function: str, own, seen: Set[str]) -> list:
+        """``(module, item, path of functions)`` for each item ``own(module summary, function)`` gives
+        of ``function`` and of the functions it calls (not through their own retries)."""
         if function in seen or len(seen) > 200:
             return []
         seen.add(function)
         summary, _ = self.functions[function]
-        out = []
+        out = [(summary, item, (function,)) for item in own(summary, function)]
         for site in self.sites.get(function, ()):
-            if site.write is not None:
-                out.append((summary, site, (function,)))
+            if site.write is not None or site.retried_by:
                 continue
             target = self.resolve(site.callee)
-            if target is not None and not site.retried_by:
-                out.extend((s, w, (function,) + path) for s, w, path in self.writes_below(target, seen))
+            if target is not None:
+                out.extend((s, item, (function,) + path) for s, item, path in self._below(target, own, seen))
         return out
 
     def retried_writes(self):
@@ -338,6 +348,21 @@ class CallGraph:
                 outer = summary.layers[site.retried_by[-1]]
                 for write_summary, write, path in self.writes_below(target):
                     out.append((outer, write_summary, write, path, summary.path))
+        return out
+
+    def retried_keys(self):
+        """(outer layer, module of the retried call, the call, module of the key, the
+        :class:`KeyMint`, path of functions) for keys minted afresh in functions that a retry
+        reaches through calls (RES401 through the call graph)."""
+        out = []
+        for summary in self.summaries:
+            for site in summary.calls:
+                target = self.resolve(site.callee) if site.retried_by else None
+                if target is None:
+                    continue
+                outer = summary.layers[site.retried_by[-1]]
+                for mint_summary, mint, path in self.keys_below(target):
+                    out.append((outer, summary, site, mint_summary, mint, path))
         return out
 
     def key_sources(self, callee: Optional[str], kind: str, depth: int = 0

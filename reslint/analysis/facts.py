@@ -50,6 +50,12 @@ class Layer:
     off: str = ""
     cap: str = ""  # "20 s time cap", "no time cap" or "" (unknown), for messages and graphs
 
+    @property
+    def retry(self) -> str:
+        """The layer as a message names a retry: ``notify retry`` for a decorated function,
+        ``digest retry loop`` (not ``digest retry loop retry``) for a loop."""
+        return self.label if "retry" in self.label.split() else f"{self.label} retry"
+
 
 @dataclass(frozen=True)
 class CallSite:
@@ -100,6 +106,21 @@ class KeyReturn:
     kind: str
     what: str
     name: str = ""
+    row: int = 0
+    column: int = 0
+    end_row: int = 0
+    end_column: int = 0
+
+
+@dataclass(frozen=True)
+class KeyMint:
+    """In ``function``, outside any retry, a write (``write``: ``HTTP POST``) sends an idempotency
+    key minted on every call, by the generator ``name`` at the position given: a retry that reaches
+    ``function`` through calls mints a new key on every attempt (RES401 in the project pass)."""
+
+    function: str
+    write: str
+    name: str
     row: int = 0
     column: int = 0
     end_row: int = 0
@@ -190,3 +211,5 @@ class ModuleSummary:
     fixed_timeouts: Tuple[FixedTimeout, ...] = ()
     budgeted: Tuple[str, ...] = ()
     budget_calls: Tuple[BudgetCall, ...] = ()
+    #: writes outside any retry whose key their function mints afresh (RES401 through the call graph)
+    key_mints: Tuple[KeyMint, ...] = ()

@@ -94,13 +94,15 @@ class RetryScope:
     condition (:meth:`RetriedScopes.is_poll`), so a pass is a new request by design, not a
     replay after a failure; ``decorator``: the decorator of ``function`` that applies the policy
     (``@api_retry`` where ``api_retry = retry(...)`` is shared by several functions, each its own
-    layer of the call graph)."""
+    layer of the call graph); ``reached``: ``function`` is a local function the retried code calls
+    (:meth:`RetriedScopes.reached_closures`), not the function the policy retries."""
 
     policy: RetryPolicy
     node: cst.CSTNode
     function: Optional[cst.FunctionDef] = None
     poll: bool = False
     decorator: Optional[cst.BaseExpression] = None
+    reached: bool = False
 
 
 @dataclass
@@ -167,6 +169,7 @@ class RetriedScopes:
         #: the project's retry helpers defined in this module, by qualified name
         self.found_helpers: Dict[str, Helper] = {}
         self._defs: List[Tuple[cst.FunctionDef, Scope]] = []  # the functions around the statement walked
+        self._reached: Set[Tuple[int, int]] = set()  # (id(policy), id(local function)) already opened
         self._walk(ctx.model.module_scope.node.body, ctx.model.module_scope, None)
         callers = [h for h in self.found_helpers.values() if h.kind == CALLER]
         if callers:  # their calls can come before their definitions: a second, cheap walk finds them
@@ -183,6 +186,36 @@ class RetriedScopes:
         self.opened.setdefault(id(node), []).append(entry)
         if isinstance(entry, RetryScope):
             self._by_policy.setdefault(id(entry.policy), entry)
+
+    def _open_with_closures(self, entry: RetryScope, scope: Scope) -> None:
+        """Open ``entry`` (its names resolve in ``scope``), then the local functions its code calls."""
+        self._open(entry.node, entry)
+        if any(e is entry for e in self.opened.get(id(entry.node), ())):  # not when it makes one attempt
+            self.reached_closures(entry, scope)
+
+    def reached_closures(self, entry: RetryScope, scope: Scope, depth: int = 0) -> None:
+        """The local functions the retried code of ``entry`` calls by name (``send()``, defined in the
+        function around a retry loop; ``scope``: where the retried code's names resolve): their
+        bodies run on each attempt too, and are opened as retried scopes of the same policy, marked
+        ``reached`` (a key minted there is new on every attempt, a write made there is replayed).
+        A local function defined in the retried code is in its scope already."""
+        if depth > 3:
+            return
+        within = {id(node) for node in expressions(entry.node)}
+        for node in expressions(entry.node):
+            if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name)):
+                continue
+            found = self.ctx.lookup(node.func.value, scope)
+            if not found or len(found) != 1 or found[0].kind != "def" or found[0].scope.kind != "function":
+                continue
+            func = found[0].node
+            key = (id(entry.policy), id(func))
+            if id(func) in within or key in self._reached:
+                continue
+            self._reached.add(key)
+            reached = RetryScope(entry.policy, func.body, func, reached=True)
+            self._open(func.body, reached)
+            self.reached_closures(reached, self.ctx.model.scopes.get(id(func.body), scope), depth + 1)
 
     def retries_nothing(self, policy: RetryPolicy) -> bool:
         """Whether ``policy`` decorates only generator functions whose iteration its library does
@@ -239,11 +272,13 @@ class RetriedScopes:
                 if policy is not None:
                     self._live.add(id(policy))
                     self.policies.append(policy)
-                    self._open(stmt.body, RetryScope(policy, stmt.body, stmt, decorator=decorator.decorator))
+                    self._open_with_closures(RetryScope(policy, stmt.body, stmt, decorator=decorator.decorator),
+                                             inner)
                     continue
                 policy = self._helper_use(decorator.decorator, scope)
                 if policy is not None:  # the project's own retry decorator: its faults are its loop's
-                    self._open(stmt.body, RetryScope(policy, stmt.body, stmt, decorator=decorator.decorator))
+                    self._open_with_closures(RetryScope(policy, stmt.body, stmt, decorator=decorator.decorator),
+                                             inner)
             recursive = self.helpers.recursion(stmt, scope)
             if recursive is not None:
                 self._helper_of(stmt, (stmt, scope))  # a helper retrying its callable by recursion
@@ -276,7 +311,7 @@ class RetriedScopes:
                 self._functions.setdefault(id(policy), self._function)
                 self.policies.append(policy)
                 self.loop_policies[id(stmt)] = policy
-                self._open(stmt.body, RetryScope(policy, stmt.body))
+                self._open_with_closures(RetryScope(policy, stmt.body), scope)
             self._block(stmt.body, scope, deadline)
             if stmt.orelse is not None:
                 self._block(stmt.orelse.body, scope, deadline)

@@ -13,7 +13,7 @@ from reslint.catalog import canonical, retries as retry_catalog
 from reslint.catalog.clients import ADAPTER_RAISES, COUNTS_RETRIES, REQUEST_METHODS, RETRYING_CLIENTS
 from reslint.analysis.model_calls import call_attempts, retrying_call, unpacked_keywords
 from reslint.analysis.facts import ANY, UNKNOWN_TYPES, BudgetCall, CallSite, FixedTimeout, Function, KeyCall, \
-    KeyReturn, Layer, ModuleSummary, PendingWrite
+    KeyMint, KeyReturn, Layer, ModuleSummary, PendingWrite
 from reslint.semantics.context import Context
 from reslint.model.policy import RetriedKind, RetryPolicy
 from reslint.values import UNKNOWN, is_number, spelled_as_constant
@@ -47,6 +47,8 @@ class SummaryCollector:
         self._key_calls: List[Tuple[dict, cst.CSTNode]] = []
         self._key_returns: List[Tuple[dict, cst.CSTNode]] = []
         self._pending_writes: List[Tuple[dict, cst.CSTNode]] = []
+        self._key_mints: List[Tuple[dict, cst.CSTNode]] = []
+        self._bodies: Dict[int, _FunctionBody] = {}
         #: the statements whose rendering holds the recorded nodes (``Context.unit``): the
         #: only ones whose positions :meth:`summary` reads
         self.units: List[cst.CSTNode] = []
@@ -99,6 +101,8 @@ class SummaryCollector:
             kind = idempotency.write_kind(node)
             if kind is not None and not idempotency.keys(node):
                 write = kind
+            elif kind is not None:
+                self._minted_keys(node, kind, idempotency)
         else:
             self._retried_keys(node)
         if callee is None and client is None and write is None:
@@ -123,6 +127,26 @@ class SummaryCollector:
         self.units.append(self.ctx.unit)
         self._calls.append(_PendingCall(passed.use, callee, function_name(self.ctx),
                                         tuple(self.layer_of(scope.policy, scope) for scope in scopes), client))
+
+    def _minted_keys(self, node: cst.Call, kind: str, idempotency) -> None:
+        """The keys a write outside any retry sends that its function (a module-level function or a
+        method) mints on every call: a retry reaching the function through calls mints a new one on
+        every attempt (:class:`KeyMint`)."""
+        scope = self.ctx.scope
+        while scope is not None and scope.kind in ("lambda", "comprehension"):
+            scope = scope.parent
+        if scope is None or scope.kind != "function" or scope.parent is None or \
+                scope.parent.kind not in ("module", "class"):
+            return
+        body = self._bodies.setdefault(id(scope.node), _FunctionBody(scope.node.body))
+        function = function_name(self.ctx)
+        for use in idempotency.keys(node, body):
+            if use.outside:
+                continue  # bound outside the function: once per process, not per call
+            for minted in idempotency.trace(use.expr, body, use.scope, via=use.helper, stmt=use.added_by):
+                if minted.kind == "fresh":
+                    self.units.append(self.ctx.unit)
+                    self._key_mints.append((dict(function=function, write=kind, name=minted.name), minted.call))
 
     def _retried_keys(self, node: cst.Call) -> None:
         """Keys of a retried write that come from other modules' functions (RES401), and a keyless
@@ -366,7 +390,8 @@ class SummaryCollector:
                              wanted=tuple(sorted(self.ctx.wanted)), rebinds=self._rebinds(),
                              fixed_timeouts=_placed(FixedTimeout, [(f, n) for f, n, _ in fixed], positions, end=False),
                              budgeted=budgeted,
-                             budget_calls=_placed(BudgetCall, [(f, n) for f, n, _ in budget_calls], positions))
+                             budget_calls=_placed(BudgetCall, [(f, n) for f, n, _ in budget_calls], positions),
+                             key_mints=_placed(KeyMint, self._key_mints, positions))
 
     #: a constant larger than this is not a wait or a count anyone reads (and stays out of the cache)
     MAX_CONSTANT = 1e12
@@ -455,7 +480,7 @@ class SummaryCollector:
     def needs_positions(self) -> bool:
         """Whether anything the project pass may report or cite is recorded (a key return
         other than a fresh one only leads to another module: its position is never shown)."""
-        return bool(self._layers or self._key_calls or self._pending_writes) or \
+        return bool(self._layers or self._key_calls or self._pending_writes or self._key_mints) or \
             bool(self.ctx.deadline_facts and (self.ctx.deadline_facts[0] or self.ctx.deadline_facts[2])) or \
             any(fields["what"] == "fresh" for fields, _ in self._key_returns) or \
             any(c.retried_by or c.write for c in self._calls)
@@ -480,6 +505,14 @@ class SummaryCollector:
                 elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
                     stack.append((stmt.body.body, f"{prefix}.{stmt.name.value}"))
         return out
+
+
+@dataclass
+class _FunctionBody:
+    """A function's body, asked about as a retried scope would be (:meth:`Idempotency.keys`): what is
+    bound in it runs on every call."""
+
+    node: cst.CSTNode
 
 
 def _unpacked_attempts(client, constructor: cst.Call, ctx: Context) -> Optional[int]:

@@ -50,13 +50,14 @@ class IdempotencyKeyInRetry(Rule):
                 if minted.kind != "fresh" or id(minted.call) in self._seen:
                     continue
                 self._seen.add(id(minted.call))
-                where = f"in `{minted.via}()`, which the retried code calls" if minted.via else \
-                    "inside the retried code"
+                # a helper that returns the key, or the local function the retried code calls (``send()``)
+                via = minted.via or (scope.function.name.value if scope.reached else "")
+                where = f"in `{via}()`, which the retried code calls" if via else "inside the retried code"
                 message = (f"idempotency key minted by `{minted.name}()` {where}: every attempt of the {kind} "
                            f"sends a new key, so a replay after a timeout (when the first attempt did succeed) is "
                            f"not recognised and the write happens twice; mint the key once before the first "
                            f"attempt and pass it in, or derive it from stable business data")
-                fix, statement = (None, None) if minted.via else self._fix(minted, scope)
+                fix, statement = (None, None) if via else self._fix(minted, scope)
                 if fix is None:
                     self.report(minted.call, message)
                 else:  # the edit is computed on the definition that holds the loop or the parameters

@@ -60,5 +60,4 @@ def _retry(outer, path: Tuple[str, ...]) -> str:
     """One retry that reaches a write: ``the notify retry (3 attempts, through notify → send_mail)``."""
     attempts = f"{outer.attempts} attempts" if outer.attempts > 0 else \
         "unbounded attempts" if outer.attempts == 0 else "retried"
-    layer = outer.label if "retry" in outer.label.split() else f"{outer.label} retry"  # not "the f retry loop retry"
-    return f"the {layer} ({attempts}, through {' → '.join(_name(name) for name in path)})"
+    return f"the {outer.retry} ({attempts}, through {' → '.join(_name(name) for name in path)})"
