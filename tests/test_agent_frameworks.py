@@ -118,6 +118,70 @@ def test_with_retry_without_waits_and_with_many_attempts(tmp_path):
     assert "cannot cap total time" in message
 
 
+OUTER = ("from tenacity import retry, retry_if_exception_type, stop_after_attempt, stop_after_delay, "
+         "wait_random_exponential\n"
+         "outer = retry(retry=retry_if_exception_type(TRANSIENT), wait=wait_random_exponential(max=5), "
+         "stop=stop_after_attempt(3) | stop_after_delay(300), reraise=True)\n")
+
+
+@pytest.mark.parametrize(("model", "run", "chain"), [
+    # a with_retry runnable bound to a name, around a model that keeps its SDK's retries
+    ("inner = ChatOpenAI(timeout=60).with_retry(retry_if_exception_type=TRANSIENT)\n", "inner.invoke(q)",
+     "go (3) → LangChain with_retry (3) → langchain_openai client (3): up to 27 calls per go call"),
+    # the SDK's retries off: two layers
+    ("inner = ChatOpenAI(timeout=60, max_retries=0).with_retry(retry_if_exception_type=TRANSIENT)\n",
+     "inner.invoke(q)", "go (3) → LangChain with_retry (3): up to 9 calls per go call"),
+    # built where it runs
+    ("", "ChatOpenAI(timeout=60, max_retries=0).with_retry(retry_if_exception_type=TRANSIENT).invoke(q)",
+     "go (3) → LangChain with_retry (3): up to 9 calls per go call"),
+    # in a chain, and run by batch (also retried by with_retry)
+    ("inner = ChatOpenAI(timeout=60, max_retries=0).with_retry(retry_if_exception_type=TRANSIENT, "
+     "stop_after_attempt=4)\nchain = prompt | inner\n", "chain.batch([q])",
+     "go (3) → LangChain with_retry (4): up to 12 calls per go call"),
+])
+def test_a_with_retry_runnable_run_in_a_retry_is_a_layer_of_the_chain(tmp_path, model, run, chain):
+    source = (LANGCHAIN + OUTER + "from langchain_core.prompts import ChatPromptTemplate\n"
+              "prompt = ChatPromptTemplate.from_template('{q}')\n" + model +
+              "@outer\ndef go(q):\n    return " + run + "\n")
+    found = [f for f in _findings(tmp_path, source) if f[1] == "RES301"]
+    row = source.count("\n")
+    assert [r for r, _, _ in found][-1] == row
+    assert f"retry layers multiply: {chain}, so one failing dependency" in found[-1][2]
+
+
+@pytest.mark.parametrize("model, run", [
+    # stream is RunnableBindingBase's: it runs the model once, outside the with_retry
+    ("inner = ChatOpenAI(timeout=60, max_retries=0).with_retry(retry_if_exception_type=TRANSIENT)\n",
+     "inner.stream(q)"),
+    # one attempt: no retry
+    ("inner = ChatOpenAI(timeout=60, max_retries=0).with_retry(retry_if_exception_type=TRANSIENT, "
+     "stop_after_attempt=1)\n", "inner.invoke(q)"),
+    # with_retry gives up with the last ValueError, which the outer retry does not catch
+    ("inner = ChatOpenAI(timeout=60, max_retries=0).with_retry(retry_if_exception_type=(ValueError,))\n",
+     "inner.invoke(q)"),
+    ("", "ChatOpenAI(timeout=60, max_retries=0).with_retry(retry_if_exception_type=(ValueError,)).invoke(q)"),
+])
+def test_a_with_retry_runnable_that_adds_no_attempts_is_no_layer(tmp_path, model, run):
+    source = LANGCHAIN + OUTER + model + "@outer\ndef go(q):\n    return " + run + "\n"
+    assert [f for f in _findings(tmp_path, source) if f[1] == "RES301"] == []
+
+
+def test_the_graph_shows_a_with_retry_runnable_between_the_outer_retry_and_the_model(tmp_path):
+    from reslint import graph
+    from reslint.analysis.callgraph import CallGraph
+
+    (tmp_path / "m.py").write_text(LANGCHAIN + OUTER + "inner = ChatOpenAI(timeout=60).with_retry(retry_if_exception_type=TRANSIENT)\n"
+                                   "@outer\ndef go(q):\n    return inner.invoke(q)\n")
+    run = Runner(Settings(root=tmp_path), use_cache=False).run([tmp_path])
+    text = graph.mermaid(CallGraph([r.summary for r in run.results if r.summary is not None]))
+    nodes = {line.split("[")[0].strip(): line.split('"')[1].split("<br/>")[0] for line in text.splitlines()
+             if '["' in line}
+    edges = sorted((nodes[a], product, nodes[b]) for a, product, b in
+                   (line.split() for line in text.splitlines() if "-->" in line))
+    assert edges == [("LangChain with_retry", "-->|x9|", "langchain_openai client"),
+                     ("go", "-->|x9|", "LangChain with_retry")]
+
+
 def test_with_retry_is_recognised_only_in_files_that_import_langchain(tmp_path):
     found = _findings(tmp_path, "class Job:\n    def with_retry(self):\n        return self\n\n"
                                 "job = Job().with_retry()\n")

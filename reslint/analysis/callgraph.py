@@ -240,7 +240,7 @@ class CallGraph:
     def _site_chains(self, summary: ModuleSummary, site: CallSite, depth: int) -> List[Tuple[Hop, ...]]:
         """Chains of layers a call site reaches beyond the layers around it."""
         if site.client_layer is not None:
-            return [(Hop(summary.path, summary.layers[site.client_layer]),)]
+            return [_entered(summary, site.client_layer)]
         target = self.resolve(site.callee)
         if target is not None:
             return self.reach(target, depth + 1)
@@ -412,6 +412,16 @@ class CallGraph:
                 if best and all(_retries(h.layer) for h in best):
                     out.append(Nesting(summary, site, best))
         return out
+
+
+def _entered(summary: ModuleSummary, layer: int) -> Tuple[Hop, ...]:
+    """The layers a call entering ``layer`` goes through: it, and those it wraps (a runnable's retry
+    around a chat model that retries inside)."""
+    hops = []
+    while layer is not None and len(hops) <= MAX_DEPTH:
+        hops.append(Hop(summary.path, summary.layers[layer]))
+        layer = summary.layers[layer].wraps
+    return tuple(hops)
 
 
 def _multiplying(chain: Tuple[Hop, ...], expand) -> Tuple[Hop, ...]:

@@ -49,6 +49,9 @@ class Layer:
     column: int = 0
     off: str = ""
     cap: str = ""  # "20 s time cap", "no time cap" or "" (unknown), for messages and graphs
+    #: the id of the layer each attempt goes through (a runnable's retry around a chat model that
+    #: retries inside): a call entering this layer enters that one too
+    wraps: Optional[int] = None
 
     @property
     def retry(self) -> str:

@@ -21,6 +21,8 @@ from reslint.values import UNKNOWN, is_number, spelled_as_constant
 #: the methods that run a framework's model object (LangChain ``invoke``, LlamaIndex ``complete``...)
 _RUN_METHODS = frozenset(m for library, methods in REQUEST_METHODS.items() if library in RETRYING_CLIENTS
                          for m in methods)
+#: what :meth:`SummaryCollector._receiver_layer` answers for a call that builds no such policy
+_NOT_A_POLICY = object()
 
 
 @dataclass
@@ -206,6 +208,11 @@ class SummaryCollector:
         func = node.func
         if not isinstance(func, cst.Attribute):
             return None
+        if isinstance(func.value, cst.Call) and func.attr.value in _RUN_METHODS:
+            # a model object built where it runs (``llm.with_retry(...).invoke(q)``)
+            built = self._wrapped_client(func.value, 0, method=func.attr.value)
+            if built is not None:
+                return built
         base = func.value
         override = None
         while isinstance(base, (cst.Attribute, cst.Call)):
@@ -224,7 +231,7 @@ class SummaryCollector:
         if constructor is None or self._derived(constructor):
             # a model object derived from a framework's model (``s = llm.with_structured_output(S)``,
             # ``chain = prompt | llm``), run by a method that sends its request
-            return self._wrapped_client(base, 0) if func.attr.value in _RUN_METHODS else None
+            return self._wrapped_client(base, 0, method=func.attr.value) if func.attr.value in _RUN_METHODS else None
         qual = self.ctx.qualname(constructor.func)
         qual = canonical(qual) if qual else None
         session = libraries.session_adapter(qual, self.ctx.type_of(base))
@@ -287,32 +294,60 @@ class SummaryCollector:
             if callee is None:
                 return
         self.units.append(self.ctx.unit)
-        self._calls.append(_PendingCall(node, callee, function_name(self.ctx), (self.layer_of(policy),), layer))
+        self._calls.append(_PendingCall(node, callee, function_name(self.ctx), (self._around(policy, layer),), layer))
 
-    def _wrapped_client(self, expr, depth: int, scope=None) -> Optional[int]:
-        """The layer of a retrying client that running ``expr`` calls: the client itself, one
-        derived from it (``llm.bind_tools(t)``, ``llm.with_structured_output(S)``) or a step of a
-        chain (``prompt | llm | parser``), followed through names bound once."""
+    def _wrapped_client(self, expr, depth: int, scope=None, method: Optional[str] = None) -> Optional[int]:
+        """The outermost retry layer that running ``expr`` with ``method`` enters: a retrying client
+        itself, one derived from it (``llm.bind_tools(t)``, ``llm.with_structured_output(S)``), a step of
+        a chain (``prompt | llm | parser``), or a policy that retries such an object
+        (``llm.with_retry(...)``, when ``method`` goes through its retry; ``None``: run by a retry
+        around it, which does), followed through names bound once."""
         if depth > 8:
             return None
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitOr):
-            return self._wrapped_client(expr.left, depth + 1, scope) or \
-                self._wrapped_client(expr.right, depth + 1, scope)
+            return self._wrapped_client(expr.left, depth + 1, scope, method) or \
+                self._wrapped_client(expr.right, depth + 1, scope, method)
         if isinstance(expr, cst.Call):
             qual = self.ctx.qualname(expr.func, scope)
             qual = canonical(qual) if qual else None
             if qual in RETRYING_CLIENTS or self.ctx.catalog.client(qual) is not None:
                 return self._constructor_layer(expr, qual)
+            retried = self._receiver_layer(expr, depth, scope, method)
+            if retried is not _NOT_A_POLICY:
+                return retried
             if isinstance(expr.func, cst.Attribute):
-                return self._wrapped_client(expr.func.value, depth + 1, scope)
+                return self._wrapped_client(expr.func.value, depth + 1, scope, method)
             return None
         if isinstance(expr, cst.Name):
             bound, bound_scope = self.ctx.resolve(expr, scope)
-            return self._wrapped_client(bound, depth + 1, bound_scope) if bound is not expr else None
+            return self._wrapped_client(bound, depth + 1, bound_scope, method) if bound is not expr else None
         if isinstance(expr, cst.Attribute):
             constructor = self.ctx.constructor_of(expr, scope)
-            return self._wrapped_client(constructor, depth + 1, scope) if constructor is not None else None
+            return self._wrapped_client(constructor, depth + 1, scope, method) if constructor is not None else None
         return None
+
+    def _receiver_layer(self, call: cst.Call, depth: int, scope, method: Optional[str]):
+        """For ``call`` building a policy that retries its receiver (``llm.with_retry(...)``): the
+        layer running it with ``method`` enters (the policy's, around the receiver's, or only the
+        receiver's when ``method`` does not go through the retry or it makes one attempt).
+        :data:`_NOT_A_POLICY` when ``call`` builds no such policy."""
+        retries = self.ctx.retries
+        policy = retries.for_call(call, scope) if retries is not None else None
+        if policy is None or not policy.adapter.retries_receiver:
+            return _NOT_A_POLICY
+        receiver = policy.adapter.receiver(policy)
+        # each attempt runs the receiver through the retry's own method (``invoke``)
+        inner = self._wrapped_client(receiver, depth + 1, scope) if receiver is not None else None
+        if (method is not None and method not in policy.adapter.receiver_run_methods) or not policy.retries:
+            return inner
+        return self._around(policy, inner)
+
+    def _around(self, policy: RetryPolicy, inner: Optional[int]) -> int:
+        """The layer of ``policy``, which retries an object whose calls enter the layer ``inner``."""
+        layer = self.layer_of(policy)
+        if inner is not None:
+            self._layers[layer]["wraps"] = inner
+        return layer
 
     def _call_layer(self, node: cst.Call, callee: Optional[str]) -> Optional[int]:
         """The layer of a call that retries inside by its own arguments (``litellm.completion(num_retries=3)``)."""

@@ -82,6 +82,13 @@ RUN_METHODS = CURRENT_RUN_METHODS | LEGACY_RUN_METHODS
 #: ... ValidationError")
 STRUCTURED_OUTPUT_METHODS = frozenset({"with_structured_output"})
 
+#: the methods of a ``RunnableRetry`` that go through its retry: it overrides ``invoke``/``ainvoke``
+#: (``Retrying(reraise=True)``: the last error is raised again when it gives up) and ``batch``/``abatch``
+#: (the inputs that still fail get their last error); the others (``stream``, ``transform``,
+#: ``batch_as_completed``...) are ``RunnableBindingBase``'s, which run the bound Runnable once
+#: (langchain_core/runnables/retry.py ``_invoke``, ``_batch``; base.py ``RunnableBindingBase``, 1.8.3)
+RETRIED_RUN_METHODS = frozenset({"invoke", "ainvoke", "batch", "abatch"})
+
 #: ``with_retry``'s defaults (langchain_core/runnables/base.py, 1.8.3)
 WITH_RETRY_DEFAULTS = {"stop_after_attempt": 3, "wait_exponential_jitter": True}
 #: ``RunnableRetry``'s field names for the same settings (langchain_core/runnables/retry.py)

@@ -76,6 +76,9 @@ class RetryAdapter:
     method_spellings: ClassVar[Mapping[str, str]] = {}
     #: whether the policy retries the object it is built from (:meth:`receiver`), not a scope
     retries_receiver: ClassVar[bool] = False
+    #: the methods of the object such a policy builds that go through its retry (``invoke``): a call
+    #: of one is a retry layer around the receiver; its other methods run the receiver once
+    receiver_run_methods: ClassVar[FrozenSet[str]] = frozenset()
     #: qualified names besides :attr:`spellings` whose use can start a finding of this mechanism
     #: (arq's ``Retry``, raised by a job that retries itself): kept by the prefilter
     entry_points: ClassVar[Tuple[str, ...]] = ()

@@ -3,7 +3,9 @@
 Facts (with their sources) are in :mod:`reslint.catalog.langchain`: 3 attempts, every ``Exception``
 retried, tenacity's ``wait_exponential_jitter`` between attempts (``wait_exponential_jitter=False``:
 no wait at all), no time cap. The policy retries the Runnable it is called on (or ``bound=``): a chat
-model there is a client that retries inside (RES301).
+model there is a client that retries inside (RES301). Running the Runnable it builds
+(``retried.invoke(q)``, :attr:`LangChain.receiver_run_methods`) inside another retry adds its attempts to
+that chain, around the chat model's own.
 
 ``with_retry`` is a method of every Runnable, and what it is called on is rarely a name reslint can
 type (``prompt | llm``, ``init_chat_model(...)``, ``llm.with_structured_output(S)``): it is
@@ -41,6 +43,7 @@ class LangChain(RetryAdapter):
     method_spellings = {"with_retry": WITH_RETRY}
     trigger_modules = ("langchain_core", "langchain", "langchain_openai", "langchain_anthropic", "langchain_community")
     retries_receiver = True
+    receiver_run_methods = cat.RETRIED_RUN_METHODS
     keywords = KEYWORDS
 
     @property
