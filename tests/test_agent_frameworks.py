@@ -325,6 +325,26 @@ def test_a_session_known_by_its_parameter_annotation(tmp_path):
     assert _codes(found) == [(7, "RES402"), (10, "RES402")]  # an unannotated or other parameter is unknown
 
 
+@pytest.mark.parametrize(("init", "reported"), [
+    ("def __init__(self, session: ClientSession):\n        self.session = session\n", True),
+    ("def __init__(self, read, write):\n        self.session = ClientSession(read, write, read_timeout_seconds=60)\n",
+     True),
+    # an annotation of several types, or none, or of another type: unknown
+    ("def __init__(self, session: Optional[ClientSession]):\n        self.session = session\n", False),
+    ("def __init__(self, session: 'ClientSession | None'):\n        self.session = session\n", False),
+    ("def __init__(self, session):\n        self.session = session\n", False),
+    ("def __init__(self, session: dict):\n        self.session = session\n", False),
+    # the parameter bound again before it is stored
+    ("def __init__(self, session: ClientSession):\n        session = wrap(session)\n        self.session = session\n",
+     False),
+])
+def test_a_session_stored_from_an_annotated_parameter_has_the_annotation_s_type(tmp_path, init, reported):
+    found = _findings(tmp_path, MCP + "from typing import Optional\nclass Agent:\n    " + init +
+                      "    @again\n    async def act(self):\n        return await self.session.call_tool('create_issue', {})\n")
+    row = MCP.count("\n") + init.count("\n") + 5
+    assert [(r, code) for r, code in _codes(found) if code == "RES402"] == ([(row, "RES402")] if reported else [])
+
+
 @pytest.mark.parametrize("deadline, reported", [
     ("asyncio.timeout(30)", False),  # the session is opened, used and closed inside the deadline
     ("asyncio.timeout(None)", True),  # no deadline

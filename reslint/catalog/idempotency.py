@@ -101,6 +101,11 @@ HTTP_CALLS["urllib3.request"] = None
 TOOL_CALLS: Dict[str, int] = dict(mcp.TOOL_CALLS)
 #: their method names (``.call_tool``), for a session known only by a parameter's annotation
 TOOL_METHODS: FrozenSet[str] = frozenset("." + name.rsplit(".", 1)[1] for name in TOOL_CALLS)
+#: the types a parameter's annotation is trusted for when a method stores the parameter
+#: (``def __init__(self, session: ClientSession): self.session = session``): what matters about them,
+#: that a tool call is a write, does not depend on how the object was built (a session's timeout does,
+#: and stays unknown)
+ANNOTATION_TYPES: FrozenSet[str] = frozenset(name.rsplit(".", 1)[0] for name in TOOL_CALLS)
 
 #: Other non-idempotent operations: qualified name -> the parameters that make them idempotent.
 WRITES: Dict[str, Tuple[str, ...]] = {

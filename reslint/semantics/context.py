@@ -26,6 +26,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 import libcst as cst
 
 from reslint.catalog import TIMEOUT_INJECTION_HOOKS, canonical, instance_type
+from reslint.catalog.idempotency import ANNOTATION_TYPES
 from reslint.catalog.user import EMPTY as EMPTY_CATALOG, UserCatalog
 from reslint.semantics.prefilter import absolute_module
 from reslint.values import UNKNOWN, arithmetic, bounded, spelled_as_constant  # noqa: F401 (UNKNOWN is re-exported)
@@ -513,20 +514,44 @@ class Context:
         if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
             cls = self._self_class(expr.value.value, scope)
             if cls is not None:
-                return self._type_of_bindings(cls.attrs.get(expr.attr.value), depth)
+                return self._type_of_bindings(cls.attrs.get(expr.attr.value), depth, stored=True)
         return None
 
-    def _type_of_bindings(self, found: Optional[List[Binding]], depth: int) -> Optional[str]:
+    def _type_of_bindings(self, found: Optional[List[Binding]], depth: int, stored: bool = False) -> Optional[str]:
+        """The one type of the values ``found`` binds; ``stored``: they are an attribute's
+        (``self.session = session``), where a parameter stored counts as its annotation says."""
         if not found:
             return None
         types = set()
         for b in found:
             if b.kind not in ("assign", "with") or b.value is None:
                 return None
-            types.add(self.type_of(b.value, b.scope, depth + 1))
+            found_type = self.type_of(b.value, b.scope, depth + 1)
+            if found_type is None and stored:
+                found_type = self._annotated_type(b.value, b.scope, depth)
+            types.add(found_type)
         if len(types) != 1:
             return None
         return types.pop()
+
+    def _annotated_type(self, expr, scope: Optional[Scope], depth: int) -> Optional[str]:
+        """The class a parameter's annotation names itself (``session: ClientSession``) when ``expr``
+        is that parameter, bound nowhere else, and the class is one the catalog trusts an
+        annotation for (``ANNOTATION_TYPES``); ``None`` for an annotation that names several types
+        or none (``Optional[X]``, ``X | None``, a string)."""
+        if not isinstance(expr, cst.Name):
+            return None
+        found = self.lookup(expr.value, scope)
+        if not found or len(found) != 1 or found[0].kind != "param" or not isinstance(found[0].node, cst.FunctionDef):
+            return None
+        params = found[0].node.params
+        param = next((p for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+                      if p.name.value == expr.value), None)
+        annotation = param.annotation.annotation if param is not None and param.annotation is not None else None
+        if not isinstance(annotation, (cst.Name, cst.Attribute)):
+            return None
+        qual = self.qualname(annotation, scope.parent if scope is not None else None, depth + 1)
+        return qual if qual in ANNOTATION_TYPES else None
 
     def _self_class(self, name: str, scope: Scope) -> Optional[Scope]:
         """The class scope when ``name`` is the ``self`` of the enclosing method, also from a
