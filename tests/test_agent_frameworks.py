@@ -258,6 +258,46 @@ def test_a_tool_call_outside_a_retry_is_not_reported(tmp_path):
     assert found == []
 
 
+WRAPPER = (MCP + "async def invoke_tool(session: ClientSession, name, args):\n"
+           "    return await session.call_tool(name, args)\n"
+           "class Tools:\n"
+           "    def __init__(self, session: ClientSession):\n"
+           "        self.session = session\n"
+           "    async def call(self, args, *, tool):\n"
+           "        return await invoke_tool(self.session, tool, args)\n"
+           "    async def run(self, name, args):\n"
+           "        return await self.session.call_tool(name, args)\n")
+
+
+@pytest.mark.parametrize(("call", "expected"), [
+    ("invoke_tool(session, 'search_docs', {})", None),
+    ("invoke_tool(session, name='search_docs', args={})", None),
+    ("Tools(session).run('search_docs', {})", None),
+    ("invoke_tool(session, 'create_issue', {})",
+     (5, "MCP tool call `create_issue` (not declared in `read-only-tools`) in `invoke_tool()` runs under the go retry "
+         "(3 attempts, through invoke_tool)")),
+    ("Tools(session).run('create_issue', {})",  # a method's callers do not pass its self
+     (12, "MCP tool call `create_issue` (not declared in `read-only-tools`) in `run()` runs under the go retry "
+          "(3 attempts, through run)")),
+    ("invoke_tool(session, pick(), {})",
+     (5, "an MCP tool call (the tool is chosen at run time) in `invoke_tool()` runs under the go retry")),
+    # the constant is passed one call further away: not followed
+    ("Tools(session).call({}, tool='search_docs')",
+     (5, "an MCP tool call (the tool is chosen at run time) in `invoke_tool()` runs under the go retry "
+         "(3 attempts, through call → invoke_tool)")),
+])
+def test_a_tool_named_by_a_wrapper_s_parameter_is_judged_by_the_constant_a_retried_caller_passes(
+        tmp_path, call, expected):
+    found = _findings(tmp_path, WRAPPER + f"@again\nasync def go(session: ClientSession):\n    return await {call}\n",
+                      "[tool.reslint.catalog]\nread-only-tools = [\"search_*\"]\n")
+    found = [(row, text) for row, code, text in found if code == "RES402"]
+    if expected is None:
+        assert found == []
+        return
+    [(row, text)] = found
+    assert (row, text[:len(expected[1])]) == expected
+
+
 @pytest.mark.parametrize(("table", "error"), [
     ("read-only-tools = \"search\"\n", "`tool.reslint.catalog.read-only-tools` must be a list of names"),
     ("read-only-tools = [\"\"]\n", "`tool.reslint.catalog.read-only-tools` must be a list of names"),

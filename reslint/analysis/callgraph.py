@@ -336,7 +336,8 @@ class CallGraph:
 
     def retried_writes(self):
         """(outer layer, write summary, write site, path of functions, path of the outer layer's
-        file) for keyless writes that a retry reaches through calls (RES402 through the call graph)."""
+        file, the retried call site the path starts at) for keyless writes that a retry reaches
+        through calls (RES402 through the call graph)."""
         out = []
         for summary in self.summaries:
             for site in summary.calls:
@@ -347,7 +348,7 @@ class CallGraph:
                     continue
                 outer = summary.layers[site.retried_by[-1]]
                 for write_summary, write, path in self.writes_below(target):
-                    out.append((outer, write_summary, write, path, summary.path))
+                    out.append((outer, write_summary, write, path, summary.path, site))
         return out
 
     def retried_keys(self):

@@ -76,6 +76,21 @@ class CallSite:
     #: a keyless non-idempotent write (``HTTP POST``...) outside any local retry, for RES402
     #: through the call graph
     write: Optional[str] = None
+    #: for a :attr:`write` whose target (a tool's name) is a parameter of ``function``: that
+    #: parameter's position as callers count it (``""``: keyword-only) and its name
+    target_param: Tuple[str, ...] = ()
+    #: the constant strings a call in a retried scope passes, as ``(slot, value)``: ``slot`` is a
+    #: position (``"1"``) or a keyword; its callee may take one as the target of a write
+    strings: Tuple[Tuple[str, str], ...] = ()
+
+    def passed(self, param: Tuple[str, ...]) -> Optional[str]:
+        """The constant string this call passes for its callee's parameter ``param`` (a
+        :attr:`target_param`), or ``None`` when it passes none that is known."""
+        if len(param) != 2:
+            return None
+        position, name = param
+        given = dict(self.strings)
+        return given.get(name) or (given.get(position) if position else None)
 
 
 @dataclass(frozen=True)

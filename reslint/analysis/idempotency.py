@@ -55,6 +55,26 @@ def _graphql_query(document: str) -> bool:
     return not set(later) & set(cat.GRAPHQL_WRITE_OPERATIONS)
 
 
+def _tool_argument(call: cst.Call, position: int) -> Optional[cst.Arg]:
+    """The argument of a tool call that names the tool: ``name=`` or the one at ``position``."""
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == "name"), None)
+    return arg or (positional[position] if len(positional) > position else None)
+
+
+def _parameter_slot(params: cst.Parameters, name: str, shift: int) -> Optional[Tuple[str, str]]:
+    """``(position, name)`` of the parameter ``name`` as a caller passes it: its position among the
+    positional parameters less ``shift`` (a method's ``self``), ``""`` when it is keyword-only;
+    ``None`` for ``self`` itself or a ``*args``/``**kwargs``."""
+    ordered = [p.name.value for p in (*params.posonly_params, *params.params)]
+    if name in ordered:
+        position = ordered.index(name) - shift
+        return (str(position), name) if position >= 0 else None
+    if any(p.name.value == name for p in params.kwonly_params):
+        return ("", name)
+    return None
+
+
 class Idempotency:
     """Per-file idempotency analysis (memoised on the context's cache)."""
 
@@ -163,15 +183,33 @@ class Idempotency:
     def _tool_call(self, call: cst.Call, position: int) -> Optional[str]:
         """An MCP tool call: a write unless its tool is a constant name the project declares
         read-only (``[tool.reslint.catalog] read-only-tools``)."""
-        positional = [a for a in call.args if a.keyword is None and not a.star]
-        arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == "name"), None)
-        arg = arg or (positional[position] if len(positional) > position else None)
+        arg = _tool_argument(call, position)
         name = self.ctx.value_of(arg.value) if arg is not None else None
         if not isinstance(name, str):
-            return "an MCP tool call (the tool is chosen at run time)"
+            return cat.RUNTIME_TOOL_CALL
         if self.ctx.catalog.read_only_tool(name):
             return None
-        return f"MCP tool call `{name}` (not declared in `read-only-tools`)"
+        return cat.NAMED_TOOL_CALL.format(tool=name)
+
+    def tool_parameter(self, call: cst.Call) -> Optional[Tuple[str, str]]:
+        """For a tool call whose tool is named by a parameter of the function it is in
+        (``def invoke_tool(session, name): return await session.call_tool(name, args)``): that
+        parameter's position as its callers count it (``""`` for a keyword-only one) and its name,
+        so that the project pass can judge the constant a retried caller passes; else ``None``."""
+        qual = self.ctx.qualname(call.func)
+        if qual is None and isinstance(call.func, cst.Attribute):
+            qual = self._annotated_method(call.func)
+        arg = _tool_argument(call, cat.TOOL_CALLS[qual]) if qual in cat.TOOL_CALLS else None
+        if arg is None or not isinstance(arg.value, cst.Name):
+            return None
+        scope = self.ctx.scope
+        while scope is not None and scope.kind in ("lambda", "comprehension"):
+            scope = scope.parent
+        found = self.ctx.lookup(arg.value.value)
+        if scope is None or scope.kind != "function" or not found or len(found) != 1 or \
+                found[0].kind != "param" or found[0].node is not scope.node:
+            return None  # not a parameter of this function, or one bound again in it
+        return _parameter_slot(scope.node.params, arg.value.value, shift=1 if scope.self_name else 0)
 
     def _keyword_string(self, call: cst.Call, name: str) -> Optional[str]:
         arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)

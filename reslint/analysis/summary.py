@@ -33,6 +33,8 @@ class _PendingCall:
     retried_by: Tuple[int, ...]
     client_layer: Optional[int]
     write: Optional[str] = None
+    target_param: Tuple[str, ...] = ()
+    strings: Tuple[Tuple[str, str], ...] = ()
 
 
 class SummaryCollector:
@@ -95,14 +97,14 @@ class SummaryCollector:
         if client is None:
             client = self._call_layer(node, callee)
         self._receiver_retry(node)
-        write = None
+        write, target = None, ()
         if not ctx.retry_scopes:  # writes inside a local retry are RES402's per-file business
             from reslint.analysis.idempotency import analysis
 
             idempotency = analysis(ctx)
             kind = idempotency.write_kind(node)
             if kind is not None and not idempotency.keys(node):
-                write = kind
+                write, target = kind, idempotency.tool_parameter(node) or ()
             elif kind is not None:
                 self._minted_keys(node, kind, idempotency)
         else:
@@ -112,7 +114,8 @@ class SummaryCollector:
         retried_by = tuple(self.layer_of(scope.policy, scope) for scope in ctx.retry_scopes)
         if retried_by or write:
             self.units.append(self.ctx.unit)
-        self._calls.append(_PendingCall(node, callee, function_name(ctx), retried_by, client, write))
+        strings = _passed_strings(node, ctx) if retried_by and callee is not None else ()
+        self._calls.append(_PendingCall(node, callee, function_name(ctx), retried_by, client, write, target, strings))
 
     def _passed(self, passed) -> None:
         """The call a retry helper makes of a callable it is handed (``retry_call(s3.get_object,
@@ -406,7 +409,8 @@ class SummaryCollector:
             span = positions.get(call.node) if positions is not None and (call.retried_by or call.write) else None
             calls.append(CallSite(call.callee, call.function, call.retried_by, call.client_layer,
                                   span.start.line if span else 0, span.start.column + 1 if span else 0,
-                                  span.end.line if span else 0, span.end.column + 1 if span else 0, call.write))
+                                  span.end.line if span else 0, span.end.column + 1 if span else 0, call.write,
+                                  call.target_param, call.strings))
         imports = tuple((name, b[0].qualname) for name, b in model.module_scope.bindings.items()
                         if len(b) == 1 and b[0].kind == "import" and b[0].qualname)
         lines, file_codes, file_all = (), (), False
@@ -548,6 +552,28 @@ class _FunctionBody:
     bound in it runs on every call."""
 
     node: cst.CSTNode
+
+
+#: the longest constant string a call site keeps (:attr:`CallSite.strings`): names, not documents
+_MAX_PASSED_STRING = 200
+
+
+def _passed_strings(call: cst.Call, ctx: Context) -> Tuple[Tuple[str, str], ...]:
+    """The constant strings ``call`` passes, as ``(position or keyword, value)``; positions after a
+    ``*args`` are not known and are left out."""
+    out = []
+    position: Optional[int] = 0
+    for arg in call.args:
+        if arg.star:
+            position = None if arg.star == "*" else position
+            continue
+        slot = arg.keyword.value if arg.keyword is not None else (str(position) if position is not None else None)
+        if arg.keyword is None and position is not None:
+            position += 1
+        value = ctx.value_of(arg.value) if slot is not None else None
+        if isinstance(value, str) and len(value) <= _MAX_PASSED_STRING:
+            out.append((slot, value))
+    return tuple(out)
 
 
 def _unpacked_attempts(client, constructor: cst.Call, ctx: Context) -> Optional[int]:

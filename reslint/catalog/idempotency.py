@@ -106,6 +106,10 @@ TOOL_METHODS: FrozenSet[str] = frozenset("." + name.rsplit(".", 1)[1] for name i
 #: that a tool call is a write, does not depend on how the object was built (a session's timeout does,
 #: and stays unknown)
 ANNOTATION_TYPES: FrozenSet[str] = frozenset(name.rsplit(".", 1)[0] for name in TOOL_CALLS)
+#: how a finding names a tool call: by its tool when that is a constant (``{tool}``), else as
+#: chosen at run time
+NAMED_TOOL_CALL = "MCP tool call `{tool}` (not declared in `read-only-tools`)"
+RUNTIME_TOOL_CALL = "an MCP tool call (the tool is chosen at run time)"
 
 #: Other non-idempotent operations: qualified name -> the parameters that make them idempotent.
 WRITES: Dict[str, Tuple[str, ...]] = {
