@@ -329,6 +329,33 @@ def test_llama_index_and_haystack_models_retry_inside(tmp_path):
     assert "go (3) → llama_index client (2): up to 6 calls" in found[0][2]
 
 
+@pytest.mark.parametrize(("imported", "built", "run", "layer"), [
+    ("from llama_index.llms.openai import OpenAIResponses", "OpenAIResponses(model='m'{})", "complete(q)",
+     "llama_index client (4)"),
+    ("from haystack.components.generators.chat import OpenAIResponsesChatGenerator",
+     "OpenAIResponsesChatGenerator({})", "run(messages=[q])", "haystack client (6)"),
+    ("from haystack.components.embedders import OpenAITextEmbedder", "OpenAITextEmbedder({})", "run(q)",
+     "haystack client (6)"),
+    ("from haystack.components.embedders import OpenAIDocumentEmbedder", "OpenAIDocumentEmbedder({})",
+     "run(documents=[q])", "haystack client (6)"),
+])
+@pytest.mark.parametrize("off", [False, True])
+def test_responses_models_and_embedders_retry_inside(tmp_path, imported, built, run, layer, off):
+    model = built.format(", max_retries=0" if "model=" in built and off else "max_retries=0" if off else "")
+    source = ("import openai\n" + imported + "\n"
+              "from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_random_exponential\n"
+              f"llm = {model}\n"
+              "@retry(retry=retry_if_exception_type(openai.APIError), stop=stop_after_attempt(3), "
+              "wait=wait_random_exponential(max=5))\n"
+              f"def go(q):\n    return llm.{run}\n")
+    found = [(row, text) for row, code, text in _findings(tmp_path, source) if code == "RES301"]
+    if off:
+        assert found == []
+        return
+    [(row, text)] = found
+    assert row == 7 and f"go (3) → {layer}: up to " in text
+
+
 def test_with_fallbacks_is_no_retry_layer_but_keeps_the_model_inside(tmp_path):
     """``primary.with_fallbacks([backup])`` calls another model on failure (not the same call again):
     no layer of its own, and a ``with_retry`` around it still retries the primary's SDK retries."""

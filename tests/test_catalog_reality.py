@@ -1682,20 +1682,41 @@ def test_mcp_client_session_has_no_read_timeout_by_default():
     assert session.__module__ == "mcp.client.session"
 
 
-def test_llama_index_openai_defaults():
-    llm = pytest.importorskip("llama_index.llms.openai").OpenAI(api_key="sk-test")
-    assert llm.timeout == TIMEOUT_CALLS["llama_index.llms.openai.OpenAI"].default_s == 60.0
-    assert llm._get_credential_kwargs()["max_retries"] == 3  # 4 attempts in the SDK client
+@pytest.mark.parametrize("name", ["OpenAI", "OpenAIResponses"])
+def test_llama_index_openai_defaults(name):
+    """The SDK client each LLM builds gets its ``timeout`` (60 s) and ``max_retries`` (3, so 4 attempts)."""
+    from reslint.catalog.clients import RETRYING_CLIENTS
+
+    llm = getattr(pytest.importorskip("llama_index.llms.openai"), name)(api_key="sk-test")
+    qualname = f"llama_index.llms.openai.{name}"
+    kwargs = llm._get_credential_kwargs()
+    assert llm.timeout == kwargs["timeout"] == TIMEOUT_CALLS[qualname].default_s == 60.0
+    assert kwargs["max_retries"] + 1 == RETRYING_CLIENTS[qualname].default_attempts == 4
+    assert names.canonical(f"{type(llm).__module__}.{name}") == qualname
 
 
-def test_haystack_openai_generator_defaults(monkeypatch):
-    chat = pytest.importorskip("haystack.components.generators.chat")
+@pytest.mark.parametrize("qualname", [
+    "haystack.components.generators.chat.OpenAIChatGenerator",
+    "haystack.components.generators.chat.AzureOpenAIChatGenerator",
+    "haystack.components.generators.chat.OpenAIResponsesChatGenerator",
+    "haystack.components.embedders.OpenAITextEmbedder",
+    "haystack.components.embedders.OpenAIDocumentEmbedder",
+])
+def test_haystack_openai_component_defaults(monkeypatch, qualname):
+    """With neither ``timeout`` nor ``max_retries`` (nor their environment variables), each
+    component's SDK client waits 30 s and retries 5 times (6 attempts)."""
+    from reslint.catalog.clients import RETRYING_CLIENTS
+
+    pytest.importorskip("haystack")
     secret = pytest.importorskip("haystack.utils").Secret.from_token("sk-test")
     monkeypatch.delenv("OPENAI_TIMEOUT", raising=False)
     monkeypatch.delenv("OPENAI_MAX_RETRIES", raising=False)
-    kwargs = chat.OpenAIChatGenerator(api_key=secret)._client_kwargs()
-    spec = TIMEOUT_CALLS["haystack.components.generators.chat.OpenAIChatGenerator"]
-    assert kwargs["timeout"] == spec.default_s == 30.0 and kwargs["max_retries"] == 5
+    component, _, _ = resolve(qualname)
+    extra = {"azure_endpoint": "https://example.invalid"} if "Azure" in qualname else {}
+    kwargs = component(api_key=secret, **extra)._client_kwargs()
+    assert kwargs["timeout"] == TIMEOUT_CALLS[qualname].default_s == 30.0
+    assert kwargs["max_retries"] + 1 == RETRYING_CLIENTS[qualname].default_attempts == 6
+    assert names.canonical(f"{component.__module__}.{component.__name__}") == qualname
 
 
 def test_mcp_transports_bound_reads_except_stdio():

@@ -105,6 +105,14 @@ ALIASES: Dict[str, str] = {
         "haystack.components.generators.chat.OpenAIChatGenerator",
     "haystack.components.generators.chat.azure.AzureOpenAIChatGenerator":
         "haystack.components.generators.chat.AzureOpenAIChatGenerator",
+    "llama_index.llms.openai.responses.OpenAIResponses": "llama_index.llms.openai.OpenAIResponses",
+    "haystack.components.generators.chat.openai_responses.OpenAIResponsesChatGenerator":
+        "haystack.components.generators.chat.OpenAIResponsesChatGenerator",
+    # haystack/components/embedders/__init__.py
+    "haystack.components.embedders.openai_text_embedder.OpenAITextEmbedder":
+        "haystack.components.embedders.OpenAITextEmbedder",
+    "haystack.components.embedders.openai_document_embedder.OpenAIDocumentEmbedder":
+        "haystack.components.embedders.OpenAIDocumentEmbedder",
 }
 
 FACTORIES: Dict[str, str] = {
