@@ -84,8 +84,8 @@ def _uses_httpx2(package: str) -> bool:
 
 
 _HTTPX2_REASON = (
-    "openai 3.57 / anthropic 2.14 re-export httpx2.Timeout, a different class from httpx.Timeout (same "
-    "parameters: see test_httpx2_timeout_aliases_have_httpx_timeout_parameters)"
+    "the SDK re-exports httpx2.Timeout (anthropic 2.17; openai 2.54 re-exports httpx.Timeout), a different class "
+    "from httpx.Timeout (same parameters: see test_httpx2_timeout_aliases_have_httpx_timeout_parameters)"
 )
 
 def _case(check: str, key: str, *values, condition: Optional[str] = None, id: Optional[str] = None):

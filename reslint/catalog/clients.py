@@ -58,7 +58,7 @@ COUNTS_RETRIES, COUNTS_CONFIG, COUNTS_RETRY_OBJECT, COUNTS_OWN_POLICY = "retries
 
 RETRYING_CLIENTS: Dict[str, RetryingClient] = {c.qualname: c for c in (
     RetryingClient("openai.OpenAI", "max_retries", COUNTS_RETRIES, 3, _OPENAI_RAISES, "max_retries=0",
-                   "openai/_constants.py DEFAULT_MAX_RETRIES = 2 (openai 1.x-3.57.0)"),
+                   "openai/_constants.py DEFAULT_MAX_RETRIES = 2 (openai 2.54.0)"),
     RetryingClient("openai.AsyncOpenAI", "max_retries", COUNTS_RETRIES, 3, _OPENAI_RAISES, "max_retries=0",
                    "openai/_constants.py DEFAULT_MAX_RETRIES = 2"),
     RetryingClient("openai.AzureOpenAI", "max_retries", COUNTS_RETRIES, 3, _OPENAI_RAISES, "max_retries=0",
@@ -66,7 +66,7 @@ RETRYING_CLIENTS: Dict[str, RetryingClient] = {c.qualname: c for c in (
     RetryingClient("openai.AsyncAzureOpenAI", "max_retries", COUNTS_RETRIES, 3, _OPENAI_RAISES, "max_retries=0",
                    "openai/_constants.py DEFAULT_MAX_RETRIES = 2"),
     RetryingClient("anthropic.Anthropic", "max_retries", COUNTS_RETRIES, 3, _ANTHROPIC_RAISES, "max_retries=0",
-                   "anthropic/_constants.py DEFAULT_MAX_RETRIES = 2 (2.14.0)"),
+                   "anthropic/_constants.py DEFAULT_MAX_RETRIES = 2 (2.17.0)"),
     RetryingClient("anthropic.AsyncAnthropic", "max_retries", COUNTS_RETRIES, 3, _ANTHROPIC_RAISES, "max_retries=0",
                    "anthropic/_constants.py DEFAULT_MAX_RETRIES = 2"),
     # botocore: legacy mode (5 attempts, the default before 1.44) is assumed unless a mode is set

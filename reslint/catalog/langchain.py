@@ -1,6 +1,6 @@
 """LangChain: chat models (their timeouts and the SDK retries inside them) and the Runnable retry layer.
 
-Read in langchain-core 1.8.3, langchain-openai 1.7.4 and langchain-anthropic 1.7.10:
+Read in langchain-core 1.8.3, langchain-openai 1.8.1 and langchain-anthropic 1.7.10:
 
 - ``ChatOpenAI``/``AzureChatOpenAI``: ``request_timeout`` (alias ``timeout``) defaults to ``None`` and
   is passed as ``openai.OpenAI(timeout=None)``, which turns the SDK's 600 s default off: a call waits
@@ -27,7 +27,7 @@ from typing import Tuple
 from reslint.catalog.model import MODEL, TimeoutParam, TimeoutSpec
 
 OPENAI_SRC = ("langchain_openai/chat_models/base.py request_timeout = Field(default=None, alias='timeout'), passed "
-              "as openai.OpenAI(timeout=None): no timeout (langchain-openai 1.7.4)")
+              "as openai.OpenAI(timeout=None): no timeout (langchain-openai 1.8.1)")
 ANTHROPIC_SRC = ("langchain_anthropic/chat_models.py default_request_timeout = Field(None, alias='timeout'), passed "
                  "as anthropic.Client(timeout=None): no timeout (langchain-anthropic 1.7.10)")
 

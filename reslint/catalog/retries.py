@@ -135,7 +135,7 @@ STATUS_ERRORS: FrozenSet[str] = frozenset({
 })
 
 #: Errors a retry cannot fix (auth, bad request, not found) — openai/_exceptions.py,
-#: anthropic/_exceptions.py (3.57.0 / 2.14.0), stripe/_error.py.
+#: anthropic/_exceptions.py (2.54.0 / 2.17.0), stripe/_error.py.
 NON_TRANSIENT_ERRORS: FrozenSet[str] = frozenset({
     "openai.AuthenticationError", "openai.PermissionDeniedError", "openai.BadRequestError",
     "openai.NotFoundError", "openai.UnprocessableEntityError", "openai.ConflictError",

@@ -293,8 +293,8 @@ BOTO_MODEL_SERVICES = (("bedrock-runtime", MODEL), ("bedrock-agent-runtime", MOD
 
 def _cloud() -> List[TimeoutSpec]:
     boto_src = "botocore/config.py Config(connect_timeout=60, read_timeout=60) (1.44.8)"
-    openai_src = "openai/_constants.py DEFAULT_TIMEOUT = httpx.Timeout(timeout=600, connect=5.0) (3.57.0)"
-    anthropic_src = "anthropic/_constants.py DEFAULT_TIMEOUT = httpx.Timeout(timeout=10 * 60, connect=5.0) (2.14.0)"
+    openai_src = "openai/_constants.py DEFAULT_TIMEOUT = httpx.Timeout(timeout=600, connect=5.0) (2.54.0)"
+    anthropic_src = "anthropic/_constants.py DEFAULT_TIMEOUT = httpx2.Timeout(timeout=10 * 60, connect=5.0) (2.17.0)"
     botocore_fix = "config={obj0}(connect_timeout={seconds}, read_timeout={seconds})"
     # the presigners botocore adds to its clients sign locally and send nothing
     # (botocore/signers.py add_generate_presigned_url, add_generate_presigned_post,
@@ -348,8 +348,8 @@ MODEL_CLIENTS: Dict[str, Tuple[str, ...]] = {
 
 
 def _model_requests() -> List[TimeoutSpec]:
-    src = {"openai": "openai/_base_client.py _build_request: per-request timeout (3.57.0)",
-           "anthropic": "anthropic/_base_client.py _build_request: per-request timeout (2.15.0)"}
+    src = {"openai": "openai/_base_client.py _build_request: per-request timeout (2.54.0)",
+           "anthropic": "anthropic/_base_client.py _build_request: per-request timeout (2.17.0)"}
     specs = []
     for package, clients in MODEL_CLIENTS.items():
         for client in clients:
