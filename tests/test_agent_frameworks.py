@@ -134,6 +134,9 @@ OUTER = ("from tenacity import retry, retry_if_exception_type, stop_after_attemp
     # built where it runs
     ("", "ChatOpenAI(timeout=60, max_retries=0).with_retry(retry_if_exception_type=TRANSIENT).invoke(q)",
      "go (3) → LangChain with_retry (3): up to 9 calls per go call"),
+    # spelled as the class
+    ("inner = RunnableRetry(bound=ChatOpenAI(timeout=60, max_retries=0), retry_exception_types=TRANSIENT, "
+     "max_attempt_number=4)\n", "inner.ainvoke(q)", "go (3) → LangChain with_retry (4): up to 12 calls per go call"),
     # in a chain, and run by batch (also retried by with_retry)
     ("inner = ChatOpenAI(timeout=60, max_retries=0).with_retry(retry_if_exception_type=TRANSIENT, "
      "stop_after_attempt=4)\nchain = prompt | inner\n", "chain.batch([q])",

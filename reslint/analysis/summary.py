@@ -231,9 +231,9 @@ class SummaryCollector:
                 base = base.func
             base = base.value if isinstance(base, cst.Attribute) else base
         constructor = self.ctx.constructor_of(base)
-        if constructor is None or self._derived(constructor):
+        if constructor is None or self._derived(constructor) or self._retries_receiver(constructor):
             # a model object derived from a framework's model (``s = llm.with_structured_output(S)``,
-            # ``chain = prompt | llm``), run by a method that sends its request
+            # ``chain = prompt | llm``, ``RunnableRetry(bound=llm)``), run by a method that sends its request
             return self._wrapped_client(base, 0, method=func.attr.value) if func.attr.value in _RUN_METHODS else None
         qual = self.ctx.qualname(constructor.func)
         qual = canonical(qual) if qual else None
@@ -277,6 +277,12 @@ class SummaryCollector:
         qual = canonical(qual) if qual else None
         return qual not in RETRYING_CLIENTS and self.ctx.catalog.client(qual) is None and \
             self.ctx.constructor_of(constructor.func.value) is not None
+
+    def _retries_receiver(self, call: cst.Call) -> bool:
+        """Whether ``call`` builds a policy that retries the object it is given (``RunnableRetry(bound=llm)``)."""
+        retries = self.ctx.retries
+        policy = retries.for_call(call) if retries is not None else None
+        return policy is not None and policy.adapter.retries_receiver
 
     def _receiver_retry(self, node: cst.Call) -> None:
         """A policy that retries the object it is built from (``llm.with_retry()``): when that object
