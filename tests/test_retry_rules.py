@@ -474,10 +474,13 @@ def test_building_a_client_in_the_attempt_costs_only_what_connects(linter, clien
     # a request on a client bound in several branches can take as long as the longest of them
     ("client = openai.OpenAI(api_key=cfg.key, timeout=90)", "3 attempts × 360 s"),
     ("client = openai.OpenAI(api_key=cfg.key, timeout=20)", "3 attempts × 240 s"),
-    # one binding reslint cannot read (another object's client): the attempt's time is unknown
-    ("client = cfg.client", None),
+    # one binding reslint cannot read (another object's client): the worst case is at least the
+    # longest of the others, enough to show the retry long
+    ("client = cfg.client", "3 attempts × 240 s"),
+    ("client = cfg.client if cfg.client else cfg.other", "3 attempts × 240 s"),
 ])
 def test_a_request_on_a_client_bound_by_branch_takes_the_longest_of_them(linter, third, expected):
+    """The worst case is only used to show a retry too long, so a lower bound serves it."""
     text = textwrap.dedent(f"""\
         import openai
         from tenacity import retry, stop_after_attempt, wait_random_exponential

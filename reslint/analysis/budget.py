@@ -13,6 +13,7 @@ import libcst as cst
 
 from reslint.analysis.loops import own_nodes
 from reslint.analysis.timeouts import read_call_timeout
+from reslint.catalog import lookup_timeout_call
 from reslint.catalog.model import INHERITED
 from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import Context
@@ -50,29 +51,38 @@ def call_time(call: cst.Call, ctx: Context, fixed: bool = False, scope=None):
         if built is not None and built.spec.carrier:
             return built.per_attempt_s if built.per_attempt_s is not None else UNKNOWN
         if constructor is None:
-            longest = _longest_of_clients(call.func.value, ctx, scope, through_resources=reading is not None)
+            longest = _longest_of_clients(call, ctx, scope, through_resources=reading is not None)
             if longest is not None:
                 return longest
     return None if reading is None else UNKNOWN
 
 
-def _longest_of_clients(expr, ctx: Context, scope=None, through_resources: bool = False):
+def _longest_of_clients(call: cst.Call, ctx: Context, scope=None, through_resources: bool = False):
     """For a request on a name bound to one of several clients (``client = OpenAI(key)`` or
-    ``client = OpenAI(key, base_url=url)``, by branch), the longest attempt any of them allows;
-    UNKNOWN when one of its bindings is not a client reslint can read (a parameter, another
-    object's attribute); ``None`` when none is a timeout-carrying client. ``through_resources``: the
-    call is a catalog request, which reaches its client through a resource path (``client.images``);
-    any other method only counts on the client itself, as in :func:`call_time`."""
-    while through_resources and isinstance(expr, cst.Attribute) and not _bound_attribute(expr, ctx, scope):
+    ``client = OpenAI(key, base_url=url)``, by branch), the longest attempt any of them allows:
+    the worst case is at least that, also when another binding cannot be read (a parameter,
+    another object's attribute), and the worst case is only ever used to show a retry or a
+    timeout too long (an unknown time and a short one are never reported); UNKNOWN when none of
+    the clients' times can be read; ``None`` when none is a timeout-carrying client, or the call
+    is no request of theirs. ``through_resources``: the call is known as a catalog request, which
+    reaches its client through a resource path (``client.images.generate``); otherwise a method
+    counts when it is called on the client itself (as in :func:`call_time`) or when its path is a
+    catalog request of one of the clients (``images.generate`` of an ``openai.OpenAI``)."""
+    expr, path = call.func.value, [call.func.attr.value]
+    while isinstance(expr, cst.Attribute) and not _bound_attribute(expr, ctx, scope):
+        path.insert(0, expr.attr.value)
         expr = expr.value  # ``client.images`` → ``client``
     constructors = ctx.constructors_of(expr, scope) if isinstance(expr, cst.Name) else None
     if constructors is None:
         return None
     readings = [read_call_timeout(c, ctx) if c is not None else None for c in constructors]
-    if not any(r is not None and r.spec.carrier for r in readings):
+    clients = [r for r in readings if r is not None and r.spec.carrier]
+    method = ".".join(path)
+    if not clients or not (through_resources or len(path) == 1 or
+                           any(lookup_timeout_call(f"{r.spec.qualname}.{method}") for r in clients)):
         return None
-    times = [r.per_attempt_s if r is not None and r.spec.carrier else None for r in readings]
-    return UNKNOWN if any(t is None for t in times) else max(times)
+    known = [r.per_attempt_s for r in clients if r.per_attempt_s is not None]
+    return max(known) if known else UNKNOWN
 
 
 def _opens_connection(call: cst.Call, spec) -> bool:
