@@ -248,6 +248,9 @@ def _separated(earlier: str) -> str:
     ("        except PermanentError:\n            print('again')\n", [(13, "RES204")]),
     # an open circuit is a signal to stop, not a class of errors the author judged permanent
     ("        except pybreaker.CircuitBreakerError:\n            raise\n", [(13, "RES204")]),
+    # giving up on a timeout takes no bug or 4xx out of the catch-all
+    ("        except requests.Timeout:\n            return None\n", [(13, "RES204")]),
+    ("        except (requests.ConnectTimeout, ConnectionResetError):\n            raise\n", [(13, "RES204")]),
     # it retries its errors too, and reads the error only to choose what to raise at the end
     ("        except TimeoutError as exc:\n            if attempt == 2:\n                if exc.__cause__ is not None:\n"
      "                    raise exc.__cause__\n                raise\n"

@@ -28,6 +28,7 @@ from typing import FrozenSet, List, Optional, Sequence, Tuple
 import libcst as cst
 
 from reslint.catalog import retries as cat
+from reslint.catalog.clients import EXCEPTION_BASES
 from reslint.semantics.context import Context
 from reslint.semantics.cstutil import source
 from reslint.libraries import HAND_ROLLED, OPEN_ERRORS, POLLING
@@ -1278,8 +1279,9 @@ def separated_before(handler: cst.ExceptHandler, root: cst.CSTNode, types_of) ->
     it, leaving the loop with its last statement (``raise``, ``return``, ``break``) or sorting
     the errors it caught at its top (``if e.response.status_code in (400, 404): raise``). ``except PermanentError: return None`` then
     ``except Exception:`` retries what is left once the author took out what no retry fixes.
-    A handler of what ``except Exception`` would miss (``KeyboardInterrupt``), or of a circuit
-    breaker's open-circuit error (a signal to stop, not a class of errors), separates nothing.
+    A handler of what ``except Exception`` would miss (``KeyboardInterrupt``), of a circuit
+    breaker's open-circuit error (a signal to stop, not a class of errors), or of transient errors
+    only (giving up on a timeout takes no bug or 4xx out of the catch-all) separates nothing.
     ``types_of(expr)``: the qualified names an ``except`` clause's type names, or ``None``."""
     for node in nodes_within(root, stop=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
         if not isinstance(node, cst.Try) or handler not in node.handlers:
@@ -1289,7 +1291,7 @@ def separated_before(handler: cst.ExceptHandler, root: cst.CSTNode, types_of) ->
                 continue
             types = types_of(earlier.type) or ()
             if not types or all(t in _NOT_EXCEPTIONS or t.rsplit(".", 1)[-1] in _NOT_EXCEPTIONS
-                                or t in OPEN_ERRORS for t in types):
+                                or t in OPEN_ERRORS or _transient(t) for t in types):
                 continue
             last = earlier.body.body[-1] if earlier.body.body else None
             leaves = isinstance(last, cst.SimpleStatementLine) and \
@@ -1298,6 +1300,12 @@ def separated_before(handler: cst.ExceptHandler, root: cst.CSTNode, types_of) ->
                 return True
         return False
     return False
+
+
+def _transient(name: str) -> bool:
+    """Whether the exception type ``name`` (a qualified name) is a transient failure, or a subclass
+    of one the catalog knows (``requests.ConnectTimeout`` of ``requests.Timeout``)."""
+    return name in cat.TRANSIENT_NAMES or any(base in cat.TRANSIENT_NAMES for base in EXCEPTION_BASES.get(name, ()))
 
 
 def _sorts_errors(handler: cst.ExceptHandler) -> bool:

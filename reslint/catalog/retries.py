@@ -193,3 +193,14 @@ BUILTIN_OS_ERRORS: FrozenSet[str] = frozenset(
 #: Every transient error named in :data:`TRANSIENT_ERRORS` (a connection failure of a client
 #: library: a loop that catches one retries a remote call).
 TRANSIENT_ERROR_NAMES: FrozenSet[str] = frozenset(name for names in TRANSIENT_ERRORS.values() for name in names)
+
+
+#: What a handler that catches only these gives up on is a transient failure, not a class of errors
+#: no retry fixes: the library errors above, the rate-limit errors, the operating system's and a
+#: read's timeouts (an ``except requests.Timeout: return None`` before ``except Exception:`` takes
+#: no bug or 4xx out of the catch-all)
+TRANSIENT_NAMES: FrozenSet[str] = TRANSIENT_ERROR_NAMES | RATE_LIMIT_ERRORS | BUILTIN_OS_ERRORS | CONNECTION_ERRORS | \
+    READ_TIMEOUT_ERRORS | frozenset({"requests.Timeout", "requests.ConnectTimeout", "requests.ReadTimeout",
+                                     "httpx.TimeoutException", "httpx.ConnectError", "httpx.ConnectTimeout",
+                                     "httpx.ReadTimeout", "httpx.NetworkError"})
+
