@@ -570,9 +570,9 @@ def nested_messages(tmp_path, body):
 
 @pytest.mark.parametrize(("loop", "counted", "load"), [
     ("for attempt in range(n):", "attempts retry loop (unknown) → get_item (3)",
-     "up to 3 calls for every attempt of a layer whose attempts are not known here"),
+     "up to 3 × the attempts of attempts retry loop (not known here) calls per attempts retry loop call"),
     ("while True:", "attempts retry loop (unbounded) → get_item (3)",
-     "up to 3 calls for every attempt of a layer that retries without end"),
+     "attempts retry loop retries without end, each attempt making up to 3 calls to the innermost layer"),
     ("for attempt in range(4):", "attempts retry loop (4) → get_item (3)", "up to 12 calls per attempts retry loop call"),
 ])
 def test_a_loop_of_unknown_or_no_count_around_a_retry_multiplies_it(tmp_path, loop, counted, load):
@@ -589,6 +589,31 @@ def test_a_loop_of_unknown_or_no_count_around_a_retry_multiplies_it(tmp_path, lo
                     time.sleep(random.uniform(0, 2))
         """)
     assert counted in message and load in message, message
+
+
+@pytest.mark.parametrize(("loop", "load"), [
+    ("for attempt in range(n):", "as many calls per attempts retry loop call as the attempts of attempts retry "
+                                 "loop and get_item (not known here)"),
+    ("for attempt in range(4):", "up to 4 × the attempts of get_item (not known here) calls per attempts retry "
+                                 "loop call"),
+    ("while True:", "attempts retry loop retries without end, each attempt making its calls to the innermost layer"),
+])
+def test_an_inner_retry_of_unknown_count_is_multiplied_too(tmp_path, loop, load):
+    (message,) = nested_messages(tmp_path, f"""\
+        TRIES = settings_tries()
+
+        @retry(stop=stop_after_attempt(TRIES), wait=wait_random_exponential(max=5))
+        def get_item(i):
+            return session.get('u', timeout=5)
+
+        def attempts(n):
+            {loop}
+                try:
+                    return get_item(1)
+                except Exception:
+                    time.sleep(random.uniform(0, 2))
+        """)
+    assert load in message, message
 
 
 # -- the prefilter keeps the new shapes ------------------------------------------------------

@@ -408,7 +408,9 @@ class CallGraph:
                 best: Tuple[Hop, ...] = ()
                 for inner in self._site_chains(summary, site, 0):
                     chain = _multiplying(outer + inner, self.expand)
-                    if len(chain) > len(outer) and _product(chain) > _product(best):
+                    # the largest known product, then the longest chain: a layer of unknown or no
+                    # count (1 in the product) still makes a chain longer than none
+                    if len(chain) > len(outer) and (_product(chain), len(chain)) > (_product(best), len(best)):
                         best = chain
                 if best and all(_retries(h.layer) for h in best):
                     out.append(Nesting(summary, site, best))

@@ -45,9 +45,18 @@ def _load(nesting, outer: str) -> str:
     if product > 0:
         return f"up to {product} calls per {outer} call, so one failing dependency gets {product} times the load"
     known = nesting.known_product
-    each = "the inner layers' calls" if known <= 1 else f"up to {known} calls"
     if product == UNBOUNDED_ATTEMPTS:
-        return (f"{each} for every attempt of a layer that retries without end, so a failing dependency gets "
-                f"them again and again until it recovers")
-    return (f"{each} for every attempt of a layer whose attempts are not known here, so a failing dependency "
-            f"gets that many times the load")
+        endless = _listed(hop.layer.label for hop in nesting.chain if hop.layer.attempts == UNBOUNDED_ATTEMPTS)
+        calls = f"up to {known} calls" if known > 1 else "its calls"
+        return (f"{endless} retries without end, each attempt making {calls} to the innermost layer, so a failing "
+                f"dependency gets them again and again until it recovers")
+    unknown = _listed(hop.layer.label for hop in nesting.chain if hop.layer.attempts == UNKNOWN_ATTEMPTS)
+    calls = f"up to {known} × the attempts of {unknown} (not known here) calls per {outer} call" if known > 1 else \
+        f"as many calls per {outer} call as the attempts of {unknown} (not known here)"
+    return f"{calls}, so a failing dependency gets that many times the load"
+
+
+def _listed(labels) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    names = list(dict.fromkeys(labels))
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
