@@ -143,6 +143,33 @@ def test_the_programs_of_an_agent_skill_are_run_by_an_agent_not_by_hand(tmp_path
     assert "skills/pdf/scripts/stars.py:3:7: RES101" in output and "skills/notes/" not in output
 
 
+def test_a_skill_at_the_project_root_runs_its_programs_unattended(tmp_path):
+    flat = "import requests\n\nprint(requests.get('https://api.example.invalid/stars').json())\n"
+    project(tmp_path, {"SKILL.md": "---\nname: stars\n---\n", "scripts/stars.py": flat})
+    assert "scripts/stars.py:3:7: RES101" in reported(tmp_path)
+
+
+@pytest.mark.parametrize(("packaging", "text"), [
+    ("pyproject.toml", "[project]\nname = 'demo'\n\n[project.scripts]\nsync = 'demo.scripts.sync:main'\n"),
+    ("pyproject.toml", "[tool.poetry.scripts]\nsync = 'demo.scripts.sync:main'\n"),
+    ("pyproject.toml", "[project]\nname = 'demo'\n\n[project.entry-points.'demo.plugins']\nsync = 'demo.scripts.sync:main'\n"),
+    ("setup.cfg", "[options.entry_points]\nconsole_scripts =\n    sync = demo.scripts.sync:main\n"),
+    ("setup.py", "setup(entry_points={'console_scripts': ['sync = demo.scripts.sync:main']})\n"),
+])
+def test_a_command_the_package_ships_is_no_operator_script(tmp_path, packaging, text):
+    project(tmp_path, {"src/demo/scripts/sync.py": SCRIPT, "src/demo/scripts/other.py": SCRIPT})
+    (tmp_path / packaging).write_text(text, encoding="utf-8")
+    output = reported(tmp_path)
+    assert "src/demo/scripts/sync.py:5:5: RES101" in output and "other.py" not in output
+
+
+def test_entry_modules_read_from_a_subproject(tmp_path):
+    # a monorepo's subproject names its own commands: its pyproject.toml is found above the file
+    project(tmp_path, {"lib/tools/src/devtools/scripts/release.py": SCRIPT,
+                       "lib/tools/pyproject.toml": "[project.scripts]\nrelease = 'devtools.scripts.release:main'\n"})
+    assert "lib/tools/src/devtools/scripts/release.py:5:5: RES101" in reported(tmp_path)
+
+
 MODULE = ("import openai\nimport requests\n\n\ndef fetch():\n    return requests.get('https://api.example.invalid/x')\n"
           "\n\nif __name__ == \"__main__\":\n    client = openai.OpenAI()\n"
           "    print(requests.get('https://api.example.invalid/y'))\n    fetch()\n"
@@ -226,6 +253,18 @@ def test_an_automation_directory_that_cannot_be_listed_names_every_script(tmp_pa
 
     monkeypatch.setattr(os, "listdir", denied)
     assert OperatorScripts(tmp_path).named("stars.py")
+
+
+def test_more_automation_text_than_is_read_names_every_script(tmp_path, monkeypatch):
+    # a repository of many or huge workflow files: past the limit nothing is read further, and no
+    # script is taken as run by hand (which hides nothing)
+    import reslint.engine.scripts as scripts
+
+    project(tmp_path, {"scripts/stars.py": SCRIPT, ".github/workflows/a.yml": "steps: []\n" * 50,
+                       ".github/workflows/b.yml": "steps: []\n" * 50})
+    assert "stars.py" not in reported(tmp_path)
+    monkeypatch.setattr(scripts, "MAX_AUTOMATION_BYTES", 600)
+    assert OperatorScripts(tmp_path).named("scripts/stars.py")
 
 
 def test_with_no_project_marker_scripts_are_placed_from_where_the_run_starts(tmp_path):

@@ -6,7 +6,8 @@ A file is an *operator script* when both hold:
    - any file under a directory named ``scripts`` or ``script``, at any depth
      (:data:`PROGRAM_DIRECTORIES`: a monorepo's ``backend/scripts/``), a program or a helper its
      programs import, but not under ``.github/``, whose scripts CI runs, nor in an agent skill
-     (:data:`SKILL_FILE`), whose programs an agent runs;
+     (:data:`SKILL_FILE`, the project's root included), whose programs an agent runs, nor a module
+     a packaging file names as an entry point (:func:`entry_modules`), a command the package ships;
    - or a program (a module-level ``if __name__ == "__main__":``) under another directory of
      :data:`SCRIPT_DIRECTORIES` (``bin/``, ``tools/``, ``docs/``, ``examples/``, ``benchmarks/``...
      at the top of the project), or named as a benchmark (:data:`BENCHMARK_NAME`: ``bench_io.py``,
@@ -38,7 +39,12 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 from reslint.engine.discovery import relative
 from reslint.engine.files import read_regular_text
@@ -63,10 +69,11 @@ AUTOMATION_FILES = (
 #: judged sample every timeout and retry finding in an example program was judged false),
 #: ``benchmarks``/``benchmark``/``bench`` and ``evals``/``eval`` (the measurements a developer
 #: runs and reads: in the judged sample, five model-client findings in hand-run benchmark and
-#: evaluation programs were judged false). A file
-#: is in one when the first directory of its path, relative to the project root, has one of these
-#: names (deeper, most of them are as often packages: ``crewai_tools/tools/``), or when any
-#: directory of its path is one of :data:`ANYWHERE_DIRECTORIES`.
+#: evaluation programs were judged false). A program is in one when the first directory of its
+#: path, relative to the project root, has one of these names (deeper, most of them are as often
+#: packages: ``crewai_tools/tools/``), or when any directory of its path is one of
+#: :data:`ANYWHERE_DIRECTORIES`; ``scripts`` and ``script`` count at any depth, and without a main
+#: guard (:data:`PROGRAM_DIRECTORIES`).
 SCRIPT_DIRECTORIES = frozenset({"scripts", "script", "bin", "tools", "dev", "devtools", "docs", "doc", "examples",
                                 "example", "benchmarks", "benchmark", "bench", "evals", "eval"})
 #: directory names that hold only programs and the helpers they import, at any depth: a file in one
@@ -128,6 +135,84 @@ def main_block(text: str) -> Optional[Tuple[int, int]]:
     return first, max(first, last)
 
 
+#: the most text of automation files read (a repository can hold thousands of workflow files):
+#: past it every script counts as named, which hides nothing
+MAX_AUTOMATION_BYTES = 32 * 1024 * 1024
+#: a path-like word of an automation file: ``scripts/issues.py``, ``./bin/sync``, ``/app/tools/x.py``
+_PATH_WORD = re.compile(r"(?<![\w./-])[\w./-]+")
+#: ``python -m pkg.mod``, also in an exec-form list: ``CMD ["python", "-m", "pkg.mod"]``
+_MODULE_RUN = re.compile(r"-m(?:\s+|[\"']\s*,\s*[\"'])((?:\w+\.)*)(\w+)(?![\w.])")
+
+
+class _Mentions:
+    """What automation files mention: ``paths`` maps a path's last part (``issues.py``, ``sync``) to
+    the directories spelled before it (``scripts/``, ``/app/bin/``, ``""``), ``modules`` a module's
+    last part to the packages spelled before it (``scripts.``)."""
+
+    def __init__(self):
+        self.paths: Dict[str, List[str]] = {}
+        self.modules: Dict[str, List[str]] = {}
+
+    def add(self, text: str) -> None:
+        for match in _PATH_WORD.finditer(text):
+            word = match.group().rstrip(".")
+            cut = word.rfind("/") + 1
+            if word[cut:]:
+                self.paths.setdefault(word[cut:], []).append(word[:cut])
+        for match in _MODULE_RUN.finditer(text):
+            self.modules.setdefault(match.group(2), []).append(match.group(1))
+
+
+#: ``name = module:function`` in a setup.py or setup.cfg entry point
+_ENTRY = re.compile(r"[\w.-]+\s*=\s*([A-Za-z_][\w.]*)\s*:\s*[A-Za-z_]")
+
+
+def entry_modules(directory: str) -> frozenset:
+    """The modules that the packaging files in ``directory`` name as entry points (the dotted names
+    before ``:`` of ``[project.scripts]``, ``[project.gui-scripts]``, ``[project.entry-points.*]``,
+    ``[tool.poetry.scripts]``, and of ``name = module:func`` lines in setup.cfg and setup.py, which
+    are read as text, never run). A file that cannot be read or parsed names none."""
+    found = set()
+    try:
+        data = tomllib.loads(read_regular_text(os.path.join(directory, "pyproject.toml")))
+    except (OSError, UnicodeDecodeError, ValueError):
+        data = {}
+    project = data.get("project") if isinstance(data.get("project"), dict) else {}
+    poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data.get("tool"), dict) else {}
+    tables = [project.get("scripts"), project.get("gui-scripts"), poetry.get("scripts") if isinstance(poetry, dict) else None]
+    groups = project.get("entry-points")
+    if isinstance(groups, dict):
+        tables.extend(groups.values())
+    for table in tables:
+        if isinstance(table, dict):
+            for target in table.values():
+                target = target.get("reference", target.get("callable")) if isinstance(target, dict) else target
+                if isinstance(target, str) and ":" in target:
+                    found.add(target.split(":", 1)[0].strip())
+    for name in ("setup.cfg", "setup.py"):
+        try:
+            text = read_regular_text(os.path.join(directory, name), errors="replace")
+        except OSError:
+            continue
+        found.update(match.group(1) for match in _ENTRY.finditer(text))
+    return frozenset(found)
+
+
+def _module_names(parts: List[str]) -> List[str]:
+    """The dotted names the file at ``parts`` (a path below a packaging file's directory) is
+    imported by: ``pkg/cli.py`` is ``pkg.cli``, ``src/pkg/cli.py`` too, ``pkg/__init__.py`` and
+    ``pkg/__main__.py`` are ``pkg``."""
+    if not parts or not parts[-1].endswith(".py"):
+        return []
+    names = [*parts[:-1], parts[-1][:-3]]
+    if names[-1] in ("__init__", "__main__"):
+        names = names[:-1]
+    out = [".".join(names)] if names else []
+    if len(names) > 1 and names[0] == "src":
+        out.append(".".join(names[1:]))
+    return out
+
+
 class OperatorScripts:
     """Tells which files of a project are operator scripts (module docstring). The automation
     files are read once, on the first question; ``root`` is the project root, or the run's root
@@ -136,7 +221,8 @@ class OperatorScripts:
 
     def __init__(self, root: Optional[Path]):
         self.root = root
-        self._texts: Optional[List[str]] = None
+        self._index: Optional[_Mentions] = None
+        self._entries: Dict[Tuple[str, ...], frozenset] = {}
         #: an automation file that could not be read: every script then counts as named (a
         #: finding is never hidden because of a file reslint could not read)
         self._unreadable = False
@@ -168,6 +254,8 @@ class OperatorScripts:
             return None
         if self.named("/".join(parts) if parts else os.path.basename(path)):
             return None
+        if whole and self._entry_point(parts):
+            return block  # a command the package ships: its users run it unattended
         return WHOLE_FILE if whole else block
 
     def _in_program_directory(self, directories: List[str]) -> bool:
@@ -177,8 +265,27 @@ class OperatorScripts:
         for index, directory in enumerate(directories):
             if directory in PROGRAM_DIRECTORIES:
                 return not any(os.path.isfile(os.path.join(self.root, *directories[:above], SKILL_FILE))
-                               for above in range(1, index + 1))
+                               for above in range(0, index + 1))
         return False
+
+    def _entry_point(self, parts: List[str]) -> bool:
+        """Whether the file (``parts``: its path below the project root) is a module that a packaging
+        file of the project, in its directory or one above it, names as an entry point
+        (``[project.scripts]``, ``[project.gui-scripts]``, ``[project.entry-points.*]``,
+        ``[tool.poetry.scripts]``, setup.cfg's ``[options.entry_points]``, ``name = module:func``
+        in setup.py): a command the package installs on its users' machines."""
+        for depth in range(len(parts) - 1, -1, -1):
+            modules = self._entry_modules(tuple(parts[:depth]))
+            below = parts[depth:]
+            if modules and any(name in modules for name in _module_names(below)):
+                return True
+        return False
+
+    def _entry_modules(self, directory: Tuple[str, ...]) -> frozenset:
+        """The modules the packaging files of ``directory`` (below the root) name as entry points."""
+        if directory not in self._entries:
+            self._entries[directory] = entry_modules(os.path.join(self.root, *directory))
+        return self._entries[directory]
 
     def named(self, script: str) -> bool:
         """Whether an automation file names ``script`` (its path below the project root,
@@ -186,16 +293,12 @@ class OperatorScripts:
         ``CMD ["python", "/app/scripts/issues.py"]``), as a module run with ``-m`` (``python -m
         scripts.issues``), or without its suffix as an executable (``/srv/app/bin/release``). A
         mention that spells another existing directory of the project (``libs/cli/apps/agent``) does
-        not name ``examples/graphs/agent.py``."""
-        texts = self._automation_texts()
+        not name ``examples/graphs/agent.py``. The automation files are read and indexed once."""
+        mentions = self._mentions()
         if self._unreadable:
             return True
         *own, name = script.split("/")
         stem = name[:-3] if name.endswith(".py") else name
-        as_file = re.compile(rf"(?<![\w./-])(?P<dirs>\.?/?(?:[\w.-]+/)*){re.escape(name)}(?![\w-])")
-        # ``python -m pkg.mod``, also in an exec-form list: ``CMD ["python", "-m", "pkg.mod"]``
-        as_module = re.compile(rf"-m(?:\s+|[\"']\s*,\s*[\"'])(?P<dirs>(?:\w+\.)*){re.escape(stem)}(?![\w.])")
-        as_program = re.compile(rf"(?<![\w./-])(?P<dirs>\.?/?(?:[\w.-]+/)+){re.escape(stem)}(?![\w./-])")
 
         def same_place(dirs: str, separator: str) -> bool:
             # a mention names another script only when it spells another directory of this project
@@ -206,18 +309,29 @@ class OperatorScripts:
                 return True
             return not os.path.isdir(os.path.join(self.root, *spelled))
 
-        return any(same_place(m.group("dirs"), "." if pattern is as_module else "/")
-                   for t in texts for pattern in (as_file, as_module, as_program) for m in pattern.finditer(t))
+        as_file = [(dirs, "/") for dirs in mentions.paths.get(name, ())]
+        as_program = [(dirs, "/") for dirs in mentions.paths.get(stem, ()) if dirs]
+        as_module = [(prefix, ".") for prefix in mentions.modules.get(stem, ())]
+        return any(same_place(dirs, separator) for dirs, separator in as_file + as_program + as_module)
 
-    def _automation_texts(self) -> List[str]:
-        if self._texts is None:
-            self._texts = []
+    def _mentions(self) -> "_Mentions":
+        """The paths and modules the automation files mention, read once (a file that cannot be
+        read, or more than :data:`MAX_AUTOMATION_BYTES` of them, makes every script named)."""
+        if self._index is None:
+            self._index = _Mentions()
+            total = 0
             for path in self._automation_paths():
                 try:
-                    self._texts.append(read_regular_text(path, errors="replace"))
+                    text = read_regular_text(path, errors="replace")
                 except OSError:
                     self._unreadable = True
-        return self._texts
+                    continue
+                total += len(text)
+                if total > MAX_AUTOMATION_BYTES:
+                    self._unreadable = True
+                    break
+                self._index.add(text)
+        return self._index
 
     def _automation_paths(self) -> Iterable[Path]:
         if self.root is None:
