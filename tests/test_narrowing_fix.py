@@ -1,7 +1,8 @@
 """RES204's narrowing fix keeps what the retried code raises itself to try again: an exception
 class raised in the retried code, or in a function of the module it calls, stays in the
-narrowed types; what it cannot keep (a builtin that may be a bug, a status error) the message
-names; and where reslint cannot name what the code raises, no fix is offered."""
+narrowed types; what it cannot keep (a builtin that may be a bug, a status error, a class raised
+on a client error) the message names; and where reslint cannot name what the code raises, no fix
+is offered."""
 
 from __future__ import annotations
 
@@ -82,6 +83,79 @@ def test_a_loop_keeps_what_its_try_body_raises_to_try_again(tmp_path, raises, ty
     assert fixed == text.replace("except Exception:", f"except {types}:")
 
 
+CLIENT_ERROR = "; `RetryableError`, which the retried code raises on {}, is then no longer retried, as no retry " \
+               "fixes a client error"
+KEPT = "; `RetryableError`, which the retried code raises itself to try again, is still retried"
+
+
+@pytest.mark.parametrize("raises, types, said", [
+    # raised on a client error: kept, the narrowed retry would retry the 400, so it is dropped and named
+    ("            if resp.status_code == 400:\n                raise RetryableError(resp.text)\n", TRANSIENT,
+     CLIENT_ERROR.format("HTTP 400")),
+    # raised on a 429 or a 503 alone: the code's signal to try again, kept
+    ("            if resp.status_code == 429:\n                raise RetryableError(resp.status_code)\n",
+     "(requests.ConnectionError, requests.Timeout, RetryableError)", KEPT),
+    ("            if resp.status_code == 503:\n                raise RetryableError(resp.status_code)\n",
+     "(requests.ConnectionError, requests.Timeout, RetryableError)", KEPT),
+    # raised on a 5xx and on a 4xx: dropped, since keeping it would retry the 4xx too
+    ("            if resp.status_code >= 500:\n                raise RetryableError(resp.status_code)\n"
+     "            elif resp.status_code == 404:\n                raise RetryableError(resp.status_code)\n", TRANSIENT,
+     CLIENT_ERROR.format("HTTP 404")),
+    ("            if resp.status_code != 200:\n                raise RetryableError(resp.status_code)\n", TRANSIENT,
+     CLIENT_ERROR.format("a 4xx")),
+    # a check in front that leaves decides which statuses get to the raise
+    ("            if resp.ok:\n                return resp.json()\n"
+     "            raise RetryableError(resp.status_code)\n", TRANSIENT, CLIENT_ERROR.format("a 4xx")),
+    ("            if resp.status_code < 500:\n                return resp.json()\n"
+     "            raise RetryableError(resp.status_code)\n",
+     "(requests.ConnectionError, requests.Timeout, RetryableError)", KEPT),
+    # no status check on the way: the code's own signal to try again, kept
+    ("            if not resp.content:\n                raise RetryableError('empty reply')\n",
+     "(requests.ConnectionError, requests.Timeout, RetryableError)", KEPT),
+    # a 400 only when the reply asks for another attempt: not sure to be raised on a 400, kept
+    ("            if resp.status_code == 400 and resp.json().get('retry'):\n"
+     "                raise RetryableError(resp.status_code)\n",
+     "(requests.ConnectionError, requests.Timeout, RetryableError)", KEPT),
+])
+def test_a_class_raised_on_a_client_error_is_not_kept(tmp_path, raises, types, said):
+    text = HEAD + LOOP.format(raises=raises)
+    fix, fixed = narrowing(tmp_path, text)
+    assert fix == (f"Catch only `{types}`{said}", Applicability.UNSAFE)
+    assert fixed == text.replace("except Exception:", f"except {types}:")
+
+
+def test_a_tenacity_retry_drops_the_class_raised_on_a_400_and_keeps_the_one_raised_on_a_5xx(tmp_path):
+    head = HEAD.replace("from tenacity import retry, ", "from tenacity import retry, retry_if_exception_type, ")
+    text = head + textwrap.dedent("""\
+        class BadRequest(Exception):
+            pass
+
+
+        @retry(stop=stop_after_attempt(3), retry=retry_if_exception_type(Exception))
+        def fetch(url):
+            r = session.get(url, timeout=5)
+            if r.status_code == 400:
+                raise BadRequest(r.text)
+            if r.status_code == 429 or r.status_code >= 500:
+                raise RetryableError(r.status_code)
+            return r.json()
+        """)
+    fix, fixed = narrowing(tmp_path, text)
+    types = "(requests.ConnectionError, requests.Timeout, RetryableError)"
+    assert fix == (f"Retry only `{types}`{KEPT}; `BadRequest`, which the retried code raises on HTTP 400, is then "
+                   "no longer retried, as no retry fixes a client error", Applicability.UNSAFE)
+    assert fixed == text.replace("retry=retry_if_exception_type(Exception)", f"retry=retry_if_exception_type({types})")
+
+
+def test_a_class_derived_from_a_library_client_error_is_not_kept(tmp_path):
+    text = ("import openai\n" + HEAD + "class Rejected(openai.BadRequestError):\n    pass\n\n\n"
+            + LOOP.format(raises="            if not resp.content:\n                raise Rejected(url)\n"))
+    fix, fixed = narrowing(tmp_path, text)
+    assert fix == (f"Catch only `{TRANSIENT}`; `Rejected`, which the retried code raises itself, is then no longer "
+                   "retried", Applicability.UNSAFE)
+    assert fixed == text.replace("except Exception:", f"except {TRANSIENT}:")
+
+
 HELPER = """\
 def check(resp):
 {body}    return resp
@@ -105,6 +179,10 @@ def fetch(url):
      "; the HTTP errors `raise_for_status()` raises (429 and 5xx too) are then no longer retried: retry those "
      "by status"),
     ("    print(resp.status_code)\n", TRANSIENT, ""),
+    # the helper's own status checks decide: raised on a 401, it is dropped
+    ("    if resp.status_code == 401:\n        raise RetryableError(resp.status_code)\n", TRANSIENT,
+     "; `RetryableError`, which the retried code raises on HTTP 401, is then no longer retried, as no retry fixes "
+     "a client error"),
 ])
 def test_a_loop_keeps_what_a_function_of_the_module_it_calls_raises(tmp_path, body, types, said):
     text = HEAD + HELPER.format(body=body)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import builtins
 import math
-from typing import FrozenSet, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -1473,8 +1473,9 @@ def is_raise_for_status(node) -> bool:
         node.func.attr.value == "raise_for_status"
 
 
-#: the client errors ``raise_for_status()`` turns into an exception that no retry fixes
-_FATAL_4XX = frozenset(range(400, 500)) - cat.TRANSIENT_4XX
+#: the client errors no retry fixes (4xx but 408, 425 and 429), which ``raise_for_status()`` turns
+#: into an exception
+FATAL_4XX = frozenset(range(400, 500)) - cat.TRANSIENT_4XX
 
 
 def unguarded_raise_for_status(body, ctx, scope, in_try: bool = False) -> bool:
@@ -1486,7 +1487,57 @@ def unguarded_raise_for_status(body, ctx, scope, in_try: bool = False) -> bool:
     reslint cannot evaluate (a set held in an attribute) counts as such a guard: an unknown
     value is never the fault. ``in_try``: only calls inside a ``try`` body count (a loop retries
     what its handlers catch)."""
-    return _reaches(_statements(body), _FATAL_4XX, ctx, scope, in_try, not in_try)
+    return _reaches(_statements(body), FATAL_4XX, ctx, scope, in_try, not in_try)
+
+
+def statuses_raising(body, statuses: FrozenSet[int], ctx, scope) -> Dict[int, Optional[FrozenSet[int]]]:
+    """For each ``raise`` statement of ``body`` (keyed by the id of its ``cst.Raise``, nested
+    functions and classes left out): which of ``statuses`` certainly reach it, as the status checks
+    around it (``if r.status_code == 400: raise BadRequest()``) and the ones in front of it that
+    leave (``if r.ok: return r``) decide; ``None`` when no status check stands on its way, so the
+    raise does not depend on a status reslint can read. A check reslint cannot evaluate for a
+    status (``r.status_code in self.retried``, ``and`` with a test of something else) lets that
+    status through to neither side: a status counts only where it is sure to get there."""
+    if isinstance(body, (cst.FunctionDef, cst.ClassDef)):
+        body = body.body
+    out: Dict[int, Optional[FrozenSet[int]]] = {}
+    _raise_reach(_statements(body), frozenset(statuses), False, ctx, scope, out)
+    return out
+
+
+def _raise_reach(statements, reach: FrozenSet[int], tested: bool, ctx, scope, out) -> None:
+    """Record in ``out`` what reaches each raise of ``statements`` (see :func:`statuses_raising`);
+    ``tested``: a status check already stands on the way."""
+    for stmt in statements:
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        if isinstance(stmt, cst.If) and checks_response(stmt.test):
+            truth = {s: _status_truth(stmt.test, s, ctx, scope) for s in reach}
+            taken = frozenset(s for s, v in truth.items() if v is True)
+            passed = frozenset(s for s, v in truth.items() if v is False)
+            _raise_reach(_statements(stmt.body), taken, True, ctx, scope, out)
+            if stmt.orelse is not None:
+                _raise_reach(_statements(stmt.orelse.body) if isinstance(stmt.orelse, cst.Else) else [stmt.orelse],
+                             passed, True, ctx, scope, out)
+            body_leaves = _leaves(stmt.body)
+            else_leaves = isinstance(stmt.orelse, cst.Else) and _leaves(stmt.orelse.body)
+            if body_leaves or else_leaves:  # a guard: only the statuses sure to pass it go on
+                reach = (frozenset() if body_leaves and else_leaves else passed if body_leaves else taken)
+                tested = True
+            continue
+        if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            for small in stmt.body:
+                if isinstance(small, cst.Raise):
+                    out[id(small)] = reach if tested else None
+            continue
+        if isinstance(stmt, cst.If):  # an ``elif`` is an ``If`` of its own, which may test a status
+            _raise_reach(_statements(stmt.body), reach, tested, ctx, scope, out)
+            if stmt.orelse is not None:
+                _raise_reach(_statements(stmt.orelse.body) if isinstance(stmt.orelse, cst.Else) else [stmt.orelse],
+                             reach, tested, ctx, scope, out)
+            continue
+        for block in statement_blocks(stmt):
+            _raise_reach(_statements(block), reach, tested, ctx, scope, out)
 
 
 def _statements(block) -> list:

@@ -8,8 +8,8 @@ from typing import Callable, Optional, Sequence, Tuple
 import libcst as cst
 
 from reslint.analysis.breakers import open_circuit_retry
-from reslint.analysis.loops import gives_up_on_some, is_raise_for_status, own_nodes, separated_before, \
-    unguarded_raise_for_status
+from reslint.analysis.loops import FATAL_4XX, gives_up_on_some, is_raise_for_status, own_nodes, separated_before, \
+    statuses_raising, unguarded_raise_for_status
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog import canonical
 from reslint.catalog import retries as cat
@@ -31,6 +31,10 @@ MAX_HELPERS = 20
 #: what a narrowing keeps or drops of the errors the retried code raises itself
 STILL_RETRIED = "; {names}, which the retried code raises itself to try again, {verb} still retried"
 NO_LONGER_RETRIED = "; {names}, which the retried code raises itself, {verb} then no longer retried"
+CLIENT_ERROR = "; {names}, which the retried code raises on {statuses}, {verb} then no longer retried, as no " \
+               "retry fixes a client error"
+#: how many client-error statuses a message names before it says "a 4xx"
+NAMED_STATUSES = 3
 #: errors a narrowing never keeps, though the retried code raise them: the rule reports a retry of them
 NEVER_KEPT = cat.CATCH_ALL | cat.STATUS_ERRORS | cat.BROAD_HTTP_ERRORS | cat.NON_TRANSIENT_ERRORS
 
@@ -41,11 +45,16 @@ class OwnErrors:
     as a narrowing of its retry sees it. ``kept``: (how the fix spells it, qualified name) of each
     exception class it raises to ask for another attempt, which the narrowed retry must still
     catch; ``dropped``: the classes a narrowing stops retrying and says so (a builtin that may be a
-    bug, ``Exception``, a status error); ``for_status``: it calls ``raise_for_status()``;
-    ``unknown``: it raises something reslint cannot name (then no narrowing is offered)."""
+    bug, ``Exception``, a status error, a class derived from a library's client error);
+    ``client``: qualified name → (how the code names it, the statuses) of each class it raises on
+    a client error (``if r.status_code == 400: raise BadRequest()``), which a narrowing drops even
+    when the code raises it on a 429 or a 5xx as well: kept, the narrowed retry would retry the 4xx;
+    ``for_status``: it calls ``raise_for_status()``; ``unknown``: it raises something reslint
+    cannot name (then no narrowing is offered)."""
 
     kept: list = dataclasses.field(default_factory=list)
     dropped: list = dataclasses.field(default_factory=list)
+    client: dict = dataclasses.field(default_factory=dict)
     for_status: bool = False
     unknown: bool = False
 
@@ -137,7 +146,7 @@ class RetryOnAnyError(PolicyRule):
         known = {qual for _, qual in names}
         kept = []
         for spelled, qual in own.kept:
-            if qual not in known:
+            if qual not in known and qual not in own.client:
                 known.add(qual)
                 kept.append(spelled)
         spelled = [name for name, _ in names] + kept
@@ -145,6 +154,11 @@ class RetryOnAnyError(PolicyRule):
         said = ""
         if kept:
             said += STILL_RETRIED.format(names=_listed(kept), verb="is" if len(kept) == 1 else "are")
+        client = [name for name, _ in own.client.values()]
+        if client:
+            statuses = frozenset().union(*(s for _, s in own.client.values()))
+            said += CLIENT_ERROR.format(names=_listed(client), statuses=_statuses(statuses),
+                                        verb="is" if len(client) == 1 else "are")
         dropped = list(dict.fromkeys(own.dropped))
         if dropped:
             said += NO_LONGER_RETRIED.format(names=_listed(dropped), verb="is" if len(dropped) == 1 else "are")
@@ -172,11 +186,12 @@ class RetryOnAnyError(PolicyRule):
         work, seen = [(body, scope)], set()
         while work:
             root, where = work.pop()
+            reached = statuses_raising(root, FATAL_4XX, self.ctx, where)
             for node in nodes_within(root):
                 if is_raise_for_status(node):
                     own.for_status = True
                 elif isinstance(node, cst.Raise) and node.exc is not None:
-                    self._raised(node.exc, where, before, own)
+                    self._raised(node.exc, where, before, own, reached.get(id(node)))
                 elif isinstance(node, cst.Call):
                     found = self.ctx.retried.local_function(node.func, where)
                     if found is None or id(found[0]) in seen:
@@ -188,8 +203,9 @@ class RetryOnAnyError(PolicyRule):
                     work.append((found[0].body, self.ctx.model.scopes.get(id(found[0].body)) or where))
         return own
 
-    def _raised(self, exc, scope, before, own: OwnErrors) -> None:
-        """Sort the class of one ``raise exc`` of the retried code into ``own``."""
+    def _raised(self, exc, scope, before, own: OwnErrors, client_errors: Optional[frozenset] = None) -> None:
+        """Sort the class of one ``raise exc`` of the retried code into ``own``. ``client_errors``:
+        the client-error statuses sure to reach the raise (:func:`statuses_raising`)."""
         raised = exc.func if isinstance(exc, cst.Call) else exc
         root = raised
         while isinstance(root, cst.Attribute):
@@ -204,8 +220,14 @@ class RetryOnAnyError(PolicyRule):
             return
         for qual in types:
             bare = qual[len("builtins."):] if qual.startswith("builtins.") else qual
-            if qual in NEVER_KEPT or ("." not in bare and bare not in cat.BUILTIN_OS_ERRORS):
-                own.dropped.append(source(raised) if len(types) == 1 else bare)  # as the code names it
+            named = source(raised) if len(types) == 1 else bare  # as the code names it
+            if qual in NEVER_KEPT or ("." not in bare and bare not in cat.BUILTIN_OS_ERRORS) or \
+                    self.ctx.retried.loops.catches(cat.NON_TRANSIENT_ERRORS, qual):
+                own.dropped.append(named)
+                continue
+            if client_errors:  # raised on a 4xx: kept, the narrowed retry would retry it
+                _, earlier = own.client.get(canonical(qual), (named, frozenset()))
+                own.client[canonical(qual)] = (named, earlier | client_errors)
                 continue
             spelled = self._spelled(raised, root, bindings, qual, before)
             if spelled is None:
@@ -306,6 +328,14 @@ def _listed(names: Sequence[str]) -> str:
     """```A```, ```A` and `B```, ```A`, `B` and `C```."""
     quoted = [f"`{name}`" for name in names]
     return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+
+
+def _statuses(statuses) -> str:
+    """``HTTP 400``, ``HTTP 400 and 404``, or ``a 4xx`` when there are more than a message names."""
+    if len(statuses) > NAMED_STATUSES:
+        return "a 4xx"
+    numbers = [str(s) for s in sorted(statuses)]
+    return "HTTP " + (numbers[0] if len(numbers) == 1 else f"{', '.join(numbers[:-1])} and {numbers[-1]}")
 
 
 def _top_index(body, node) -> Optional[int]:
