@@ -97,6 +97,11 @@ def test_polls(linter, body, expected):
     # the call made by a function of the module
     "def ready():\n    return session.get('u', timeout=5).ok\n\n\ndef f():\n    while not ready():\n"
     "        time.sleep(2)\n",
+    # a constant and a builtin read beside the answer bound nothing
+    "DONE = 'done'\n\n\ndef f(job):\n    while True:\n        state = session.get(f'u/{job}', timeout=5).json()['state']\n"
+    "        if state == DONE:\n            return True\n        time.sleep(5)\n",
+    "def f(job):\n    while True:\n        items = session.get(f'u/{job}', timeout=5).json()['items']\n"
+    "        if len(items) > 0:\n            return items\n        time.sleep(5)\n",
 ])
 def test_an_endless_poll_of_a_remote_call_is_reported(linter, body):
     row = next(i for i, line in enumerate(body.splitlines(), 1) if line.lstrip().startswith("while "))
@@ -139,6 +144,62 @@ def test_an_endless_poll_says_it_is_a_poll_with_no_deadline(linter):
 ])
 def test_polls_with_a_bound_and_loops_that_are_no_polls_are_clean(linter, body):
     assert found(linter, body) == []
+
+
+# polls that test the answer beside a bound: a counter stepped from its own value, a deadline, a
+# stop flag, or a name that may be one; each is clean, and endless once the bound is taken out
+ENDLESS_OK = """\
+def f(url):
+    while True:
+        r = session.get(url, timeout=5)
+        if r.ok:
+            break
+        time.sleep(5)
+"""
+ENDLESS_DONE = """\
+def f(url):
+    r = session.get(url, timeout=5)
+    while r.json()['state'] != 'done':
+        time.sleep(5)
+        r = session.get(url, timeout=5)
+"""
+
+
+@pytest.mark.parametrize("body, endless", [
+    # `i = i + 1` before the sleep, and after it
+    ("def f(url, n):\n    i = 0\n    while True:\n        r = session.get(url, timeout=5)\n"
+     "        if r.ok or i >= n:\n            break\n        i = i + 1\n        time.sleep(5)\n", ENDLESS_OK),
+    ("def f(url, n):\n    i = 0\n    while True:\n        r = session.get(url, timeout=5)\n"
+     "        if r.ok or i >= n:\n            break\n        time.sleep(5)\n        i = i + 1\n", ENDLESS_OK),
+    # a count down, and the next number of an iterator
+    ("def f(url, n):\n    while True:\n        r = session.get(url, timeout=5)\n"
+     "        if r.ok or n <= 0:\n            break\n        n -= 1\n        time.sleep(5)\n", ENDLESS_OK),
+    ("def f(url, counter):\n    while True:\n        attempt = next(counter)\n        r = session.get(url, timeout=5)\n"
+     "        if r.ok or attempt > 10:\n            break\n        time.sleep(5)\n", ENDLESS_OK),
+    # a counter in the loop's condition
+    ("def f(url):\n    tries = 0\n    r = session.get(url, timeout=5)\n"
+     "    while r.json()['state'] != 'done' and tries < 10:\n        time.sleep(5)\n"
+     "        r = session.get(url, timeout=5)\n        tries = tries + 1\n", ENDLESS_DONE),
+    # a deadline, a stop flag, a name that may be either, directly or through a name bound to the test
+    ("def f(url, started):\n    while True:\n        r = session.get(url, timeout=5)\n"
+     "        if r.ok or time.monotonic() > started + 60:\n            break\n        time.sleep(5)\n", ENDLESS_OK),
+    ("def f(url, stop):\n    while True:\n        r = session.get(url, timeout=5)\n"
+     "        if r.ok or stop.is_set():\n            break\n        time.sleep(5)\n", ENDLESS_OK),
+    ("def f(url, expired):\n    while True:\n        r = session.get(url, timeout=5)\n"
+     "        if r.ok or expired:\n            break\n        time.sleep(5)\n", ENDLESS_OK),
+    ("def f(url, expired):\n    while True:\n        r = session.get(url, timeout=5)\n"
+     "        finished = r.ok or expired\n        if finished:\n            break\n        time.sleep(5)\n",
+     ENDLESS_OK),
+    ("class Watcher:\n    def wait(self, url):\n        while True:\n            r = session.get(url, timeout=5)\n"
+     "            if r.ok or self.closed:\n                break\n            time.sleep(5)\n", ENDLESS_OK),
+    ("def f(url, expired):\n    r = session.get(url, timeout=5)\n"
+     "    while r.json()['state'] != 'done' and not expired:\n        time.sleep(5)\n"
+     "        r = session.get(url, timeout=5)\n", ENDLESS_DONE),
+])
+def test_a_poll_with_a_bound_reslint_cannot_evaluate_is_clean(linter, body, endless):
+    assert found(linter, body) == []
+    row = next(i for i, line in enumerate(endless.splitlines(), 1) if line.lstrip().startswith("while "))
+    assert found(linter, endless) == [(row, "RES203")]
 
 
 def test_a_poll_around_a_retried_call_multiplies_nothing(tmp_path):

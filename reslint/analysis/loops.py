@@ -260,6 +260,11 @@ def _blocks(stmt) -> List[cst.CSTNode]:
     return out
 
 
+#: builtins that compute a value from their arguments: a poll's test may read them
+#: (``len(job["items"]) > 0``) and still test only the answer (``next`` or ``input`` would not)
+_PURE_BUILTINS = frozenset({"abs", "all", "any", "bool", "dict", "float", "getattr", "hasattr", "int",
+                            "isinstance", "len", "list", "max", "min", "repr", "set", "sorted", "str",
+                            "tuple", "type"})
 #: logger methods (``logging.Logger``: https://docs.python.org/3/library/logging.html#logger-objects)
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 #: calls that cannot pause a loop: a logger, bookkeeping on a builtin container or string, cleanup
@@ -1078,9 +1083,12 @@ class LoopAnalyzer:
         it calls nothing but the remote call, sleeps, loggers, builtins and methods of what the
         call returned (a worker that handles what it fetches, ``handle(job)``, is no poll); it
         sends the same request each pass (a page cursor it rebinds makes a walk over pages); it
-        has no nested loop and steps no counter; and no clock bounds it."""
+        has no nested loop and steps no counter (:func:`_stepped_names`); its condition and exit
+        tests read nothing but the answer, names bound only from it, constants and builtins that
+        compute a value (``tries < 10``, ``self.closed`` or ``expired`` may be a bound reslint
+        cannot evaluate); and no clock bounds it."""
         if not isinstance(loop, cst.While) or loop.orelse is not None or \
-                any(isinstance(n, (cst.For, cst.While, cst.AugAssign)) for n in nodes):
+                any(isinstance(n, (cst.For, cst.While)) for n in nodes) or _stepped_names(nodes):
             return None
         sleeps = [n for n in nodes if isinstance(n, cst.Call) and self.ctx.qualname(n.func, scope) in cat.SLEEPS]
         if not sleeps:
@@ -1089,18 +1097,28 @@ class LoopAnalyzer:
         remote = {id(c) for c in calls if self._remote_call(c, scope)}
         if not remote:
             return None
-        polled = _derived_names(nodes, lambda expr: any(id(n) in remote for n in expressions(expr)))
+        in_requests = {id(n) for c in calls if id(c) in remote for n in expressions(c)}
+
+        def of_the_answer(expr, names) -> bool:
+            """``expr`` reads the answer (the remote call, or one of ``names``) and nothing else but
+            constants: ``r.ok or i >= n`` also reads a bound."""
+            if not any(id(n) in remote for n in expressions(expr)) and not _read_names(expr) & names:
+                return False
+            return all(id(n) in in_requests or n.value in names or self._fixed(n, scope)
+                       for n in _read_name_nodes(expr))
+
+        polled = _derived_names(nodes, of_the_answer)
 
         def reads(expr) -> bool:  # what the remote call returned, directly or through a name bound to it
             return any(id(n) in remote for n in expressions(expr)) or bool(_read_names(expr) & polled)
 
         test = self.ctx.value_of(loop.test, scope)
         endless = test is True or (is_number(test) and bool(test))
-        if not endless and not reads(loop.test):
-            return None  # ``while running:``: a worker's own flag, not the polled condition
+        if not endless and not of_the_answer(loop.test, polled):
+            return None  # ``while running:``, ``while not r.ok and tries < 10:``: another bound
         flows = list(_control_flow(loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()))
-        if not all(tests is not None and all(reads(t) for t in tests) for _, tests in flows):
-            return None  # another way out (a stop flag, a count) or a pass that ends the loop at once
+        if not all(tests is not None and all(of_the_answer(t, polled) for t in tests) for _, tests in flows):
+            return None  # another way out (a stop flag, a count, a deadline) or a pass that ends the loop at once
         if endless and not any(isinstance(flow, _EXITS) for flow, _ in flows):
             return None  # a watch that runs until it fails, by design
         if not all(id(c) in remote or self._quiet_call(c, scope, reads) for c in calls):
@@ -1113,6 +1131,17 @@ class LoopAnalyzer:
         facts = LoopFacts(sleeps=tuple(sleeps), poll=True, bound=dict(self.ctx.param_values) or None)
         return RetryPolicy(POLLING, Role.LOOP, loop, attempts=None, max_delay_s=None,
                            wait=self.wait(sleeps, None, 0, scope), retried=Retried(RetriedKind.RESULT), loop=facts)
+
+    def _fixed(self, name: cst.Name, scope) -> bool:
+        """A name a poll's test may read besides the answer, for it cannot bound the loop: a
+        literal (``None``), a constant string, number or tuple of them (``DONE = "done"``), or a
+        builtin that computes a value (``len``). A flag, a counter or a deadline is none of them,
+        nor is a constant ``bool``, which a ``global`` statement elsewhere may turn into a flag."""
+        if name.value in ("None", "True", "False"):
+            return True
+        if name.value in _PURE_BUILTINS:
+            return self.ctx.lookup(name.value, scope) is None
+        return _constant(self.ctx.value_of(name, scope))
 
     def _remote_call(self, call: cst.Call, scope, depth: int = 0) -> bool:
         """A call that waits on a server: a request, query or model call the catalog times (not a
@@ -1328,7 +1357,7 @@ def _sorts_errors(handler: cst.ExceptHandler) -> bool:
     return False
 
 
-def _read_names(expr) -> set:
+def _read_name_nodes(expr) -> list:
     """The names ``expr`` reads: not an attribute's name (``.done``) or a keyword (``timeout=``)."""
     named = set()
     for node in expressions(expr):
@@ -1336,25 +1365,71 @@ def _read_names(expr) -> set:
             named.add(id(node.attr))
         elif isinstance(node, cst.Arg) and node.keyword is not None:
             named.add(id(node.keyword))
-    return {n.value for n in expressions(expr) if isinstance(n, cst.Name) and id(n) not in named}
+    return [n for n in expressions(expr) if isinstance(n, cst.Name) and id(n) not in named]
 
 
-def _derived_names(nodes, source_of) -> set:
-    """The names ``nodes`` bind (``=``, ``:=``) to a value ``source_of`` accepts, or to one that
-    reads a name so bound (``r = s.get(u)``, then ``state = r.json()["state"]``)."""
+def _read_names(expr) -> set:
+    return {n.value for n in _read_name_nodes(expr)}
+
+
+def _constant(value) -> bool:
+    """A known string, number (not a ``bool``) or tuple of them."""
+    if isinstance(value, tuple):
+        return all(_constant(v) for v in value)
+    return isinstance(value, str) or is_number(value)
+
+
+def _assigned(nodes) -> list:
+    """``(target, value)`` for each ``=``, annotated ``=`` and ``:=`` among ``nodes``."""
     bindings = []
     for node in nodes:
         if isinstance(node, cst.Assign):
             bindings += [(t.target, node.value) for t in node.targets]
         elif isinstance(node, (cst.AnnAssign, cst.NamedExpr)) and node.value is not None:
             bindings.append((node.target, node.value))
+    return bindings
+
+
+def _target_names(target) -> set:
+    """The names an assignment target rebinds (``a, *b = ...``); ``r.x = ...`` and ``d[k] = ...``
+    change an object and rebind none."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return {n for e in target.elements for n in _target_names(e.value)}
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return set()
+
+
+def _derived_names(nodes, derived) -> set:
+    """The names ``nodes`` bind (``=``, ``:=``) only to values ``derived(value, names)`` accepts,
+    given the names found so far (``r = s.get(u)``, then ``state = r.json()["state"]``). A name
+    also bound to a value it does not accept is not one (``done = r.ok or i >= n``)."""
+    values: dict = {}
+    for target, value in _assigned(nodes):
+        for name in _target_names(target):
+            values.setdefault(name, []).append(value)
     names: set = set()
     while True:
-        found = {n.value for target, value in bindings if source_of(value) or _read_names(value) & names
-                 for n in expressions(target) if isinstance(n, cst.Name)}
-        if found <= names:
+        found = {name for name, bound in values.items()
+                 if name not in names and all(derived(value, names) for value in bound)}
+        if not found:
             return names
         names |= found
+
+
+def _stepped_names(nodes) -> set:
+    """The names ``nodes`` rebind from their own value (``i += 1``, ``i = i + 1``, ``tries = tries
+    - 1``), or to an iterator's next item (``attempt = next(counter)``): counters, which a test
+    may compare with a bound."""
+    stepped = {n.target.value for n in nodes if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name)}
+    for target, value in _assigned(nodes):
+        names = _target_names(target)
+        steps = isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "next"
+        if steps or names & _read_names(value):
+            stepped |= names
+    return stepped
 
 
 def _bound_names(nodes) -> set:
