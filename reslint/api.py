@@ -73,8 +73,14 @@ def load(*, config: Optional[PathLike] = None, isolated: bool = False,
     invalid TOML, or has an unknown key or a bad value, and for an unknown rule in
     ``select``/``ignore``.
     """
+    return _load(config, isolated, select, ignore)
+
+
+def _load(config: Optional[PathLike], isolated: bool, select, ignore,
+          paths: Optional[Sequence[Path]] = None) -> Settings:
+    """:func:`load` for a run over ``paths`` (with no project marker, the project is theirs)."""
     select_t, ignore_t = _selectors("select", select), _selectors("ignore", ignore)
-    settings = load_settings(Path.cwd(), Path(config) if config is not None else None, isolated)
+    settings = load_settings(Path.cwd(), Path(config) if config is not None else None, isolated, paths)
     return with_overrides(settings, select=select_t,
                           ignore=(settings.ignore + ignore_t) if ignore_t else None)
 
@@ -102,7 +108,7 @@ def lint_paths(paths: Union[PathLike, Sequence[PathLike]], *, config: Optional[P
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     paths = [Path(p) for p in paths]
-    settings = load(config=config, isolated=isolated, select=select, ignore=ignore)
+    settings = _load(config, isolated, select, ignore, paths)
     if not paths:
         return []
     from reslint.engine.runner import Runner  # imports LibCST

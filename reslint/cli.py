@@ -136,7 +136,8 @@ def check(paths, select, extend_select, ignore, exclude, extend_exclude, force_e
                                "with --diff, --add-noqa, stdin (`-`), --baseline or --diff-base")
     if diff_base is not None and stdin_mode:
         raise click.UsageError("--diff-base compares files with a git revision: it cannot read stdin (`-`)")
-    settings = _settings(config_file, isolated, select, extend_select, ignore, exclude, extend_exclude, force_exclude)
+    settings = _settings(config_file, isolated, select, extend_select, ignore, exclude, extend_exclude, force_exclude,
+                         paths=None if stdin_mode else list(paths) or [Path(".")])
     output_format = output_format or settings.output_format
     if baseline_file is None and settings.baseline and not no_baseline and write_baseline is None:
         baseline_file = settings.root / settings.baseline
@@ -298,10 +299,10 @@ def _start_profile() -> None:
 
 
 def _settings(config_file, isolated, select, extend_select, ignore, exclude=(), extend_exclude=(),
-              force_exclude=None):
-    """The settings of a run: the configuration file (found from the current directory), then
-    the rule and path options of the command line. Exits with status 2 on a bad file, selector
-    or pattern."""
+              force_exclude=None, paths=None):
+    """The settings of a run over ``paths``: the configuration file (found from the current
+    directory), then the rule and path options of the command line. Exits with status 2 on a bad
+    file, selector or pattern."""
     from reslint.config import ConfigError, glob_error, load_settings, with_overrides
 
     select, extend_select, ignore = _split(select), _split(extend_select), _split(ignore)
@@ -314,7 +315,7 @@ def _settings(config_file, isolated, select, extend_select, ignore, exclude=(), 
             if error is not None:
                 raise click.UsageError(f"{option}: a pattern that cannot be used, {pattern!r}: {error}")
     try:
-        settings = load_settings(Path.cwd(), config_file, isolated)
+        settings = load_settings(Path.cwd(), config_file, isolated, paths)
     except ConfigError as exc:
         _error(str(exc))
         sys.exit(2)
@@ -586,7 +587,8 @@ def graph(paths, graph_format, config_file, isolated, no_cache, cache_dir):
     from reslint.engine.runner import Runner
 
     try:
-        settings = with_overrides(load_settings(Path.cwd(), config_file, isolated), select=("RES301",))
+        settings = with_overrides(load_settings(Path.cwd(), config_file, isolated, list(paths) or [Path(".")]),
+                                  select=("RES301",))
     except ConfigError as exc:
         _error(str(exc))
         sys.exit(2)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import re
 import sys
 from dataclasses import dataclass, field, replace
@@ -131,14 +132,17 @@ class Settings:
     #: setup.cfg or .git, else the directory holding the top-level package the run starts in;
     #: None when there is none (then :attr:`anchor` is the run's root)
     project_root: Optional[Path] = None
+    #: the directory whose modules the project pass (RES301, RES401/RES402 across modules) reads
+    #: whole, also when only some files are given, and that namespace packages are imported from:
+    #: the config file's or marker's directory as for :attr:`project_root`, else the project of the
+    #: paths the run names (:func:`project_of`), never the directory the run starts in; None: only
+    #: the files given are read
+    project_scope: Optional[Path] = None
 
     @property
     def anchor(self) -> Path:
-        """The directory project-relative decisions start from: the project the project pass
-        (RES301, RES401/RES402 across modules) reads whole, also when only some files are given, and
-        that namespace packages are imported from; operator scripts, the automation files that name
-        them, ``requires-python``. The project root, else the run's root (loose scripts in the
-        directory the run starts in are one project, whether one file or all are given)."""
+        """The directory project-relative decisions start from (operator scripts, the automation
+        files that name them, ``requires-python``): the project root, else the run's root."""
         return self.project_root or self.root
 
     @property
@@ -419,37 +423,73 @@ def settings_from_table(table: Dict[str, Any], root: Path, path: Optional[Path])
     return settings
 
 
-def load_settings(start: Path, config: Optional[Path] = None, isolated: bool = False) -> Settings:
-    """Resolve the settings for a run started at ``start`` (a directory or file).
+def load_settings(start: Path, config: Optional[Path] = None, isolated: bool = False,
+                  paths: Optional[Sequence[Path]] = None) -> Settings:
+    """Resolve the settings for a run started at ``start`` (a directory or file) over ``paths``
+    (relative to the current directory; ``None``: ``start`` itself).
 
-    ``config`` names a file explicitly; ``isolated`` ignores every file. The
-    project root is the config file's directory, else ``start``'s directory.
+    ``config`` names a file explicitly; ``isolated`` ignores every file. The project root is
+    the config file's directory, else :func:`find_project_root` from ``start``; the project scope
+    the same when a file or marker sets it, else the project of ``paths`` (:func:`project_of`).
     """
     start = start.resolve()
     base = start if start.is_dir() else start.parent
-    project = find_project_root(base)
+    marked = marked_root(base)
+    project = marked or _package_root(base)
+    scope = marked or project_of([base] if paths is None else paths)
     if isolated:
-        return Settings(root=base, project_root=project)
+        return Settings(root=base, project_root=project, project_scope=scope)
     path = config.resolve() if config is not None else find_config(base)
     if config is not None and not path.is_file():
         raise ConfigError(f"{config}: configuration file not found")
     if path is None:
-        return Settings(root=base, project_root=project)
-    return replace(settings_from_table(load_table(path), path.parent, path), project_root=path.parent)
+        return Settings(root=base, project_root=project, project_scope=scope)
+    return replace(settings_from_table(load_table(path), path.parent, path), project_root=path.parent,
+                   project_scope=path.parent)
 
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 
 
+def is_marked(directory: Path) -> bool:
+    """Whether ``directory`` holds a project marker."""
+    return any((directory / marker).exists() for marker in PROJECT_MARKERS)
+
+
+def marked_root(start: Path) -> Optional[Path]:
+    """The nearest directory at or above ``start`` (a directory) holding a project marker, or
+    ``None``."""
+    return next((directory for directory in (start, *start.parents) if is_marked(directory)), None)
+
+
 def find_project_root(start: Path) -> Optional[Path]:
     """The nearest directory at or above ``start`` (a directory) holding a project marker; with
     none, the directory that holds ``start``'s top-level package (``start`` itself when packages
-    are right in it), so that ``reslint check pkg/mod.py`` and ``reslint check .`` run from that
-    directory see the same project; ``None`` when neither is found."""
-    for directory in (start, *start.parents):
-        if any((directory / marker).exists() for marker in PROJECT_MARKERS):
-            return directory
-    return _package_root(start)
+    are right in it); ``None`` when neither is found."""
+    return marked_root(start) or _package_root(start)
+
+
+def project_of(paths: Sequence[Path]) -> Optional[Path]:
+    """The project of the files and directories ``paths`` when no marker says where it is: for
+    each, the directory holding its top-level package (up through the directories with an
+    ``__init__.py``), or for a loose module or a directory that is no package, the directory it is
+    in or itself; so that ``reslint check mod.py``, from wherever it is run, and ``reslint check .``
+    run in that directory see the same project, and a run on one file never reads the directory
+    it is started in. The outermost of these when it holds the others, else ``None`` (paths in
+    unrelated places: no project is read beyond them). Paths that do not exist are left out."""
+    roots = []
+    for path in paths:
+        path = Path(os.path.abspath(path))
+        if not path.exists():
+            continue
+        directory = path if path.is_dir() else path.parent
+        while (directory / PACKAGE_MARKER).is_file() and directory.parent != directory:
+            directory = directory.parent
+        roots.append(directory)
+    if not roots:
+        return None
+    outer = min(roots, key=lambda root: len(root.parts))
+    return outer if all(root == outer or outer in root.parents for root in roots) else None
 
 
 #: what makes a directory a regular package

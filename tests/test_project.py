@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import shutil
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from reslint.analysis.facts import WRITE_WHY
 from reslint.engine.cache import CACHE_DIR_NAME
 from reslint.cli import main
 from reslint.config import Settings, load_settings
@@ -392,21 +394,111 @@ def test_a_run_on_one_file_of_loose_scripts_or_a_namespace_package_sees_the_whol
         assert [line[:len(e)] for line, e in zip(one, shifted)] == shifted and len(one) == 2, (args, one)
 
 
-def test_a_run_on_files_outside_the_run_s_root_does_not_walk_it(tmp_path, monkeypatch):
-    # no marker: the run's root is the project, but a file named from elsewhere is no part of it
-    write(tmp_path, "client.py", MAILER_CLIENT)
-    write(tmp_path, "mailer.py", MAILER.format(package=""))
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    write(elsewhere, "noise.py", "import requests\n\n\ndef f():\n    return requests.get('https://x', timeout=5)\n")
-    monkeypatch.chdir(elsewhere)
-    run = Runner(Settings(root=elsewhere, select=("RES301",)), use_cache=False).run([tmp_path / "mailer.py"])
-    assert nested(run) == []
-    assert run.parsed == [(tmp_path / "mailer.py").as_posix()]
+#: a module that calls mailer.send_mail under a retry of its own: read with the mail project, it
+#: adds a retry to the RES402 at send_mail
+RESEND = """\
+    from tenacity import retry, stop_after_attempt, wait_random_exponential
+
+    from mailer import send_mail
+
+
+    @retry(stop=stop_after_attempt(5), wait=wait_random_exponential(max=5), reraise=True)
+    def resend(user):
+        return send_mail(user, "again")
+    """
+
+
+def mail_project(directory: Path, folder: str = "") -> Path:
+    """The three mailer modules in ``directory / folder`` (no project marker); the mailer's path."""
+    (directory / folder).mkdir(parents=True, exist_ok=True)
+    package = folder.replace("/", ".")
+    write(directory, f"{folder}client.py", MAILER_CLIENT)
+    write(directory, f"{folder}jobs.py", MAILER_JOBS.format(package=package))
+    return write(directory, f"{folder}mailer.py", MAILER.format(package=package))
+
+
+def found(*args) -> list:
+    """The findings of ``reslint check --no-cache ARGS`` (RES000, RES301, RES402), each as (file name,
+    row, column, code, the message up to its first "; "), the same for runs started in different
+    directories; a RES000's message is left out (it names the running Python)."""
+    result = CliRunner().invoke(main, ["check", "-f", "json", "--no-cache", "--select", "RES000,RES301,RES402", *args])
+    return [(Path(f["filename"]).name, f["location"]["row"], f["location"]["column"], f["code"],
+             None if f["code"] == "RES000" else f["message"].split("; ")[0]) for f in json.loads(result.stdout)]
+
+
+RECIPIENTS = ("mailer.py", 12, 12, "RES301", "retry layers multiply: recipients (3) → fetch_json (3): up to 9 calls per "
+                                              "recipients call, so one failing dependency gets 9 times the load")
+MAIL_FINDINGS = [RECIPIENTS, ("mailer.py", 16, 12, "RES402", "HTTP POST in `send_mail()` runs under the notify retry (3 "
+                                                             f"attempts, through send_mail) with no idempotency key: {WRITE_WHY}")]
+
+
+@pytest.mark.parametrize("start", ["", "other"])
+def test_a_file_named_from_a_directory_without_a_project_marker_does_not_walk_that_directory(
+        tmp_path, monkeypatch, start):
+    # `cd /tmp && reslint check /tmp/mail/mailer.py`: the project is the mailer's directory, not the
+    # directory the run starts in (above it, or beside it), whose files are not read: neither the
+    # one with a syntax error nor the one that would add a retry to the RES402 at send_mail
+    mailer = mail_project(tmp_path / "mail")
+    write(tmp_path, "broken.py", "import requests\ndef broken(:\n")
+    (tmp_path / "other").mkdir()
+    write(tmp_path / "other", "broken.py", "import requests\ndef broken(:\n")
+    write(tmp_path / "other", "resend.py", RESEND)
+    monkeypatch.chdir(tmp_path / start)
+    named = Path(os.path.relpath(mailer))
+    assert found(str(named)) == MAIL_FINDINGS
+    settings = load_settings(Path.cwd(), paths=[named])
+    assert (settings.project_scope, settings.project_root) == (tmp_path / "mail", None)
+    run = Runner(settings, use_cache=False).run([named])
+    assert sorted(Path(display).name for display in run.parsed) == ["client.py", "jobs.py", "mailer.py"]
+    # the whole directory, named: its files are read, and the RES402 names the other retry too
     monkeypatch.chdir(tmp_path)
-    run = Runner(Settings(root=tmp_path, select=("RES301",)), use_cache=False).run([tmp_path / "mailer.py"])
-    assert nested(run) == [("mailer.py", 12)]
-    assert sorted(run.parsed) == ["client.py", "elsewhere/noise.py", "mailer.py"]
+    assert found(".") == [
+        ("broken.py", 2, 12, "RES000", None), RECIPIENTS,
+        ("mailer.py", 16, 12, "RES402", "HTTP POST in `send_mail()` runs under the notify retry (3 attempts, through "
+                                        "send_mail) and the resend retry (5 attempts, through send_mail) with no "
+                                        f"idempotency key: {WRITE_WHY}"),
+        ("broken.py", 2, 12, "RES000", None)]
+
+
+@pytest.mark.parametrize("folder", ["", "app/"])
+def test_a_run_on_one_file_agrees_with_a_run_of_its_directory_from_inside_and_outside(tmp_path, monkeypatch, folder):
+    # no marker: loose modules, or a directory of them imported as a namespace package (`from
+    # app.client import ...`); the file's project is its directory, whichever directory the run
+    # starts in, and `check .` there reads the same project
+    mailer = mail_project(tmp_path / "proj", folder)
+    (tmp_path / "elsewhere").mkdir()
+    runs = [(mailer.parent, ["."]), (mailer.parent, ["mailer.py"]), (tmp_path, [f"proj/{folder}mailer.py"]),
+            (tmp_path / "elsewhere", [str(mailer)])]
+    runs_found = []
+    for start, args in runs:
+        monkeypatch.chdir(start)
+        runs_found.append(found(*args))
+    assert runs_found == [MAIL_FINDINGS] * 4
+
+
+def test_the_project_of_the_paths_a_run_names(tmp_path):
+    from reslint.config import project_of
+
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/sub/__init__.py", "")
+    module = write(tmp_path, "pkg/sub/mod.py", "")
+    (tmp_path / "loose" / "deeper").mkdir(parents=True)
+    script = write(tmp_path, "loose/script.py", "")
+    deeper = write(tmp_path, "loose/deeper/more.py", "")
+    assert project_of([module]) == tmp_path  # the directory holding the top-level package
+    assert project_of([tmp_path / "pkg" / "sub"]) == tmp_path
+    assert project_of([script]) == tmp_path / "loose"  # a loose module: its own directory
+    assert project_of([tmp_path / "loose"]) == tmp_path / "loose"
+    assert project_of([script, deeper]) == tmp_path / "loose"  # the outer one holds the other
+    assert project_of([module, script]) == tmp_path
+    assert project_of([deeper, module]) == tmp_path
+    assert project_of([script, tmp_path / "pkg" / "sub"]) == tmp_path
+    assert project_of([deeper, tmp_path / "elsewhere.py"]) == tmp_path / "loose" / "deeper"  # missing: left out
+    assert project_of([tmp_path / "nothing.py"]) is None
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    assert project_of([write(tmp_path, "a/x.py", ""), write(tmp_path, "b/y.py", "")]) is None  # unrelated places
 
 
 def test_namespace_names_from_the_project_root(tmp_path):
@@ -557,3 +649,4 @@ def test_a_write_two_retries_reach_across_modules_names_both(tmp_path, monkeypat
     (result,) = json.loads(sarif)["runs"][0]["results"]
     assert [(r["physicalLocation"]["artifactLocation"]["uri"], r["physicalLocation"]["region"]["startLine"])
             for r in result["relatedLocations"]] == [("digest.py", 10), ("jobs.py", 7)]
+

@@ -131,7 +131,8 @@ def settings_fingerprint(settings) -> str:
 
     # what is reported and how, not what is found: no reason to lint again
     fields = {k: v for k, v in vars(settings).items()
-              if k not in ("root", "config_file", "project_root", "baseline", "output_format", "force_exclude")}
+              if k not in ("root", "config_file", "project_root", "project_scope", "baseline", "output_format",
+                           "force_exclude")}
     text = repr(sorted((k, repr(v)) for k, v in fields.items())) + repr(sorted(settings.enabled))
     text += repr(dependency_facts(settings.root))
     text += repr(requires_python(settings.anchor))

@@ -156,9 +156,9 @@ def new_since(rev: str, settings: Settings, paths: Sequence[Path], findings: Seq
         if rev_root is None:
             raise RevisionError(f"--diff-base: the project root {settings.root} is outside the git repository {top}")
         rev_root.mkdir(parents=True, exist_ok=True)
-        project = _mapped(Path(os.path.realpath(settings.project_root)), top, into) \
-            if settings.project_root is not None else None
-        rev_settings = replace(settings, root=rev_root, project_root=project)
+        project, scope = (_mapped(Path(os.path.realpath(directory)), top, into) if directory is not None else None
+                          for directory in (settings.project_root, settings.project_scope))
+        rev_settings = replace(settings, root=rev_root, project_root=project, project_scope=scope)
         rev_paths = []
         for path in (list(paths) or [Path(".")]):
             mapped = _mapped(Path(os.path.realpath(path)), top, into)

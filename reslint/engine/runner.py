@@ -74,6 +74,7 @@ class Runner:
         self.parsed: List[str] = []
         self._stat_index: Optional[dict] = None
         self._packages: Dict[str, tuple] = {}  # directory -> package chain (module names)
+        self._roots: Optional[Tuple[str, ...]] = None  # :meth:`_namespace_roots`
         self._chains: Dict[str, str] = {}  # directory as spelled -> its dotted package chain
         self._pool = None  # the worker pool, while one runs (:meth:`_workers`)
         self._index_changed = False
@@ -142,10 +143,11 @@ class Runner:
 
     def _run_files(self, files: List[Path], paths: Sequence[Path], progress) -> RunResult:
         """:meth:`run` over the ``files`` discovered from ``paths``."""
-        project = self.settings.anchor
+        project = self.settings.project_scope
         # the whole project was given (`reslint .` at its root): no second walk for the others
-        whole = any(os.path.abspath(p) == os.path.abspath(project) for p in (list(paths) or [Path(".")]))
-        others = self.judge.needs_summary and not whole and self._in_project(files)
+        whole = project is not None and any(
+            os.path.abspath(p) == os.path.abspath(project) for p in (list(paths) or [Path(".")]))
+        others = self.judge.needs_summary and project is not None and not whole and self._in_project(files)
         displays = self.judge.display_paths(files)
         signatures = [self._signature(path) for path in files] if self.cache is not None else [None] * len(files)
         # what a re-run must find unchanged to reuse the last run's findings (not when a file was
@@ -162,10 +164,10 @@ class Runner:
             return self._finish_files(files, displays, entries, progress, others, state)
 
     def _in_project(self, files: List[Path]) -> bool:
-        """Whether a file of ``files`` lies in the project (:attr:`Settings.anchor
-        <reslint.config.Settings.anchor>`): only those can call into its other modules, so a run
-        on files elsewhere does not walk the project."""
-        project = os.path.abspath(self.settings.anchor)
+        """Whether a file of ``files`` lies in the project (:attr:`Settings.project_scope
+        <reslint.config.Settings.project_scope>`): only those can call into its other modules, so a
+        run on files elsewhere does not walk the project."""
+        project = os.path.abspath(self.settings.project_scope)
         return any(relative(os.path.abspath(path), project) is not None for path in files)
 
     def _finish_files(self, files: List[Path], displays: List[str], entries: list, progress, others: bool,
@@ -410,9 +412,12 @@ class Runner:
         given: Dict[str, FileResult] = {r.display: r for r in results}
         summaries = [r.summary for r in results if r.summary is not None]
         skipped = [Path(r.path) for r in results if r.skipped]
-        if others:
-            for path in self.walker.expand([self.settings.anchor]):
-                if self.judge.display_path(path) not in given:
+        if others and self.settings.project_scope is not None:
+            # a file named outside the run's root (`../mail/mailer.py`) is shown as named, and walked
+            # as an absolute path: one module all the same
+            named = {os.path.abspath(r.path) for r in results}
+            for path in self.walker.expand([self.settings.project_scope]):
+                if self.judge.display_path(path) not in given and os.path.abspath(path) not in named:
                     other = self.lint(path)
                     if other.summary is not None:
                         summaries.append(other.summary)
@@ -571,26 +576,41 @@ class Runner:
                       ignore_noqa=self.ignore_noqa, jobs=1)
 
     def other_names(self, summary) -> Tuple[str, ...]:
-        """The other name the module of ``summary`` is imported by from the project root, through
-        namespace packages (:func:`reslint.semantics.prefilter.namespace_name`), if any."""
-        name = namespace_name(os.path.join(self.settings.root, summary.path), str(self.settings.anchor),
-                              self._packages)
-        return (name,) if name is not None else ()
+        """The other names the module of ``summary`` is imported by through namespace packages
+        (:func:`reslint.semantics.prefilter.namespace_name`), from each of :meth:`_namespace_roots`."""
+        return self._other_names(os.path.join(self.settings.root, summary.path))
+
+    def _other_names(self, path: str) -> Tuple[str, ...]:
+        names = (namespace_name(path, root, self._packages) for root in self._namespace_roots())
+        return tuple(name for name in names if name is not None)
+
+    def _namespace_roots(self) -> Tuple[str, ...]:
+        """The directories dotted names through namespace packages (PEP 420) start from: the
+        project's (:attr:`Settings.project_scope <reslint.config.Settings.project_scope>`, else the
+        run's root); when it holds no project marker (loose modules side by side), the one above
+        too, from which it is a namespace package itself: ``from app.client import ...`` in
+        ``app/jobs.py`` finds ``app/client.py`` whether the run named ``app/jobs.py`` or the
+        directory above."""
+        if self._roots is None:
+            from reslint.config import is_marked
+
+            scope = self.settings.project_scope
+            top = Path(os.path.abspath(scope if scope is not None else self.settings.root))
+            above = scope is not None and top.parent != top and not is_marked(top)
+            self._roots = (str(top), str(top.parent)) if above else (str(top),)
+        return self._roots
 
     def _loader(self, paths: List[Path]) -> Callable[[str], Optional[object]]:
         """``load(module name) -> ModuleSummary or None`` over the files the prefilter skipped (by
-        their name, or the name they are imported by through namespace packages): the call graph
+        their name, or the names they are imported by through namespace packages): the call graph
         asks for a module only when a chain reaches it, so most are never parsed."""
         index: Dict[str, Path] = {}
 
         def load(module: str):
             if not index and paths:  # built on the first request: a cached re-run seldom makes one
-                root = str(self.settings.anchor)
                 for path in paths:
-                    index.setdefault(module_name(str(path), self._packages)[0], path)
-                    other = namespace_name(str(path), root, self._packages)
-                    if other is not None:
-                        index.setdefault(other, path)
+                    for name in (module_name(str(path), self._packages)[0], *self._other_names(str(path))):
+                        index.setdefault(name, path)
                 paths.clear()
             path = index.pop(module, None)
             return self.lint(path, force=True).summary if path is not None else None

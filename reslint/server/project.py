@@ -161,7 +161,8 @@ def _settings(folder: Path) -> Tuple[Settings, Optional[str]]:
     try:
         return load_settings(folder), None
     except ConfigError as exc:
-        return Settings(root=folder, project_root=find_project_root(folder)), str(exc)
+        root = find_project_root(folder)
+        return Settings(root=folder, project_root=root, project_scope=root or folder), str(exc)
 
 
 class Project:
