@@ -650,3 +650,140 @@ def test_a_write_two_retries_reach_across_modules_names_both(tmp_path, monkeypat
     assert [(r["physicalLocation"]["artifactLocation"]["uri"], r["physicalLocation"]["region"]["startLine"])
             for r in result["relatedLocations"]] == [("digest.py", 10), ("jobs.py", 7)]
 
+
+#: a module with a retried function, a retry that calls it, and a retry loop at module level that
+#: calls it too: three layers of its own, two nestings (rows 12 and 16)
+SUMMARISE = """\
+    import requests
+    from tenacity import retry, stop_after_attempt, wait_random_exponential
+
+    session = requests.Session()
+
+    @retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=5), reraise=True)
+    def summarise(t):
+        return session.get(f"https://x/s/{t}", timeout=5)
+
+    @retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=5), reraise=True)
+    def outer(t):
+        return summarise(t)
+
+    for attempt in range(3):
+        try:
+            summarise(1)
+            break
+        except requests.ConnectionError:
+            pass
+    """
+#: another module of the same name: no retry of its own
+PLAIN_SUMMARISE = """\
+    import requests
+
+
+    def summarise(t):
+        return requests.get(f"https://x/s/{t}", timeout=5)
+    """
+SUMMARISE_USER = """\
+    from tenacity import retry, stop_after_attempt, wait_random_exponential
+
+    from {module} import summarise
+
+
+    @retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=5), reraise=True)
+    def run(t):
+        return summarise(t)
+    """
+
+
+@pytest.mark.parametrize(("first", "second", "user", "module"), [
+    ("b/example.py", "z/example.py", "b/main.py", "example"),  # loose modules of one name
+    ("x/__init__.py", "x.py", "main.py", "x"),  # a package and a module of one name
+    ("a/x/__init__.py", "a/x.py", "a/main.py", "x"),
+    ("a/x.py", "a/x/__init__.py", "a/main.py", "x"),
+])
+def test_two_modules_of_one_name_are_kept_apart(tmp_path, first, second, user, module):
+    # each module's own calls are followed; an import of the name they share is not (which one it
+    # finds depends on how the importing code is run), and their call sites are never mixed (a call
+    # site of one was read with the other's retry layers: IndexError)
+    write(tmp_path, "pyproject.toml", "[project]\nname = 'p'\n")
+    for name in (first, second, user):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+    write(tmp_path, first, SUMMARISE)
+    write(tmp_path, second, PLAIN_SUMMARISE)
+    write(tmp_path, user, SUMMARISE_USER.format(module=module))
+    run = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path])
+    assert (run.errors, nested(run)) == ([], [(first, 12), (first, 16)])
+    # with one module of that name, the import is followed
+    (tmp_path / second).unlink()
+    run = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path])
+    assert (run.errors, nested(run)) == ([], sorted([(first, 12), (first, 16), (user, 8)]))
+
+
+def test_two_modules_of_one_name_are_kept_apart_when_both_retry(tmp_path):
+    write(tmp_path, "pyproject.toml", "[project]\nname = 'p'\n")
+    for folder in ("b", "z"):
+        (tmp_path / folder).mkdir()
+        write(tmp_path, f"{folder}/example.py", SUMMARISE)
+    write(tmp_path, "b/main.py", SUMMARISE_USER.format(module="example"))
+    run = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path])
+    assert (run.errors, nested(run)) == ([], [("b/example.py", 12), ("b/example.py", 16), ("z/example.py", 12),
+                                              ("z/example.py", 16)])
+    findings = {(f.filename, f.location.row): f for r in run.results for f in r.findings if f.code == "RES301"}
+    assert [(h.filename, h.location.row) for h in findings[("z/example.py", 12)].related] == [
+        ("z/example.py", 10), ("z/example.py", 6)]
+
+
+HELPER = """\
+    from client import fetch_json
+
+
+    def lists(list_id):
+        return fetch_json(f"lists/{list_id}")
+    """
+HELPER_USER = """\
+    from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+
+    from client import T
+    from helper import lists
+
+
+    @retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(4), wait=wait_random_exponential(max=5),
+           reraise=True)
+    def recipients(list_id):
+        return lists(list_id)
+    """
+
+
+@pytest.mark.parametrize("twin", [True, False])
+def test_a_module_name_two_skipped_modules_have_is_not_followed(tmp_path, twin):
+    # the helper is summarised on demand (the prefilter skipped it); with a second module of that
+    # name, neither is loaded
+    write(tmp_path, "pyproject.toml", "[project]\nname = 'p'\n")
+    for folder in ("b", "z"):
+        (tmp_path / folder).mkdir()
+    write(tmp_path, "b/client.py", MAILER_CLIENT)
+    write(tmp_path, "b/helper.py", HELPER)
+    write(tmp_path, "b/mailer.py", HELPER_USER)
+    if twin:
+        write(tmp_path, "z/helper.py", HELPER.replace("lists/", "other/"))
+    run = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path])
+    assert (run.errors, nested(run)) == ([], [] if twin else [("b/mailer.py", 10)])
+
+
+def test_a_package_function_named_like_its_submodule_is_not_that_module_s_code(tmp_path):
+    # `pkg.sub` is a function of pkg/__init__.py and the module pkg/sub.py, whose retry loop at module
+    # level was read as that function's call (with the package's retry layers: IndexError)
+    write(tmp_path, "pyproject.toml", "[project]\nname = 'p'\n")
+    (tmp_path / "pkg").mkdir()
+    write(tmp_path, "pkg/__init__.py", """\
+        import requests
+        from tenacity import retry, stop_after_attempt, wait_random_exponential
+
+
+        @retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=5), reraise=True)
+        def sub(t):
+            return requests.get("https://x/s", timeout=5)
+        """)
+    write(tmp_path, "pkg/sub.py", SUMMARISE)
+    write(tmp_path, "main.py", SUMMARISE_USER.format(module="pkg").replace("summarise", "sub"))
+    run = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path])
+    assert (run.errors, nested(run)) == ([], [("main.py", 8), ("pkg/sub.py", 12), ("pkg/sub.py", 16)])

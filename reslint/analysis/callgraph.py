@@ -103,6 +103,12 @@ class CallGraph:
     modules when a name is first resolved into them, so modules no chain reaches are
     never summarised. ``other_names(summary)``: the other names a module is imported by
     (``app.mailer`` for ``mailer.py`` in the namespace package ``app``, PEP 420).
+
+    Two modules of one name (loose modules ``b/example.py`` and ``z/example.py``, a package and a
+    module) are kept apart: each is known by a name of its own (:meth:`ModuleSummary.renamed
+    <reslint.analysis.facts.ModuleSummary.renamed>`), so its calls of its own functions are followed,
+    and the name they share leads nowhere (which one an import finds depends on how the importing
+    code is run); so does another name two modules share.
     """
 
     def __init__(self, summaries: Iterable[ModuleSummary],
@@ -128,17 +134,38 @@ class CallGraph:
         self._fixed_below: Dict[str, Optional[Tuple[Tuple[str, ...], ModuleSummary, FixedTimeout]]] = {}
         self._reach: Dict[str, List[Tuple[Hop, ...]]] = {}
         self._load = load
+        #: names two modules have (given, loaded or other names): they resolve to neither
+        self.ambiguous: Set[str] = set()
+        #: the path of each module -> the name it is known by here
+        self._paths: Dict[str, str] = {}
+        self._apart_count = 0
+        paths: Dict[str, Set[str]] = {}
+        for summary in self.summaries:
+            paths.setdefault(summary.module, set()).add(summary.path)
+        self.ambiguous.update(name for name, found in paths.items() if len(found) > 1)
+        self.summaries = [self._apart(summary) if summary.module in self.ambiguous else summary
+                          for summary in self.summaries]
         for summary in self.summaries:
             self._add(summary)
 
+    def _apart(self, summary: ModuleSummary) -> ModuleSummary:
+        """``summary`` known by a name of its own, as its name is another module's too: the name
+        with a number (``example/2``), which no module has (a file name holds no ``/``)."""
+        self._apart_count += 1
+        return summary.renamed(f"{summary.module}/{self._apart_count}")
+
     def _add(self, summary: ModuleSummary) -> None:
         self.modules[summary.module] = summary
+        self._paths[summary.path] = summary.module
         for name in self._other_names(summary) if self._other_names is not None else ():
-            self.aliases.setdefault(name, summary.module)
+            if self.aliases.setdefault(name, summary.module) != summary.module:
+                self.ambiguous.add(name)
         for function in summary.functions:
             self.functions[function.qualname] = (summary, function)
         for site in summary.calls:
-            owner = site.function or summary.module  # function names are already qualified
+            # function names are already qualified; the module's own code is no function of a
+            # package's (a function ``pkg.sub`` beside the module ``pkg/sub.py``)
+            owner = site.function or f"{summary.module}.<module>"
             self.sites.setdefault(owner, []).append(site)
         for name, types in summary.exception_names:
             self.exception_names[f"{summary.module}.{name}"] = types
@@ -155,13 +182,21 @@ class CallGraph:
     def module(self, name: str) -> Optional[ModuleSummary]:
         """The summary of module ``name`` (or of the module known by that other name), loaded on
         first use; ``None`` outside the project."""
+        if name in self.ambiguous:
+            return None
         summary = self.modules.get(self.aliases.get(name, name))
         if summary is None and self._load is not None:
             summary = self._load(name)
-            if summary is not None and summary.module in self.modules:
-                return self.modules[summary.module]  # loaded before under its other name
-            if summary is not None:
-                self._add(summary)
+            if summary is None:
+                return None
+            if summary.path in self._paths:
+                return self.modules[self._paths[summary.path]]  # loaded before under its other name
+            if summary.module in self.modules or summary.module in self.ambiguous:
+                # another module has its name (a module given keeps it): this one is known here by
+                # the name asked for only
+                summary = self._apart(summary)
+                self.aliases[name] = summary.module
+            self._add(summary)
         return summary
 
     def expand(self, types: Tuple[str, ...], depth: int = 0) -> Tuple[str, ...]:

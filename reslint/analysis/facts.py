@@ -10,7 +10,7 @@ unpickles these without importing it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, Tuple
 
 from reslint.catalog.user import HelperEntry
@@ -231,3 +231,46 @@ class ModuleSummary:
     budget_calls: Tuple[BudgetCall, ...] = ()
     #: writes outside any retry whose key their function mints afresh (RES401 through the call graph)
     key_mints: Tuple[KeyMint, ...] = ()
+
+    def renamed(self, module: str) -> "ModuleSummary":
+        """This summary with the names it defines qualified by ``module`` rather than its own name
+        (``example.summarise`` is ``module.summarise``): the call graph keeps two modules of one name
+        (``b/example.py`` and ``z/example.py``) apart so. Names of other modules, and of this one's
+        submodules (``pkg.sub.f`` in ``pkg/__init__.py``), stay as they are."""
+        own = {self._top(function.qualname) for function in self.functions}
+        own.update(name for table in (self.exception_names, self.client_objects, self.constants, self.instances)
+                   for name, _ in table)
+        own.discard(None)
+
+        def name(qualified: str) -> str:
+            return module + qualified[len(self.module):] if self._top(qualified) in own else qualified
+
+        def names(qualified: Tuple[str, ...]) -> Tuple[str, ...]:
+            return tuple(name(n) for n in qualified)
+
+        return replace(
+            self, module=module,
+            functions=tuple(replace(f, qualname=name(f.qualname)) for f in self.functions),
+            layers=tuple(replace(layer, catches=names(layer.catches), raises=names(layer.raises))
+                         for layer in self.layers),
+            calls=tuple(replace(site, callee=name(site.callee) if site.callee else site.callee,
+                                function=name(site.function) if site.function else site.function)
+                        for site in self.calls),
+            exception_names=tuple((n, names(types)) for n, types in self.exception_names),
+            key_calls=tuple(replace(call, callee=name(call.callee)) for call in self.key_calls),
+            key_returns=tuple(replace(r, function=name(r.function), name=name(r.name)) for r in self.key_returns),
+            pending_writes=tuple(replace(w, callees=names(w.callees)) for w in self.pending_writes),
+            rebinds=names(self.rebinds),
+            fixed_timeouts=tuple(replace(f, function=name(f.function)) for f in self.fixed_timeouts),
+            budgeted=names(self.budgeted),
+            budget_calls=tuple(replace(c, function=name(c.function), callee=name(c.callee))
+                               for c in self.budget_calls),
+            key_mints=tuple(replace(m, function=name(m.function)) for m in self.key_mints),
+        )
+
+    def _top(self, qualified: str) -> Optional[str]:
+        """The name right below this module in ``qualified`` (``summarise`` in
+        ``example.summarise.<locals>.f``), or ``None`` for a name of another module."""
+        if not qualified.startswith(self.module + "."):
+            return None
+        return qualified[len(self.module) + 1:].split(".", 1)[0]

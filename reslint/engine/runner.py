@@ -603,14 +603,16 @@ class Runner:
     def _loader(self, paths: List[Path]) -> Callable[[str], Optional[object]]:
         """``load(module name) -> ModuleSummary or None`` over the files the prefilter skipped (by
         their name, or the names they are imported by through namespace packages): the call graph
-        asks for a module only when a chain reaches it, so most are never parsed."""
-        index: Dict[str, Path] = {}
+        asks for a module only when a chain reaches it, so most are never parsed. A name two of
+        these files have (``scripts/utils.py`` and ``tools/utils.py``) loads neither: which one an
+        import finds depends on how the importing code is run."""
+        index: Dict[str, Optional[Path]] = {}
 
         def load(module: str):
             if not index and paths:  # built on the first request: a cached re-run seldom makes one
                 for path in paths:
                     for name in (module_name(str(path), self._packages)[0], *self._other_names(str(path))):
-                        index.setdefault(name, path)
+                        index[name] = path if index.get(name, path) == path else None
                 paths.clear()
             path = index.pop(module, None)
             return self.lint(path, force=True).summary if path is not None else None
