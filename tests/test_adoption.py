@@ -545,18 +545,18 @@ def test_max_retry_time_and_layers_work_as_the_readme_says(tmp_path, options, ex
 # --- the first run ---------------------------------------------------------------------------------
 
 def test_the_readmes_try_it_is_true():
-    """README's "Try it": nine findings on examples/, three of them found across functions, and
+    """README's "Try it": nine findings on demo/, three of them found across functions, and
     the finding quoted at the top of the README among them."""
     repo = Path(__file__).resolve().parent.parent
     readme = repo.joinpath("README.md").read_text(encoding="utf-8")
-    result = run(["--isolated", "-f", "concise", "examples/"], repo)
+    result = run(["--isolated", "-f", "concise", "demo/"], repo)
     assert result.exit_code == 1
     lines = [line for line in result.stdout.splitlines() if ": RES" in line]
     assert "It reports nine findings and exits with status 1" in readme and len(lines) == 9
-    assert [line.split(" ")[1] for line in lines if line.startswith("examples/orders.py")] == [
+    assert [line.split(" ")[1] for line in lines if line.startswith("demo/orders.py")] == [
         "RES401", "RES402", "RES301"]
     quoted = readme.split("```text\n", 1)[1].split("\n```", 1)[0].replace("\n", " ")
     assert quoted in lines
     assert "up to 12 calls per place_order call" in result.stdout
-    graph = run(["graph", "--isolated", "examples/"], repo)
+    graph = run(["graph", "--isolated", "demo/"], repo)
     assert "place_order" in graph.stdout and "-->|x12|" in graph.stdout

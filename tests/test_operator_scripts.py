@@ -113,6 +113,8 @@ def test_a_benchmark_program_is_an_operator_script_at_any_depth(tmp_path, name):
     (".github/scripts/milestone.py", SCRIPT),  # CI's own scripts
     (".github/scripts/notify.py", SCRIPT.split("\n\n\nif")[0] + "\n\n\nmain()\n"),
     ("lib/tools/stars.py", SCRIPT),  # deeper down, `tools` is as often a package
+    ("src/demo/examples.py", SCRIPT.split("\n\n\nif")[0] + "\n\n\nmain()\n"),  # a module named so
+    ("src/demo/example_apps/stars.py", SCRIPT),  # a directory whose name only starts so
 ])
 def test_what_is_no_operator_script(tmp_path, path, text):
     project(tmp_path, {path: text})
@@ -124,6 +126,9 @@ def test_what_is_no_operator_script(tmp_path, path, text):
     "backend/scripts/stars.py",  # a monorepo's scripts
     "backend/core/utils/scripts/stars.py",
     "scripts/tenant_cleanup/helpers.py",  # a helper the scripts import
+    "examples/stars.py",  # an example with no main guard: a module an example program loads
+    "libs/cli/examples/graphs/stars.py",  # a graph a framework's dev server serves, a CLI's build fixture
+    "examples/django/demoapp/helpers.py",  # a demo app's module
 ])
 def test_every_file_of_a_scripts_directory_at_any_depth_is_a_script(tmp_path, path):
     flat = "import requests\n\nprint(requests.get('https://api.example.invalid/stars').json())\n"

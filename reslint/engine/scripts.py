@@ -3,8 +3,8 @@
 A file is an *operator script* when both hold:
 
 1. it lives where projects keep the programs they run themselves, and runs as one:
-   - any file under a directory named ``scripts`` or ``script``, at any depth
-     (:data:`PROGRAM_DIRECTORIES`: a monorepo's ``backend/scripts/``), a program or a helper its
+   - any file under a directory named ``scripts``, ``script``, ``examples`` or ``example``, at any
+     depth (:data:`PROGRAM_DIRECTORIES`: a monorepo's ``backend/scripts/``), a program or a helper its
      programs import, but not under ``.github/``, whose scripts CI runs, nor in an agent skill
      (:data:`SKILL_FILE`, the project's root included), whose programs an agent runs, nor a module
      a packaging file names as an entry point (:func:`entry_modules`), a command the package ships;
@@ -72,16 +72,22 @@ AUTOMATION_FILES = (
 #: evaluation programs were judged false). A program is in one when the first directory of its
 #: path, relative to the project root, has one of these names (deeper, most of them are as often
 #: packages: ``crewai_tools/tools/``), or when any directory of its path is one of
-#: :data:`ANYWHERE_DIRECTORIES`; ``scripts`` and ``script`` count at any depth, and without a main
-#: guard (:data:`PROGRAM_DIRECTORIES`).
+#: :data:`ANYWHERE_DIRECTORIES`; ``scripts``, ``script``, ``examples`` and ``example`` count at any
+#: depth, and without a main guard (:data:`PROGRAM_DIRECTORIES`).
 SCRIPT_DIRECTORIES = frozenset({"scripts", "script", "bin", "tools", "dev", "devtools", "docs", "doc", "examples",
                                 "example", "benchmarks", "benchmark", "bench", "evals", "eval"})
 #: directory names that hold only programs and the helpers they import, at any depth: a file in one
 #: is a script with or without a main guard (a flat script that does its work at the top, a helper
-#: module of the other scripts). In the judged sample every directory of that name, at the top or
-#: deeper (``backend/scripts/``, ``backend/core/utils/scripts/``), held maintenance, release or
-#: data scripts, or the programs of an agent skill (:data:`SKILL_FILE`, not run by hand)
-PROGRAM_DIRECTORIES = frozenset({"scripts", "script"})
+#: module of the other scripts). In the judged sample every directory named ``scripts``, at the top
+#: or deeper (``backend/scripts/``, ``backend/core/utils/scripts/``), held maintenance, release or
+#: data scripts, or the programs of an agent skill (:data:`SKILL_FILE`, not run by hand). An
+#: ``examples`` directory holds programs a reader runs to try a feature and the modules they load
+#: (a graph a framework's dev server serves, a demo app's tasks): in the judged sample 17 of the 20
+#: timeout and retry findings in such modules, most with no main guard (``libs/cli/examples/``, a
+#: CLI's build fixtures; a celery demo app's tasks), were judged false; the 3 true ones were server
+#: templates meant to be deployed, a loss the rule accepts (a project that deploys its examples
+#: names them in its automation, or sets ``script-ignore = []``)
+PROGRAM_DIRECTORIES = frozenset({"scripts", "script", "examples", "example"})
 #: the file that makes a directory an agent skill (Anthropic's Agent Skills, adopted by other agent
 #: frameworks: https://docs.anthropic.com/en/docs/agents-and-tools/agent-skills/overview): the
 #: programs under it are run by an agent through its shell tool, unattended, not by hand (in the
@@ -89,9 +95,9 @@ PROGRAM_DIRECTORIES = frozenset({"scripts", "script"})
 SKILL_FILE = "SKILL.md"
 #: the top-level directory whose scripts CI runs (``.github/scripts/``): never an operator script
 CI_DIRECTORY = ".github"
-#: the script directories whose names mean the same at any depth (a monorepo's
-#: ``libraries/python/examples/``)
-ANYWHERE_DIRECTORIES = frozenset({"examples", "example", "docs", "doc"})
+#: the script directories whose programs are scripts at any depth (a monorepo's
+#: ``packages/site/docs/``); the program directories (:data:`PROGRAM_DIRECTORIES`) are too
+ANYWHERE_DIRECTORIES = frozenset({"docs", "doc"})
 #: the file names of benchmark programs, at any depth (pytest-benchmark's and asv's ``bench_*``,
 #: ``*_benchmark``): a program a developer runs to measure something and reads the result of.
 #: Evaluation harnesses are not matched by name: they also run unattended, in many containers at

@@ -1,7 +1,7 @@
 """A small inventory sync job, written the way many real services start out.
 
-Run `reslint examples/` on it: every blocking call below can hang the job when
-a dependency stalls. `reslint --diff --unsafe-fixes examples/` shows the fixes.
+Run `reslint demo/` on it: every blocking call below can hang the job when
+a dependency stalls. `reslint --diff --unsafe-fixes demo/` shows the fixes.
 """
 
 import smtplib

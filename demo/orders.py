@@ -1,9 +1,9 @@
 """Order placement for the same service: the retries that make an outage worse.
 
-`reslint examples/` follows the calls between functions: a retried job that calls a retried
+`reslint demo/` follows the calls between functions: a retried job that calls a retried
 client multiplies attempts, an idempotency key minted inside the retried code changes on
 every attempt, and a POST replayed by the outer retry can ship an order twice.
-`reslint graph examples/` draws the retry layers and the chains between them.
+`reslint graph demo/` draws the retry layers and the chains between them.
 """
 
 import uuid
