@@ -113,8 +113,6 @@ def test_a_benchmark_program_is_an_operator_script_at_any_depth(tmp_path, name):
     (".github/scripts/milestone.py", SCRIPT),  # CI's own scripts
     (".github/scripts/notify.py", SCRIPT.split("\n\n\nif")[0] + "\n\n\nmain()\n"),
     ("lib/tools/stars.py", SCRIPT),  # deeper down, `tools` is as often a package
-    ("src/demo/examples.py", SCRIPT.split("\n\n\nif")[0] + "\n\n\nmain()\n"),  # a module named so
-    ("src/demo/example_apps/stars.py", SCRIPT),  # a directory whose name only starts so
 ])
 def test_what_is_no_operator_script(tmp_path, path, text):
     project(tmp_path, {path: text})
@@ -126,9 +124,6 @@ def test_what_is_no_operator_script(tmp_path, path, text):
     "backend/scripts/stars.py",  # a monorepo's scripts
     "backend/core/utils/scripts/stars.py",
     "scripts/tenant_cleanup/helpers.py",  # a helper the scripts import
-    "examples/stars.py",  # an example with no main guard: a module an example program loads
-    "libs/cli/examples/graphs/stars.py",  # a graph a framework's dev server serves, a CLI's build fixture
-    "examples/django/demoapp/helpers.py",  # a demo app's module
 ])
 def test_every_file_of_a_scripts_directory_at_any_depth_is_a_script(tmp_path, path):
     flat = "import requests\n\nprint(requests.get('https://api.example.invalid/stars').json())\n"
@@ -138,6 +133,32 @@ def test_every_file_of_a_scripts_directory_at_any_depth_is_a_script(tmp_path, pa
     assert "src/demo/stars.py:5:5: RES101" in output and path not in output
     (tmp_path / "Makefile").write_text(f"stars:\n\tpython {path}\n", encoding="utf-8")
     assert f"{path}:" in reported(tmp_path)  # named by an automation file: checked whole
+
+
+MODULE = SCRIPT[:SCRIPT.index("if __name__")]
+
+
+@pytest.mark.parametrize("path, text, hidden", [
+    # a module of example code that an example program imports, or a tool loads: run by hand too
+    ("examples/graphs/agent.py", MODULE, True),
+    ("libs/cli/examples/graphs/agent.py", MODULE, True),  # a CLI's build fixture, at any depth
+    ("example/stars.py", SCRIPT, True),  # an example program
+    ("libs/cli/examples/stars.py", SCRIPT, True),
+    # an example service (a web app, a task worker) is deployed as it is: checked whole
+    ("examples/server/app.py", "from fastapi import FastAPI\n\napp = FastAPI()\n" + MODULE, False),
+    ("examples/gevent/tasks.py", "from celery import Celery\n\napp = Celery()\n" + MODULE, False),
+    ("examples/server/main.py", "import uvicorn\n" + SCRIPT, False),  # a server with a main guard
+    # not example code: a module whose name only looks so, a directory whose name only starts so
+    ("src/demo/examples.py", MODULE, False),
+    ("src/demo/example_apps/stars.py", MODULE, False),
+])
+def test_modules_of_example_code(tmp_path, path, text, hidden):
+    project(tmp_path, {path: text})
+    output = reported(tmp_path)
+    assert (f"{path}:" not in output) is hidden, output
+    if hidden:  # named by an automation file: checked whole
+        (tmp_path / "Makefile").write_text(f"demo:\n\tpython {path}\n", encoding="utf-8")
+        assert f"{path}:" in reported(tmp_path)
 
 
 def test_the_programs_of_an_agent_skill_are_run_by_an_agent_not_by_hand(tmp_path):

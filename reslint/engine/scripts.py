@@ -3,13 +3,15 @@
 A file is an *operator script* when both hold:
 
 1. it lives where projects keep the programs they run themselves, and runs as one:
-   - any file under a directory named ``scripts``, ``script``, ``examples`` or ``example``, at any
-     depth (:data:`PROGRAM_DIRECTORIES`: a monorepo's ``backend/scripts/``), a program or a helper its
+   - any file under a directory named ``scripts`` or ``script``, at any depth
+     (:data:`PROGRAM_DIRECTORIES`: a monorepo's ``backend/scripts/``), a program or a helper its
      programs import, but not under ``.github/``, whose scripts CI runs, nor in an agent skill
      (:data:`SKILL_FILE`, the project's root included), whose programs an agent runs, nor a module
      a packaging file names as an entry point (:func:`entry_modules`), a command the package ships;
+   - any module of example code (:data:`EXAMPLE_DIRECTORIES`, at any depth) that is no service
+     (:data:`SERVES`: it imports no web framework, server or task queue);
    - or a program (a module-level ``if __name__ == "__main__":``) under another directory of
-     :data:`SCRIPT_DIRECTORIES` (``bin/``, ``tools/``, ``docs/``, ``examples/``, ``benchmarks/``...
+     :data:`SCRIPT_DIRECTORIES` (``bin/``, ``tools/``, ``docs/``, ``benchmarks/``...
      at the top of the project), or named as a benchmark (:data:`BENCHMARK_NAME`: ``bench_io.py``,
      ``recency_benchmark.py``), not in the package they ship, whose command-line tools run on
      users' machines and in their automation;
@@ -65,29 +67,33 @@ AUTOMATION_FILES = (
 #: Directory names that hold a project's own scripts: ``scripts``/``script`` and ``bin`` (the
 #: layouts of the Python Packaging User Guide's and many projects' maintenance scripts), ``tools``,
 #: ``dev`` and ``devtools`` (developer tooling), ``docs``/``doc`` (the scripts that build the
-#: documentation), ``examples``/``example`` (programs a reader runs to see a feature work; in the
-#: judged sample every timeout and retry finding in an example program was judged false),
-#: ``benchmarks``/``benchmark``/``bench`` and ``evals``/``eval`` (the measurements a developer
+#: documentation), ``benchmarks``/``benchmark``/``bench`` and ``evals``/``eval`` (the measurements a developer
 #: runs and reads: in the judged sample, five model-client findings in hand-run benchmark and
 #: evaluation programs were judged false). A program is in one when the first directory of its
 #: path, relative to the project root, has one of these names (deeper, most of them are as often
 #: packages: ``crewai_tools/tools/``), or when any directory of its path is one of
-#: :data:`ANYWHERE_DIRECTORIES`; ``scripts``, ``script``, ``examples`` and ``example`` count at any
-#: depth, and without a main guard (:data:`PROGRAM_DIRECTORIES`).
-SCRIPT_DIRECTORIES = frozenset({"scripts", "script", "bin", "tools", "dev", "devtools", "docs", "doc", "examples",
-                                "example", "benchmarks", "benchmark", "bench", "evals", "eval"})
+#: :data:`ANYWHERE_DIRECTORIES`; ``scripts`` and ``script`` count at any depth, and without a main
+#: guard (:data:`PROGRAM_DIRECTORIES`). Example code has its own rule (:data:`EXAMPLE_DIRECTORIES`).
+SCRIPT_DIRECTORIES = frozenset({"scripts", "script", "bin", "tools", "dev", "devtools", "docs", "doc",
+                                "benchmarks", "benchmark", "bench", "evals", "eval"})
 #: directory names that hold only programs and the helpers they import, at any depth: a file in one
 #: is a script with or without a main guard (a flat script that does its work at the top, a helper
-#: module of the other scripts). In the judged sample every directory named ``scripts``, at the top
-#: or deeper (``backend/scripts/``, ``backend/core/utils/scripts/``), held maintenance, release or
-#: data scripts, or the programs of an agent skill (:data:`SKILL_FILE`, not run by hand). An
-#: ``examples`` directory holds programs a reader runs to try a feature and the modules they load
-#: (a graph a framework's dev server serves, a demo app's tasks): in the judged sample 17 of the 20
-#: timeout and retry findings in such modules, most with no main guard (``libs/cli/examples/``, a
-#: CLI's build fixtures; a celery demo app's tasks), were judged false; the 3 true ones were server
-#: templates meant to be deployed, a loss the rule accepts (a project that deploys its examples
-#: names them in its automation, or sets ``script-ignore = []``)
-PROGRAM_DIRECTORIES = frozenset({"scripts", "script", "examples", "example"})
+#: module of the other scripts). In the judged sample every directory of that name, at the top or
+#: deeper (``backend/scripts/``, ``backend/core/utils/scripts/``), held maintenance, release or
+#: data scripts, or the programs of an agent skill (:data:`SKILL_FILE`, not run by hand)
+PROGRAM_DIRECTORIES = frozenset({"scripts", "script"})
+#: directory names of example code, at any depth: programs a reader runs to try a feature and the
+#: modules they load (a graph a framework's dev server serves, a tutorial's helpers), with or without
+#: a main guard, run by hand like scripts, unless the module is a service (:data:`SERVES`). In the
+#: judged sample, 13 findings of the timeout and retry rules in such modules (a CLI's packaging
+#: fixtures, a tutorial's helpers) were all false.
+EXAMPLE_DIRECTORIES = frozenset({"examples", "example"})
+#: what makes a module of example code a service, deployed as it is and checked whole: it imports a
+#: web framework, an ASGI/WSGI server or a task queue (in the judged sample, two example FastAPI
+#: servers and a celery task module held the only true findings of example code)
+SERVES = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:fastapi|flask|django|starlette|sanic|quart|tornado|litestar|"
+                    r"falcon|bottle|pyramid|aiohttp\.web|celery|rq|dramatiq|huey|arq|uvicorn|gunicorn|hypercorn|"
+                    r"grpc)\b", re.MULTILINE)
 #: the file that makes a directory an agent skill (Anthropic's Agent Skills, adopted by other agent
 #: frameworks: https://docs.anthropic.com/en/docs/agents-and-tools/agent-skills/overview): the
 #: programs under it are run by an agent through its shell tool, unattended, not by hand (in the
@@ -251,7 +257,8 @@ class OperatorScripts:
         if directories and directories[0] == CI_DIRECTORY:
             return None
         block = main_block(text)
-        whole = self._in_program_directory(directories)
+        whole = self._in_program_directory(directories) or (
+            bool(EXAMPLE_DIRECTORIES.intersection(directories)) and SERVES.search(text) is None)
         if not whole and block is not None:
             whole = (bool(directories) and (directories[0] in SCRIPT_DIRECTORIES or
                                             bool(ANYWHERE_DIRECTORIES.intersection(directories)))
