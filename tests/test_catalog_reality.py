@@ -1939,6 +1939,13 @@ def test_rq_retry_and_enqueue():
                   if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)][1:]  # after self
         assert params[position].name == rq_adapter.CALLABLE_KEYWORDS[qualname], (qualname, [p.name for p in params])
         assert params[position].kind is P.POSITIONAL_OR_KEYWORD, qualname  # it can be passed by keyword
+    # what each enqueue method hands the job: its own leading parameters, then *args (or none)
+    assert set(rq_adapter.CALLABLE_ARGUMENTS) == set(rq_adapter.CALLABLE_POSITIONS)
+    for qualname, (spelled, passes) in rq_adapter.CALLABLE_ARGUMENTS.items():
+        params = list(inspect.signature(resolve(qualname)[0]).parameters.values())[1:]  # after self
+        names = tuple("*" + p.name if p.kind is P.VAR_POSITIONAL else p.name for p in params[:len(spelled)])
+        assert names == spelled, (qualname, names)
+        assert passes == tuple(n for n in spelled if n.startswith("*")), qualname
 
 
 def test_arq_retry():

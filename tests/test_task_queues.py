@@ -657,6 +657,73 @@ queue = Queue(connection=Redis(socket_timeout=5))
     assert "minted by `uuid.uuid4()` inside the retried code: every attempt of the HTTP POST sends a new key" in text
 
 
+def _jobs_project(root: Path, enqueue: str) -> None:
+    files = {
+        "pyproject.toml": "[project]\nname = 'shop'\n",
+        "shop/__init__.py": "",
+        "shop/jobs.py": textwrap.dedent("""\
+            import uuid
+
+            import requests
+
+
+            def charge(order_id):
+                key = str(uuid.uuid4())
+                requests.post("https://p.invalid/charges", json={"id": order_id}, headers={"Idempotency-Key": key},
+                              timeout=5)
+
+
+            def notify(order_id):
+                requests.post("https://p.invalid/mails", json={"id": order_id}, timeout=5)
+
+
+            def charge_with(order_id, key):
+                requests.post("https://p.invalid/charges", json={"id": order_id}, headers={"Idempotency-Key": key},
+                              timeout=5)
+            """),
+        "shop/enqueue.py": "from redis import Redis\nfrom rq import Queue, Retry\n\n"
+                           "from shop.jobs import charge, charge_with, notify\n\n"
+                           "queue = Queue(connection=Redis(socket_timeout=5))\n\n\n" + textwrap.dedent(enqueue),
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("enqueue, expected", [
+    # the job imported from another module is the retried scope: the key it mints is new on every
+    # retry (RES401), its keyless POST is replayed (RES402)
+    ("""\
+     def later(order_id):
+         queue.enqueue(charge, order_id, retry=Retry(max=3, interval=[10, 30, 60]))
+         queue.enqueue(notify, order_id, retry=Retry(max=3, interval=[10, 30, 60]))
+     """, [("shop/jobs.py", 7, "RES401"), ("shop/jobs.py", 13, "RES402")]),
+    ("""\
+     from datetime import timedelta
+
+
+     def later(order_id):
+         queue.enqueue_in(timedelta(seconds=30), charge, order_id, retry=Retry(max=2, interval=60))
+         queue.enqueue_call(func=notify, args=(order_id,), retry=Retry(max=2, interval=60))
+     """, [("shop/jobs.py", 7, "RES401"), ("shop/jobs.py", 13, "RES402")]),
+    # clean: no retry, a key minted once by the caller, a job that mints none
+    ("""\
+     import uuid
+
+
+     def later(order_id):
+         queue.enqueue(charge, order_id)
+         queue.enqueue(notify, order_id, retry=None)
+         queue.enqueue(charge_with, order_id, str(uuid.uuid4()), retry=Retry(max=3, interval=[10, 30, 60]))
+     """, []),
+])
+def test_an_rq_job_imported_from_another_module_is_the_retried_scope(tmp_path, enqueue, expected):
+    _jobs_project(tmp_path, enqueue)
+    found = [f for f in _found(tmp_path) if f[0] == "shop/jobs.py"]
+    assert found == expected
+    assert [f for f in _found(tmp_path, use_cache=True) if f[0] == "shop/jobs.py"] == expected
+
+
 # -- arq --------------------------------------------------------------------------------------------
 def test_an_arq_job_that_raises_retry_is_a_retry_layer(default):
     """The job's body is the retried scope; ``defer=`` is read with ``ctx["job_try"]`` counting

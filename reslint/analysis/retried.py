@@ -510,6 +510,11 @@ class RetriedScopes:
                 self._open(body[0], RetryScope(policy, body[0], body[1]))
             elif entry is not None and entry.passes is not None:
                 self._pass(node, target, entry.params, entry.passes, policy)
+            elif entry is None and qual in policy.adapter.callable_arguments:
+                # a library caller handed a function it cannot see here (another module's job):
+                # the project pass follows the call it makes on each attempt
+                spelled, passes = policy.adapter.callable_arguments[qual]
+                self._pass(node, target, spelled, passes, policy)
 
     def _pass(self, use: cst.Call, target, spelled: Tuple[str, ...], passes: Tuple[str, ...],
               policy: RetryPolicy) -> None:

@@ -68,6 +68,13 @@ class RetryAdapter:
     #: qualified name of a caller -> the name of the parameter that takes that function, for a
     #: call that passes it by keyword (RQ's ``enqueue_call(func=job, ...)``)
     callable_keywords: ClassVar[Mapping[str, str]] = {}
+    #: qualified name of a caller -> (its own parameters, in order, ``*args`` where its star
+    #: parameter is; the star parameters that hand the rest on to the function it retries), for a
+    #: caller that calls the function with the use's remaining arguments (RQ's ``enqueue(f, *args,
+    #: **kwargs)``): a function of another module handed to it is retried code of the project pass
+    #: (:meth:`reslint.analysis.retried.RetriedScopes._pass`); a caller missing here retries only
+    #: the functions it is handed from its own module
+    callable_arguments: ClassVar[Mapping[str, Tuple[Tuple[str, ...], Tuple[str, ...]]]] = {}
     #: types whose instances retry a function they are called with (``Retrying()(fn)``)
     callable_policies: ClassVar[Tuple[str, ...]] = ()
     #: method name -> the qualified name it spells, for a method of objects reslint cannot type

@@ -1,6 +1,7 @@
 """RQ: a job enqueued with ``retry=Retry(max=3, interval=[10, 30, 60])`` (``queue.enqueue(f, ...,
 retry=...)``, ``enqueue_call``, ``enqueue_in``, ``enqueue_at``, ``@job(queue, retry=...)``): the job
-function is the retried scope.
+function is the retried scope, also when it is imported from another module of the project (the
+project pass follows it, as for a project retry helper handed a function).
 
 Facts from rq/job.py and rq/queue.py (1.x to 3.x): ``Retry(max, interval=0)``; a job that raises
 any exception is retried while it has retries left (``Job.retry``, called from the worker's
@@ -34,6 +35,17 @@ CALLABLE_POSITIONS = {"rq.Queue.enqueue": 0, "rq.Queue.enqueue_call": 0, "rq.Que
                       "rq.Queue.enqueue_in": 1}
 CALLABLE_KEYWORDS = {"rq.Queue.enqueue": "f", "rq.Queue.enqueue_call": "func", "rq.Queue.enqueue_at": "f",
                      "rq.Queue.enqueue_in": "func"}
+#: what each enqueue method hands the job function: the positional arguments after the function
+#: (``enqueue(f, *args, **kwargs)``; rq/queue.py ``parse_args`` pops RQ's own keywords, ``timeout``,
+#: ``retry``, ``job_id``..., from ``kwargs`` and hands the rest on, so keywords are not read as the
+#: job's: a ``timeout=`` there is the job's time limit); ``enqueue_call`` takes them as ``args=``
+#: and ``kwargs=``, which are not followed
+CALLABLE_ARGUMENTS = {
+    "rq.Queue.enqueue": (("f", "*args"), ("*args",)),
+    "rq.Queue.enqueue_at": (("datetime", "f", "*args"), ("*args",)),
+    "rq.Queue.enqueue_in": (("time_delta", "func", "*args"), ("*args",)),
+    "rq.Queue.enqueue_call": (("func", "args", "kwargs"), ()),
+}
 JOB_DECORATOR = "rq.decorators.job"
 RETRY_OPTION = "retry"
 #: the methods that take ``retry`` through ``**kwargs`` (``Queue.parse_args``) and those that name it
@@ -52,6 +64,7 @@ class RQ(RetryAdapter):
     retries_callables = True
     callable_positions = CALLABLE_POSITIONS
     callable_keywords = CALLABLE_KEYWORDS
+    callable_arguments = CALLABLE_ARGUMENTS
     keywords = {"rq.Queue.enqueue_call": (RETRY_OPTION,), JOB_DECORATOR: (RETRY_OPTION,)}
     forwarded = {qualname: (RETRY_OPTION,) for qualname in FORWARDING}
 
