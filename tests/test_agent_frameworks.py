@@ -341,6 +341,12 @@ def test_llama_index_and_haystack_models_retry_inside(tmp_path):
      "haystack client (6)"),
     ("from haystack.components.embedders import OpenAIDocumentEmbedder", "OpenAIDocumentEmbedder({})",
      "run(documents=[q])", "haystack client (6)"),
+    ("from haystack.components.generators.chat import AzureOpenAIResponsesChatGenerator",
+     "AzureOpenAIResponsesChatGenerator({})", "run(messages=[q])", "haystack client (6)"),
+    ("from haystack.components.embedders import AzureOpenAITextEmbedder", "AzureOpenAITextEmbedder({})", "run(q)",
+     "haystack client (6)"),
+    ("from haystack.components.embedders import AzureOpenAIDocumentEmbedder", "AzureOpenAIDocumentEmbedder({})",
+     "run(documents=[q])", "haystack client (6)"),
 ])
 @pytest.mark.parametrize("off", [False, True])
 def test_responses_models_and_embedders_retry_inside(tmp_path, imported, built, run, layer, off):

@@ -1701,6 +1701,9 @@ def test_llama_index_openai_defaults(name):
     "haystack.components.generators.chat.OpenAIResponsesChatGenerator",
     "haystack.components.embedders.OpenAITextEmbedder",
     "haystack.components.embedders.OpenAIDocumentEmbedder",
+    "haystack.components.generators.chat.AzureOpenAIResponsesChatGenerator",
+    "haystack.components.embedders.AzureOpenAITextEmbedder",
+    "haystack.components.embedders.AzureOpenAIDocumentEmbedder",
 ])
 def test_haystack_openai_component_defaults(monkeypatch, qualname):
     """With neither ``timeout`` nor ``max_retries`` (nor their environment variables), each

@@ -3,7 +3,10 @@
 Read in haystack-ai 3.4.1 (haystack/components/generators/chat/openai.py): ``OpenAIChatGenerator(...,
 timeout=None, max_retries=None, ...)`` builds its ``openai.OpenAI`` client with ``timeout`` (else the
 ``OPENAI_TIMEOUT`` environment variable, else 30 s) and ``max_retries`` (else ``OPENAI_MAX_RETRIES``,
-else 5): 6 attempts per call by default. ``AzureOpenAIChatGenerator`` (chat/azure.py) subclasses it.
+else 5): 6 attempts per call by default. ``AzureOpenAIChatGenerator`` (chat/azure.py) subclasses it; so do the Azure variants of the
+others: ``AzureOpenAIResponsesChatGenerator`` (chat/azure_responses.py, ``timeout`` keyword-only),
+``AzureOpenAITextEmbedder`` (embedders/azure_text_embedder.py) and ``AzureOpenAIDocumentEmbedder``
+(embedders/azure_document_embedder.py), whose ``_client_kwargs`` read the same variables and defaults.
 ``OpenAIResponsesChatGenerator`` (chat/openai_responses.py, ``timeout`` keyword-only),
 ``OpenAITextEmbedder`` (embedders/openai_text_embedder.py) and ``OpenAIDocumentEmbedder``
 (embedders/openai_document_embedder.py) read both the same way in their ``_client_kwargs``.
@@ -31,6 +34,12 @@ _COMPONENTS = (
      "haystack/components/embedders/openai_text_embedder.py OpenAITextEmbedder" + _DEFAULTS),
     ("haystack.components.embedders.OpenAIDocumentEmbedder", 11,
      "haystack/components/embedders/openai_document_embedder.py OpenAIDocumentEmbedder" + _DEFAULTS),
+    ("haystack.components.generators.chat.AzureOpenAIResponsesChatGenerator", None,
+     "haystack/components/generators/chat/azure_responses.py AzureOpenAIResponsesChatGenerator" + _DEFAULTS),
+    ("haystack.components.embedders.AzureOpenAITextEmbedder", 7,
+     "haystack/components/embedders/azure_text_embedder.py AzureOpenAITextEmbedder" + _DEFAULTS),
+    ("haystack.components.embedders.AzureOpenAIDocumentEmbedder", 13,
+     "haystack/components/embedders/azure_document_embedder.py AzureOpenAIDocumentEmbedder" + _DEFAULTS),
 )
 
 TIMEOUTS: Tuple[TimeoutSpec, ...] = tuple(

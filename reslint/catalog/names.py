@@ -113,6 +113,12 @@ ALIASES: Dict[str, str] = {
         "haystack.components.embedders.OpenAITextEmbedder",
     "haystack.components.embedders.openai_document_embedder.OpenAIDocumentEmbedder":
         "haystack.components.embedders.OpenAIDocumentEmbedder",
+    "haystack.components.embedders.azure_text_embedder.AzureOpenAITextEmbedder":
+        "haystack.components.embedders.AzureOpenAITextEmbedder",
+    "haystack.components.embedders.azure_document_embedder.AzureOpenAIDocumentEmbedder":
+        "haystack.components.embedders.AzureOpenAIDocumentEmbedder",
+    "haystack.components.generators.chat.azure_responses.AzureOpenAIResponsesChatGenerator":
+        "haystack.components.generators.chat.AzureOpenAIResponsesChatGenerator",
 }
 
 FACTORIES: Dict[str, str] = {
