@@ -185,6 +185,24 @@ def test_the_graph_shows_a_with_retry_runnable_between_the_outer_retry_and_the_m
                      ("go", "-->|x9|", "LangChain with_retry")]
 
 
+@pytest.mark.parametrize("model, chain", [
+    # a with_retry runnable built in another module: its layer and the model's inside it
+    ("model = ChatOpenAI(timeout=60).with_retry(retry_if_exception_type=TRANSIENT)\n",
+     "go (3) → LangChain with_retry (3) → langchain_openai client (3): up to 27 calls per go call"),
+    # a chat model built there: its SDK's retries only
+    ("model = ChatOpenAI(timeout=60)\n", "go (3) → langchain_openai client (3): up to 9 calls per go call"),
+    # with_retry around a model that makes one attempt: one inner layer
+    ("model = ChatOpenAI(timeout=60, max_retries=0).with_retry(retry_if_exception_type=TRANSIENT)\n",
+     "go (3) → LangChain with_retry (3): up to 9 calls per go call"),
+])
+def test_a_model_object_imported_from_another_module_keeps_its_layers(tmp_path, model, chain):
+    (tmp_path / "llm.py").write_text(LANGCHAIN + model)
+    found = _findings(tmp_path, LANGCHAIN + OUTER + "from llm import model\n@outer\ndef go(q):\n"
+                                "    return model.invoke(q)\n")
+    outer = [text for row, code, text in found if code == "RES301" and "go (3)" in text]
+    assert len(outer) == 1 and f"retry layers multiply: {chain}, so one failing dependency" in outer[0]
+
+
 def test_with_retry_is_recognised_only_in_files_that_import_langchain(tmp_path):
     found = _findings(tmp_path, "class Job:\n    def with_retry(self):\n        return self\n\n"
                                 "job = Job().with_retry()\n")

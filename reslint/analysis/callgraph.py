@@ -280,17 +280,19 @@ class CallGraph:
         if target is not None:
             return self.reach(target, depth + 1)
         client = self._client_object(site.callee)
-        return [(client,)] if client is not None else []
+        return [client] if client else []
 
-    def _client_object(self, name: Optional[str]) -> Optional[Hop]:
-        """``client.llm.chat.completions.create`` → the layer of ``llm``, a retrying client defined
-        at module level in ``client`` (followed through imports)."""
+    def _client_object(self, name: Optional[str]) -> Optional[Tuple[Hop, ...]]:
+        """``client.llm.chat.completions.create`` → the layers of ``llm``, a retrying client defined
+        at module level in ``client`` (followed through imports): its own, and those it wraps (a
+        model object built with ``with_retry`` around a chat model that retries inside)."""
         def answer(name: str, summary: Optional[ModuleSummary], rest: Tuple[str, ...]):
             objects = dict(summary.client_objects) if summary is not None else {}
             if rest[:1] and rest[0] in objects:
                 layer = summary.layers[objects[rest[0]]]
                 methods = REQUEST_METHODS.get(layer.library)  # a session retries only what sends a request
-                return None if methods is not None and rest[-1] not in methods else Hop(summary.path, layer)
+                return None if methods is not None and rest[-1] not in methods else \
+                    _entered(summary, objects[rest[0]])
             return FOLLOW
 
         return self.follow(name, answer, keep=2)

@@ -480,16 +480,23 @@ class SummaryCollector:
         return tuple(retried.helpers.entry(helper) for helper in retried.found_helpers.values())
 
     def _client_objects(self):
-        """Module-level clients that retry inside, so that calls on them from other modules count."""
+        """Module-level clients that retry inside, so that calls on them from other modules count:
+        a client (any method), or a model object run with ``invoke`` (one derived from a client,
+        ``llm.bind_tools(t)``, or a policy that retries one, ``llm.with_retry(...)``: its layer is
+        the policy's, around the client's)."""
         out = []
         scope = self.ctx.model.module_scope
         for name, bindings in scope.bindings.items():
             if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, cst.Call):
                 continue
-            probe = cst.Call(func=cst.Attribute(value=cst.Name(name), attr=cst.Name("post")))
             saved, self.ctx.scope = self.ctx.scope, scope
             try:
-                layer = self._client_layer(probe, any_method=True)
+                layer = None
+                for method in ("post", "invoke"):
+                    probe = cst.Call(func=cst.Attribute(value=cst.Name(name), attr=cst.Name(method)))
+                    layer = self._client_layer(probe, any_method=True)
+                    if layer is not None:
+                        break
             finally:
                 self.ctx.scope = saved
             if layer is not None:
