@@ -11,7 +11,7 @@ import pytest
 
 from reslint.config import Settings
 from reslint.engine.filepass import Linter
-from reslint.semantics.walk import dead_definitions
+from reslint.semantics.walk import dead_definitions, overwritten_values
 from tests.linting import rows
 
 HEAD = "import requests\n\n\n"
@@ -113,3 +113,50 @@ def test_a_recursion_error_while_parsing_is_one_syntax_finding(tmp_path, monkeyp
     monkeypatch.setattr(filepass, "_unvalidated_parse", deep)
     found, errors = Linter(Settings(root=tmp_path)).lint_text("import requests\nrequests.get('http://x')\n", "m.py")
     assert errors == [] and [f.code for f in found] == ["RES000"]
+
+
+@pytest.mark.parametrize("source, expected", [
+    # the next statement binds the name again without reading it: the first value is never used
+    ("m = A()\nm = B(model='x')\n", ["A()"]),
+    ("def f():\n    m: A = A()\n    m = B()\n    return m\n", ["A()"]),
+    ("if x:\n    m = A()\n    m = B()\n", ["A()"]),
+    # read by the next value, a statement between, another target, a chained or tuple assignment
+    ("m = A()\nm = m.with_retry()\n", []),
+    ("m = A()\nprint(m)\nm = B()\n", []),
+    ("m = A()\nn = B()\n", []),
+    ("m = n = A()\nm = B()\n", []),
+    ("m, n = A(), C()\nm = B()\n", []),
+    ("m = A()\nm += B()\n", []),
+])
+def test_overwritten_values(source, expected):
+    module = cst.parse_module(source)
+    ids = overwritten_values(module)
+    assert [module.code_for_node(n) for n in walk_all(module) if id(n) in ids] == expected
+
+
+def walk_all(module):
+    from reslint.semantics.walk import nodes_within
+
+    return [n for n in nodes_within(module, stop=())]
+
+
+def test_a_client_overwritten_before_any_use_needs_no_timeout(tmp_path):
+    """Judged on real code: a chat model bound and bound again on the next line was reported, and
+    its finding was false (it never sends a request). A call that runs, and a client that
+    connects when it is built, still wait however their result is used."""
+    body = '''\
+    import imaplib
+
+    import openai
+
+
+    def pick(url, host):
+        client = openai.OpenAI()
+        client = openai.OpenAI(timeout=20)
+        r = requests.get(url)
+        r = requests.get(url, timeout=5)
+        box = imaplib.IMAP4_SSL(host)
+        box = None
+        return client, r, box
+    '''
+    assert rows(Linter(Settings(root=tmp_path, select=("RES101",))), HEAD, body) == [(9, "RES101"), (11, "RES101")]

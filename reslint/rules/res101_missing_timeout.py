@@ -12,7 +12,7 @@ from reslint.diagnostics import Applicability
 from reslint.rules.base import Rule
 from reslint.rules.timeout_fixes import add_timeout_fix, add_value_fix, ceiling_name
 from reslint.semantics.cstutil import source
-from reslint.semantics.walk import expressions, nodes_within
+from reslint.semantics.walk import expressions, nodes_within, overwritten_values
 from reslint.values import is_number
 
 
@@ -86,6 +86,17 @@ class MissingTimeout(Rule):
             return False
         return any(isinstance(n, cst.Await) and n.expression is node for n in expressions(statement))
 
+    def _overwritten(self, node: cst.Call, spec) -> bool:
+        """A client built and bound to a name that the next statement binds again without reading
+        it (``model = ChatOpenAI(...)`` then ``model = ChatAnthropic(...)``): it never sends a
+        request, so it needs no timeout. A client that connects when it is built still waits."""
+        if not spec.carrier or spec.opens_connection:
+            return False
+        key = ("overwritten-values",)
+        if key not in self.ctx.cache:
+            self.ctx.cache[key] = overwritten_values(self.ctx.model.module_scope.node)
+        return id(node) in self.ctx.cache[key]
+
     def visit_Call(self, node: cst.Call) -> None:
         retried = self.ctx.retried
         passed = retried.passed_call(node) if retried is not None else None
@@ -95,7 +106,7 @@ class MissingTimeout(Rule):
         if self._already_done(node) or reading is None or reading.state != MISSING:
             return
         spec = reading.spec
-        if self._under_deadline(node, spec.carrier):
+        if self._under_deadline(node, spec.carrier) or self._overwritten(node, spec):
             return
         what = "client" if spec.carrier else "call"
         why = self._why(reading)

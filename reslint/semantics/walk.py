@@ -215,5 +215,56 @@ def dead_definitions(module: cst.Module) -> List[cst.FunctionDef]:
     return out
 
 
+def overwritten_values(module: cst.Module) -> set:
+    """The ids of the values that a block binds to a name and that the very next statement of
+    the same block binds the name again without reading it (``model = ChatOpenAI(...)`` then
+    ``model = ChatAnthropic(...)``: Pylint's redefined-variable shape, a dead store): what the
+    first value builds is never used. Only a simple assignment to one plain name counts, in
+    either statement."""
+    out: set = set()
+    stack: List[Sequence[cst.CSTNode]] = [module.body]
+    while stack:
+        body = stack.pop()
+        previous = None
+        for stmt in body:
+            assigned = _single_assignment(stmt)
+            if assigned is not None and previous is not None and assigned[0] == previous[0] and \
+                    not _reads(assigned[1], assigned[0]):
+                out.add(id(previous[1]))
+            previous = assigned
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                if isinstance(stmt.body, cst.IndentedBlock):
+                    stack.append(stmt.body.body)
+                continue
+            for block in statement_blocks(stmt):
+                if isinstance(block, cst.IndentedBlock):
+                    stack.append(block.body)
+    return out
+
+
+def _reads(node: cst.CSTNode, name: str) -> bool:
+    """Whether ``node`` reads the variable ``name`` (a keyword argument's or an attribute's name
+    of that spelling, ``f(model=...)``, ``x.model``, is no read of it)."""
+    spelled = set()
+    for current in expressions(node):
+        if isinstance(current, cst.Arg) and current.keyword is not None:
+            spelled.add(id(current.keyword))
+        elif isinstance(current, cst.Attribute):
+            spelled.add(id(current.attr))
+    return any(isinstance(n, cst.Name) and n.value == name and id(n) not in spelled for n in expressions(node))
+
+
+def _single_assignment(stmt: cst.CSTNode):
+    """(name, value) of a statement that is one assignment of a value to one plain name, else None."""
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+        return None
+    small = stmt.body[0]
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+        return small.targets[0].target.value, small.value
+    if isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name):
+        return small.target.value, small.value
+    return None
+
+
 def _names_in(nodes: Sequence[cst.CSTNode]) -> set:
     return {n.value for node in nodes for n in expressions(node) if isinstance(n, cst.Name)}
