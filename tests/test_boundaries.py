@@ -365,3 +365,14 @@ def test_a_re_run_answered_from_the_last_run_loads_none_of_the_modules_it_spares
     assert "libcst" in cold and "reslint.analysis.facts" in cold  # the first run parsed: the test can fail
     loaded = {name.split(".")[0] if not name.startswith("reslint.") else name for name in warm}
     assert [name for name in WARM_RUN_SPARES if name in loaded] == [], warm
+
+
+def test_the_task_queues_of_example_services_are_the_queued_adapters():
+    """``reslint.catalog.services`` spells the task queues as data (the operator-script decision
+    runs where LibCST must not be loaded): they are the modules of the adapters whose retries are
+    queued, no more and no fewer."""
+    from reslint import libraries
+    from reslint.catalog import services
+
+    queued = tuple(m for a in libraries.ADAPTERS if a.queued for m in a.trigger_modules)
+    assert sorted(services.TASK_QUEUE_MODULES) == sorted(queued)

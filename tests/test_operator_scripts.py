@@ -148,6 +148,9 @@ MODULE = SCRIPT[:SCRIPT.index("if __name__")]
     ("examples/server/app.py", "from fastapi import FastAPI\n\napp = FastAPI()\n" + MODULE, False),
     ("examples/gevent/tasks.py", "from celery import Celery\n\napp = Celery()\n" + MODULE, False),
     ("examples/server/main.py", "import uvicorn\n" + SCRIPT, False),  # a server with a main guard
+    ("examples/web/app.py", "from aiohttp import web\n\napp = web.Application()\n" + MODULE, False),
+    # an import in a comment or a string, or of a package whose name only starts so, is none
+    ("examples/web/notes.py", "# from flask import Flask\nNOTE = 'import celery'\nimport rqlite\n" + MODULE, True),
     # not example code: a module whose name only looks so, a directory whose name only starts so
     ("src/demo/examples.py", MODULE, False),
     ("src/demo/example_apps/stars.py", MODULE, False),

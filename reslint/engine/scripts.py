@@ -48,6 +48,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
+from reslint.catalog.services import SERVICE_MODULES
 from reslint.engine.discovery import relative
 from reslint.engine.files import read_regular_text
 
@@ -89,11 +90,23 @@ PROGRAM_DIRECTORIES = frozenset({"scripts", "script"})
 #: fixtures, a tutorial's helpers) were all false.
 EXAMPLE_DIRECTORIES = frozenset({"examples", "example"})
 #: what makes a module of example code a service, deployed as it is and checked whole: it imports a
-#: web framework, an ASGI/WSGI server or a task queue (in the judged sample, two example FastAPI
-#: servers and a celery task module held the only true findings of example code)
-SERVES = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:fastapi|flask|django|starlette|sanic|quart|tornado|litestar|"
-                    r"falcon|bottle|pyramid|aiohttp\.web|celery|rq|dramatiq|huey|arq|uvicorn|gunicorn|hypercorn|"
-                    r"grpc)\b", re.MULTILINE)
+#: web framework, an ASGI/WSGI server or a task queue (:data:`reslint.catalog.services.SERVICE_MODULES`;
+#: in the judged sample, two example FastAPI servers and a celery task module held the only true
+#: findings of example code)
+def _imports_of(modules) -> str:
+    """A pattern for a line that imports one of ``modules`` (``import m``, ``from m.x import y``;
+    for a dotted ``pkg.name``, ``from pkg import name`` too)."""
+    out = []
+    for module in modules:
+        out.append(r"(?:from|import)[ \t]+" + re.escape(module) + r"\b")
+        package, _, name = module.rpartition(".")
+        if package:
+            out.append(r"from[ \t]+" + re.escape(package) + r"[ \t]+import[ \t(]+(?:\w+[ \t]*,[ \t]*)*" +
+                       re.escape(name) + r"\b")
+    return r"^[ \t]*(?:" + "|".join(out) + ")"
+
+
+SERVES = re.compile(_imports_of(SERVICE_MODULES), re.MULTILINE)
 #: the file that makes a directory an agent skill (Anthropic's Agent Skills, adopted by other agent
 #: frameworks: https://docs.anthropic.com/en/docs/agents-and-tools/agent-skills/overview): the
 #: programs under it are run by an agent through its shell tool, unattended, not by hand (in the
