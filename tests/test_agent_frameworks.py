@@ -203,6 +203,26 @@ def test_a_model_object_imported_from_another_module_keeps_its_layers(tmp_path, 
     assert len(outer) == 1 and f"retry layers multiply: {chain}, so one failing dependency" in outer[0]
 
 
+@pytest.mark.parametrize("run, chain", [
+    ("stream(q)", "go (3) → langchain_openai client (3): up to 9 calls per go call"),  # outside the with_retry
+    ("with_config(tags=['x'])", None),  # builds a runnable, sends nothing
+    ("get_name()", None),
+])
+def test_an_imported_with_retry_runnable_retries_only_the_methods_its_retry_overrides(tmp_path, run, chain):
+    (tmp_path / "llm.py").write_text(LANGCHAIN + "model = ChatOpenAI(timeout=60).with_retry("
+                                                 "retry_if_exception_type=TRANSIENT)\n")
+    source = LANGCHAIN + OUTER + "from llm import model\n@outer\ndef go(q):\n    return model." + run + "\n"
+    outer = [text for row, code, text in _findings(tmp_path, source) if code == "RES301" and "go (3)" in text]
+    (tmp_path / "llm.py").unlink()  # the same in one module
+    local = LANGCHAIN + OUTER + "model = ChatOpenAI(timeout=60).with_retry(retry_if_exception_type=TRANSIENT)\n" + \
+        "@outer\ndef go(q):\n    return model." + run + "\n"
+    alone = [text for row, code, text in _findings(tmp_path, local) if code == "RES301" and "go (3)" in text]
+    if chain is None:
+        assert outer == alone == []
+    else:
+        assert len(outer) == len(alone) == 1 and chain in outer[0] and chain in alone[0]
+
+
 def test_with_retry_is_recognised_only_in_files_that_import_langchain(tmp_path):
     found = _findings(tmp_path, "class Job:\n    def with_retry(self):\n        return self\n\n"
                                 "job = Job().with_retry()\n")

@@ -1942,13 +1942,19 @@ def test_rq_retry_and_enqueue():
                   if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)][1:]  # after self
         assert params[position].name == rq_adapter.CALLABLE_KEYWORDS[qualname], (qualname, [p.name for p in params])
         assert params[position].kind is P.POSITIONAL_OR_KEYWORD, qualname  # it can be passed by keyword
-    # what each enqueue method hands the job: its own leading parameters, then *args (or none)
+    # what each enqueue method hands the job: the arguments after its leading parameters, less the
+    # keywords parse_args pops for RQ itself; enqueue_call takes them as args= and kwargs=
+    popped = set(re.findall(r"kwargs\.pop\('(\w+)'", inspect.getsource(rq.Queue.parse_args)))
+    assert popped | {"args", "kwargs"} == set(rq_adapter.OWN_KEYWORDS)
     assert set(rq_adapter.CALLABLE_ARGUMENTS) == set(rq_adapter.CALLABLE_POSITIONS)
     for qualname, (spelled, passes) in rq_adapter.CALLABLE_ARGUMENTS.items():
         params = list(inspect.signature(resolve(qualname)[0]).parameters.values())[1:]  # after self
-        names = tuple("*" + p.name if p.kind is P.VAR_POSITIONAL else p.name for p in params[:len(spelled)])
-        assert names == spelled, (qualname, names)
-        assert passes == tuple(n for n in spelled if n.startswith("*")), qualname
+        leading = tuple(n for n in spelled if n not in rq_adapter.OWN_KEYWORDS or n in ("args", "kwargs"))
+        if passes:
+            leading = spelled[:spelled.index("*args") + 1]
+        names = tuple("*" + p.name if p.kind is P.VAR_POSITIONAL else p.name for p in params[:len(leading)])
+        assert names == leading, (qualname, names)
+        assert (P.VAR_KEYWORD in {p.kind for p in params}) is ("**kwargs" in passes), qualname
 
 
 def test_arq_retry():

@@ -146,9 +146,20 @@ MODULE = SCRIPT[:SCRIPT.index("if __name__")]
     ("libs/cli/examples/stars.py", SCRIPT, True),
     # an example service (a web app, a task worker) is deployed as it is: checked whole
     ("examples/server/app.py", "from fastapi import FastAPI\n\napp = FastAPI()\n" + MODULE, False),
-    ("examples/gevent/tasks.py", "from celery import Celery\n\napp = Celery()\n" + MODULE, False),
+    ("examples/gevent/tasks.py", "from celery import Celery\n\napp = Celery()\n" +
+     MODULE.replace("def main():", "@app.task\ndef main():"), False),
     ("examples/server/main.py", "import uvicorn\n" + SCRIPT, False),  # a server with a main guard
     ("examples/web/app.py", "from aiohttp import web\n\napp = web.Application()\n" + MODULE, False),
+    ("examples/web/main.py", "import os, fastapi\n" + MODULE, False),
+    ("examples/rpc/serve.py", "import grpc\n\nserver = grpc.server(None)\n" + MODULE, False),
+    ("examples/arq/worker.py", "from arq import Retry\n\n\nclass WorkerSettings:\n    functions = []\n" + MODULE,
+     False),
+    # a program that only enqueues a task or calls a gRPC service is a client, run by hand
+    ("examples/producer.py", "from rq import Queue\n" + SCRIPT, True),
+    ("examples/rpc/client.py", "import grpc\n\nchannel = grpc.insecure_channel('localhost:1')\n" + SCRIPT, True),
+    ("examples/celery_errors.py", "from celery.exceptions import TimeoutError\n" + SCRIPT, True),
+    # a package's examples subpackage ships with it, and its own code may import it
+    ("src/demo/examples/loader.py", MODULE, False),
     # an import in a comment or a string, or of a package whose name only starts so, is none
     ("examples/web/notes.py", "# from flask import Flask\nNOTE = 'import celery'\nimport rqlite\n" + MODULE, True),
     # not example code: a module whose name only looks so, a directory whose name only starts so
@@ -156,7 +167,7 @@ MODULE = SCRIPT[:SCRIPT.index("if __name__")]
     ("src/demo/example_apps/stars.py", MODULE, False),
 ])
 def test_modules_of_example_code(tmp_path, path, text, hidden):
-    project(tmp_path, {path: text})
+    project(tmp_path, {path: text, "src/demo/__init__.py": ""})
     output = reported(tmp_path)
     assert (f"{path}:" not in output) is hidden, output
     if hidden:  # named by an automation file: checked whole

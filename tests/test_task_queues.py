@@ -722,6 +722,46 @@ def test_an_rq_job_imported_from_another_module_is_the_retried_scope(tmp_path, e
     found = [f for f in _found(tmp_path) if f[0] == "shop/jobs.py"]
     assert found == expected
     assert [f for f in _found(tmp_path, use_cache=True) if f[0] == "shop/jobs.py"] == expected
+    assert [f for f in _found(tmp_path, use_cache=True) if f[0] == "shop/jobs.py"] == expected  # from the cache
+
+
+def test_two_enqueues_of_one_job_are_two_retries_not_one_inside_the_other(tmp_path):
+    """Each enqueue with ``retry=`` is its own job with its own retries: the job enqueued in its
+    module and again in another is no retry layer that the other enqueue multiplies (RES301)."""
+    _jobs_project(tmp_path, """\
+        def later(order_id):
+            queue.enqueue(notify, order_id, retry=Retry(max=3, interval=[10, 30, 60]))
+        """)
+    jobs = tmp_path / "shop/jobs.py"
+    jobs.write_text(jobs.read_text(encoding="utf-8") + "\n\nfrom redis import Redis\nfrom rq import Queue, Retry\n\n"
+                    "local = Queue(connection=Redis(socket_timeout=5))\n\n\ndef now(order_id):\n"
+                    "    local.enqueue(notify, order_id, retry=Retry(max=3, interval=[10, 30, 60]))\n", encoding="utf-8")
+    assert [f for f in _found(tmp_path) if f[2] == "RES301"] == []
+
+
+def test_the_arguments_rq_hands_the_job_are_read_as_the_jobs(tmp_path):
+    """RQ's own keywords (``job_timeout``, ``retry``...) stay with RQ and every other keyword goes
+    to the job (rq/queue.py ``parse_args``); ``args=``/``kwargs=`` literals are the job's
+    arguments, anything else leaves them unknown (not reported)."""
+    head = """\
+import requests
+from redis import Redis
+from rq import Queue, Retry
+
+queue = Queue(connection=Redis(socket_timeout=5))
+R = Retry(max=3, interval=[10, 30, 60])
+"""
+    body = """
+        def go(url, key, opts):
+            queue.enqueue(requests.get, url, timeout=5, retry=R)
+            queue.enqueue_call(func=requests.get, args=(url,), kwargs={"timeout": 5}, retry=R)
+            queue.enqueue(requests.post, url, json={}, headers={"Idempotency-Key": key}, timeout=5, retry=R)
+            queue.enqueue(requests.get, url, retry=R, job_timeout=30)
+            queue.enqueue_call(func=requests.post, args=(url,), kwargs={"json": {}, "timeout": 5}, retry=R)
+            queue.enqueue_call(func=requests.get, args=(url,), kwargs=opts, retry=R)
+        """
+    linter = Linter(Settings(root=tmp_path, select=("RES101", "RES402")))
+    assert rows(linter, head, body) == [(6, "RES101"), (7, "RES402")]
 
 
 # -- arq --------------------------------------------------------------------------------------------

@@ -289,10 +289,17 @@ class CallGraph:
         def answer(name: str, summary: Optional[ModuleSummary], rest: Tuple[str, ...]):
             objects = dict(summary.client_objects) if summary is not None else {}
             if rest[:1] and rest[0] in objects:
-                layer = summary.layers[objects[rest[0]]]
-                methods = REQUEST_METHODS.get(layer.library)  # a session retries only what sends a request
-                return None if methods is not None and rest[-1] not in methods else \
-                    _entered(summary, objects[rest[0]])
+                entered = objects[rest[0]]
+                seen = 0
+                while entered is not None and seen <= MAX_DEPTH:
+                    layer = summary.layers[entered]
+                    if layer.methods is None or rest[-1] in layer.methods:
+                        break
+                    entered, seen = layer.wraps, seen + 1  # a method its retry does not override (stream)
+                if entered is None or seen > MAX_DEPTH:
+                    return None
+                methods = REQUEST_METHODS.get(summary.layers[entered].library)  # what sends a request
+                return None if methods is not None and rest[-1] not in methods else _entered(summary, entered)
             return FOLLOW
 
         return self.follow(name, answer, keep=2)

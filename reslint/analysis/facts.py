@@ -52,6 +52,9 @@ class Layer:
     #: the id of the layer each attempt goes through (a runnable's retry around a chat model that
     #: retries inside): a call entering this layer enters that one too
     wraps: Optional[int] = None
+    #: the methods of the object that go through this layer (a ``with_retry`` runnable's
+    #: ``invoke``, ``batch``...; its other methods run what it wraps once); ``None``: every one
+    methods: Optional[Tuple[str, ...]] = None
 
     @property
     def retry(self) -> str:

@@ -530,6 +530,32 @@ def forwarded(call: cst.Call, spelled: Tuple[str, ...], passes: Tuple[str, ...])
     return tuple(out)
 
 
+def explicit_arguments(call: cst.Call) -> Optional[Tuple[cst.Arg, ...]]:
+    """The arguments a caller given them explicitly hands on (RQ's ``enqueue_call(f, args=(a,),
+    kwargs={"k": v})``): the items of an ``args=`` tuple or list literal, then the items of a
+    ``kwargs=`` dict literal with string keys, as arguments of a call; ``None`` when either is
+    given as anything else (a name, a starred item, a computed key), whose parts are unknown."""
+    out: List[cst.Arg] = []
+    for arg in call.args:
+        if arg.keyword is None or arg.keyword.value not in ("args", "kwargs"):
+            continue
+        value = arg.value
+        if arg.keyword.value == "args":
+            if not isinstance(value, (cst.Tuple, cst.List)) or \
+                    any(isinstance(e, cst.StarredElement) for e in value.elements):
+                return None
+            out[:0] = [cst.Arg(value=e.value) for e in value.elements]
+        else:
+            if not isinstance(value, cst.Dict):
+                return None
+            for element in value.elements:
+                key = element.key if isinstance(element, cst.DictElement) else None
+                if not isinstance(key, cst.SimpleString) or not key.evaluated_value.isidentifier():
+                    return None
+                out.append(cst.Arg(value=element.value, keyword=cst.Name(key.evaluated_value)))
+    return tuple(out)
+
+
 def argument(call: cst.Call, index: int, func: cst.FunctionDef, method: bool) -> Optional[cst.BaseExpression]:
     """The argument ``call`` passes to the ``index``-th parameter of ``func`` (after ``self`` for a
     method), by position or by name; ``None`` when it passes none or ``*args``/``**kwargs`` may."""

@@ -25,8 +25,8 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from reslint import libraries
-from reslint.analysis.helpers import CALLER, DECORATOR, FACTORY, Helper, Helpers, argument as _argument, forwarded, \
-    signature
+from reslint.analysis.helpers import CALLER, DECORATOR, FACTORY, Helper, Helpers, argument as _argument, \
+    explicit_arguments, forwarded, signature
 from reslint.analysis.loops import LoopAnalyzer, own_nodes
 from reslint.analysis.retry import Extractor
 from reslint.analysis.task_retries import TaskRetries
@@ -511,19 +511,24 @@ class RetriedScopes:
             elif entry is not None and entry.passes is not None:
                 self._pass(node, target, entry.params, entry.passes, policy)
             elif entry is None and qual in policy.adapter.callable_arguments:
-                # a library caller handed a function it cannot see here (another module's job):
-                # the project pass follows the call it makes on each attempt
+                # a library caller handed a function it cannot see here (another module's job, a
+                # library's function): the call it makes on each attempt is read as any retried call
                 spelled, passes = policy.adapter.callable_arguments[qual]
-                self._pass(node, target, spelled, passes, policy)
+                if any(a.keyword is not None and a.keyword.value in ("args", "kwargs") for a in node.args):
+                    args = explicit_arguments(node)  # None: not literals, the call is unknown
+                else:
+                    args = forwarded(node, spelled, passes)
+                if args is not None:
+                    self._pass(node, target, spelled, passes, policy, args)
 
     def _pass(self, use: cst.Call, target, spelled: Tuple[str, ...], passes: Tuple[str, ...],
-              policy: RetryPolicy) -> None:
+              policy: RetryPolicy, args: Optional[Tuple[cst.Arg, ...]] = None) -> None:
         """Record the call a retry helper makes of a callable it is handed by name (a library's, or
         another module's function: ``retry_call(requests.post, url, json=body)``), with the use's
-        arguments its own parameters (``spelled``) do not take (:class:`PassedCall`)."""
+        arguments its own parameters (``spelled``) do not take, or ``args`` (:class:`PassedCall`)."""
         if not isinstance(target, (cst.Name, cst.Attribute)) or not policy.retries:
             return
-        call = cst.Call(func=target, args=forwarded(use, spelled, passes))
+        call = cst.Call(func=target, args=forwarded(use, spelled, passes) if args is None else args)
         scope = RetryScope(policy, call, poll=self.is_poll(policy))
         self.passed[id(use)] = PassedCall(call, use, scope, any(name.startswith("**") for name in passes))
 

@@ -356,6 +356,7 @@ class SummaryCollector:
         layer = self.layer_of(policy)
         if inner is not None:
             self._layers[layer]["wraps"] = inner
+        self._layers[layer]["methods"] = tuple(sorted(policy.adapter.receiver_run_methods))
         return layer
 
     def _call_layer(self, node: cst.Call, callee: Optional[str]) -> Optional[int]:
@@ -538,7 +539,9 @@ class SummaryCollector:
             any(c.retried_by or c.write for c in self._calls)
 
     def _functions(self):
-        """(qualified name, decorator layer id) of every function and method."""
+        """(qualified name, decorator layer id) of every function and method. A task queue's retry
+        (a celery task, an RQ job enqueued with ``retry=``) is no layer of the function: a call
+        of the function runs it once, in the caller; only the worker retries it, for each message."""
         retried = self.ctx.retried
         out = []
         stack = [(self.ctx.model.module_scope.node.body, self.ctx.model.module_name)]
@@ -548,7 +551,7 @@ class SummaryCollector:
                 if isinstance(stmt, cst.FunctionDef):
                     layer = None
                     for entry in retried.opened.get(id(stmt.body), ()) if retried is not None else ():
-                        if getattr(entry, "function", None) is stmt:
+                        if getattr(entry, "function", None) is stmt and not entry.policy.adapter.queued:
                             layer = self.layer_of(entry.policy, entry)
                             break
                     if layer is not None:

@@ -9,7 +9,7 @@ A file is an *operator script* when both hold:
      (:data:`SKILL_FILE`, the project's root included), whose programs an agent runs, nor a module
      a packaging file names as an entry point (:func:`entry_modules`), a command the package ships;
    - any module of example code (:data:`EXAMPLE_DIRECTORIES`, at any depth) that is no service
-     (:data:`SERVES`: it imports no web framework, server or task queue);
+     (:func:`serves`: it imports no web framework or server and defines no task);
    - or a program (a module-level ``if __name__ == "__main__":``) under another directory of
      :data:`SCRIPT_DIRECTORIES` (``bin/``, ``tools/``, ``docs/``, ``benchmarks/``...
      at the top of the project), or named as a benchmark (:data:`BENCHMARK_NAME`: ``bench_io.py``,
@@ -48,7 +48,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from reslint.catalog.services import SERVICE_MODULES
+from reslint.catalog import services
 from reslint.engine.discovery import relative
 from reslint.engine.files import read_regular_text
 
@@ -85,20 +85,19 @@ SCRIPT_DIRECTORIES = frozenset({"scripts", "script", "bin", "tools", "dev", "dev
 PROGRAM_DIRECTORIES = frozenset({"scripts", "script"})
 #: directory names of example code, at any depth: programs a reader runs to try a feature and the
 #: modules they load (a graph a framework's dev server serves, a tutorial's helpers), with or without
-#: a main guard, run by hand like scripts, unless the module is a service (:data:`SERVES`). In the
+#: a main guard, run by hand like scripts, unless the module is a service (:func:`serves`). In the
 #: judged sample, 13 findings of the timeout and retry rules in such modules (a CLI's packaging
 #: fixtures, a tutorial's helpers) were all false.
 EXAMPLE_DIRECTORIES = frozenset({"examples", "example"})
-#: what makes a module of example code a service, deployed as it is and checked whole: it imports a
-#: web framework, an ASGI/WSGI server or a task queue (:data:`reslint.catalog.services.SERVICE_MODULES`;
-#: in the judged sample, two example FastAPI servers and a celery task module held the only true
-#: findings of example code)
+#: what makes a module of example code a service, deployed as it is and checked whole
+#: (:func:`serves`; in the judged sample, two example FastAPI servers and a celery task module
+#: held the only true findings of example code)
 def _imports_of(modules) -> str:
-    """A pattern for a line that imports one of ``modules`` (``import m``, ``from m.x import y``;
-    for a dotted ``pkg.name``, ``from pkg import name`` too)."""
+    """A pattern for a line that imports one of ``modules`` (``import m``, ``import os, m``,
+    ``from m.x import y``; for a dotted ``pkg.name``, ``from pkg import name`` too)."""
     out = []
     for module in modules:
-        out.append(r"(?:from|import)[ \t]+" + re.escape(module) + r"\b")
+        out.append(r"(?:from[ \t]+|import[ \t]+(?:[\w.]+[ \t]*,[ \t]*)*)" + re.escape(module) + r"\b")
         package, _, name = module.rpartition(".")
         if package:
             out.append(r"from[ \t]+" + re.escape(package) + r"[ \t]+import[ \t(]+(?:\w+[ \t]*,[ \t]*)*" +
@@ -106,7 +105,22 @@ def _imports_of(modules) -> str:
     return r"^[ \t]*(?:" + "|".join(out) + ")"
 
 
-SERVES = re.compile(_imports_of(SERVICE_MODULES), re.MULTILINE)
+_SERVER_IMPORT = re.compile(_imports_of(services.SERVER_MODULES), re.MULTILINE)
+_SERVER_CALL = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in services.SERVER_CALLS) + r")\s*\(")
+_QUEUE_IMPORT = re.compile(_imports_of(services.TASK_QUEUE_MODULES), re.MULTILINE)
+_TASK_DEFINITION = re.compile(
+    r"^[ \t]*(?:@(?:[\w.]+\.)?(?:" + "|".join(re.escape(d) for d in services.TASK_DECORATORS) + r")\b|class[ \t]+(?:" +
+    "|".join(re.escape(c) for c in services.TASK_CLASSES) + r")\b)", re.MULTILINE)
+
+
+def serves(text: str) -> bool:
+    """Whether a module's source ``text`` is a service's (:mod:`reslint.catalog.services`): it
+    imports a web framework or server, starts a gRPC server, or imports a task queue and defines
+    tasks (a module that only enqueues them is a producer). Read as text, line by line."""
+    return _SERVER_IMPORT.search(text) is not None or _SERVER_CALL.search(text) is not None or \
+        (_QUEUE_IMPORT.search(text) is not None and _TASK_DEFINITION.search(text) is not None)
+
+
 #: the file that makes a directory an agent skill (Anthropic's Agent Skills, adopted by other agent
 #: frameworks: https://docs.anthropic.com/en/docs/agents-and-tools/agent-skills/overview): the
 #: programs under it are run by an agent through its shell tool, unattended, not by hand (in the
@@ -270,8 +284,8 @@ class OperatorScripts:
         if directories and directories[0] == CI_DIRECTORY:
             return None
         block = main_block(text)
-        whole = self._in_program_directory(directories) or (
-            bool(EXAMPLE_DIRECTORIES.intersection(directories)) and SERVES.search(text) is None)
+        whole = self._in_program_directory(directories) or (self._in_example_directory(directories) and
+                                                            not serves(text))
         if not whole and block is not None:
             whole = (bool(directories) and (directories[0] in SCRIPT_DIRECTORIES or
                                             bool(ANYWHERE_DIRECTORIES.intersection(directories)))
@@ -292,6 +306,15 @@ class OperatorScripts:
             if directory in PROGRAM_DIRECTORIES:
                 return not any(os.path.isfile(os.path.join(self.root, *directories[:above], SKILL_FILE))
                                for above in range(0, index + 1))
+        return False
+
+    def _in_example_directory(self, directories: List[str]) -> bool:
+        """Whether a directory of :data:`EXAMPLE_DIRECTORIES` holds the file (``directories``: its
+        path below the project root), and not as a subpackage of a package (``pkg/examples/``
+        beside ``pkg/__init__.py``: the package ships it, and its own code may import it)."""
+        for index, directory in enumerate(directories):
+            if directory in EXAMPLE_DIRECTORIES:
+                return not (index and os.path.isfile(os.path.join(self.root, *directories[:index], "__init__.py")))
         return False
 
     def _entry_point(self, parts: List[str]) -> bool:

@@ -35,15 +35,19 @@ CALLABLE_POSITIONS = {"rq.Queue.enqueue": 0, "rq.Queue.enqueue_call": 0, "rq.Que
                       "rq.Queue.enqueue_in": 1}
 CALLABLE_KEYWORDS = {"rq.Queue.enqueue": "f", "rq.Queue.enqueue_call": "func", "rq.Queue.enqueue_at": "f",
                      "rq.Queue.enqueue_in": "func"}
-#: what each enqueue method hands the job function: the positional arguments after the function
-#: (``enqueue(f, *args, **kwargs)``; rq/queue.py ``parse_args`` pops RQ's own keywords, ``timeout``,
-#: ``retry``, ``job_id``..., from ``kwargs`` and hands the rest on, so keywords are not read as the
-#: job's: a ``timeout=`` there is the job's time limit); ``enqueue_call`` takes them as ``args=``
-#: and ``kwargs=``, which are not followed
+#: the keywords ``Queue.parse_args`` takes for RQ itself (rq 3.0 rq/queue.py: ``kwargs.pop(...)``),
+#: never handed to the job; ``args=``/``kwargs=`` give the job's arguments explicitly
+OWN_KEYWORDS = ("job_timeout", "description", "result_ttl", "ttl", "failure_ttl", "depends_on", "job_id",
+                "at_front", "meta", "retry", "repeat", "on_success", "on_failure", "on_stopped", "rate_limit",
+                "webhooks", "pipeline", "unique", "args", "kwargs")
+#: what each enqueue method hands the job function: the arguments after the function, less RQ's own
+#: keywords (``enqueue(f, *args, **kwargs)``), or the items of ``args=`` and ``kwargs=`` given
+#: explicitly (``enqueue_call(func, args=None, kwargs=None, timeout=None, ...)`` takes every other
+#: keyword for itself; its ``timeout`` is the job's time limit)
 CALLABLE_ARGUMENTS = {
-    "rq.Queue.enqueue": (("f", "*args"), ("*args",)),
-    "rq.Queue.enqueue_at": (("datetime", "f", "*args"), ("*args",)),
-    "rq.Queue.enqueue_in": (("time_delta", "func", "*args"), ("*args",)),
+    "rq.Queue.enqueue": (("f", "*args", *OWN_KEYWORDS), ("*args", "**kwargs")),
+    "rq.Queue.enqueue_at": (("datetime", "f", "*args", *OWN_KEYWORDS), ("*args", "**kwargs")),
+    "rq.Queue.enqueue_in": (("time_delta", "func", "*args", *OWN_KEYWORDS), ("*args", "**kwargs")),
     "rq.Queue.enqueue_call": (("func", "args", "kwargs"), ()),
 }
 JOB_DECORATOR = "rq.decorators.job"
