@@ -151,6 +151,7 @@ MODULE = SCRIPT[:SCRIPT.index("if __name__")]
     ("examples/server/main.py", "import uvicorn\n" + SCRIPT, False),  # a server with a main guard
     ("examples/web/app.py", "from aiohttp import web\n\napp = web.Application()\n" + MODULE, False),
     ("examples/web/main.py", "import os, fastapi\n" + MODULE, False),
+    ("examples/web/routes.py", "from fastapi.responses import JSONResponse  # a route module\n" + MODULE, False),
     ("examples/rpc/serve.py", "import grpc\n\nserver = grpc.server(None)\n" + MODULE, False),
     ("examples/arq/worker.py", "from arq import Retry\n\n\nclass WorkerSettings:\n    functions = []\n" + MODULE,
      False),

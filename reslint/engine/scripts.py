@@ -92,33 +92,44 @@ EXAMPLE_DIRECTORIES = frozenset({"examples", "example"})
 #: what makes a module of example code a service, deployed as it is and checked whole
 #: (:func:`serves`; in the judged sample, two example FastAPI servers and a celery task module
 #: held the only true findings of example code)
-def _imports_of(modules) -> str:
-    """A pattern for a line that imports one of ``modules`` (``import m``, ``import os, m``,
-    ``from m.x import y``; for a dotted ``pkg.name``, ``from pkg import name`` too)."""
-    out = []
-    for module in modules:
-        out.append(r"(?:from[ \t]+|import[ \t]+(?:[\w.]+[ \t]*,[ \t]*)*)" + re.escape(module) + r"\b")
-        package, _, name = module.rpartition(".")
-        if package:
-            out.append(r"from[ \t]+" + re.escape(package) + r"[ \t]+import[ \t(]+(?:\w+[ \t]*,[ \t]*)*" +
-                       re.escape(name) + r"\b")
-    return r"^[ \t]*(?:" + "|".join(out) + ")"
-
-
-_SERVER_IMPORT = re.compile(_imports_of(services.SERVER_MODULES), re.MULTILINE)
-_SERVER_CALL = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in services.SERVER_CALLS) + r")\s*\(")
-_QUEUE_IMPORT = re.compile(_imports_of(services.TASK_QUEUE_MODULES), re.MULTILINE)
+_IMPORT_LINE = re.compile(r"^[ \t]*(from|import)[ \t]+([^\n]{0,2000})", re.MULTILINE)
+_SERVER_CALL = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in services.SERVER_CALLS) + r")[ \t]*\(")
 _TASK_DEFINITION = re.compile(
-    r"^[ \t]*(?:@(?:[\w.]+\.)?(?:" + "|".join(re.escape(d) for d in services.TASK_DECORATORS) + r")\b|class[ \t]+(?:" +
+    r"^[ \t]*(?:@(?:\w+\.){0,8}(?:" + "|".join(re.escape(d) for d in services.TASK_DECORATORS) + r")\b|class[ \t]+(?:" +
     "|".join(re.escape(c) for c in services.TASK_CLASSES) + r")\b)", re.MULTILINE)
+
+
+def _imported(text: str):
+    """The dotted names the import lines of ``text`` name: ``import os, m`` gives ``os`` and
+    ``m``; ``from pkg import a, b`` gives ``pkg``, ``pkg.a`` and ``pkg.b``. Read as text, line by
+    line (the first 2000 characters of each)."""
+    for match in _IMPORT_LINE.finditer(text):
+        kind, rest = match.groups()
+        rest = rest.split("#", 1)[0]
+        if kind == "import":
+            for part in rest.split(","):
+                yield part.strip().split(" ")[0]
+        else:
+            module, separator, names = rest.partition(" import")
+            module = module.strip()
+            yield module
+            for part in names.strip(" \t()\\").split(",") if separator else ():
+                name = part.strip(" \t()\\").split(" ")[0]
+                if name:
+                    yield f"{module}.{name}"
+
+
+def _names_one_of(names, modules) -> bool:
+    return any(name == module or name.startswith(module + ".") for name in names for module in modules)
 
 
 def serves(text: str) -> bool:
     """Whether a module's source ``text`` is a service's (:mod:`reslint.catalog.services`): it
     imports a web framework or server, starts a gRPC server, or imports a task queue and defines
     tasks (a module that only enqueues them is a producer). Read as text, line by line."""
-    return _SERVER_IMPORT.search(text) is not None or _SERVER_CALL.search(text) is not None or \
-        (_QUEUE_IMPORT.search(text) is not None and _TASK_DEFINITION.search(text) is not None)
+    names = set(_imported(text))
+    return _names_one_of(names, services.SERVER_MODULES) or _SERVER_CALL.search(text) is not None or \
+        (_names_one_of(names, services.TASK_QUEUE_MODULES) and _TASK_DEFINITION.search(text) is not None)
 
 
 #: the file that makes a directory an agent skill (Anthropic's Agent Skills, adopted by other agent
