@@ -745,8 +745,9 @@ def _path_lines(path: Path, settings, script: bool = False, block=None) -> List[
         else:
             out.append("  not test code (test-paths)")
         if script:
-            out.append(f"  an operator script (run by hand: in a script directory, not named by CI or another "
-                       f"automation file): script-ignore = {_toml(list(settings.script_ignore))} applies")
+            out.append(f"  an operator script (run by hand: in a script directory, or example code that is no "
+                       f"service, and not named by CI or another automation file): script-ignore = "
+                       f"{_toml(list(settings.script_ignore))} applies")
         elif block is not None:
             out.append(f"  its `if __name__ == \"__main__\":` block (lines {block[0]}-{block[1]}) is run by hand "
                        f"(no CI or other automation file names the module): script-ignore = "

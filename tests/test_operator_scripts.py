@@ -254,9 +254,10 @@ def test_the_idempotency_rules_still_apply_in_an_operator_script(tmp_path):
 
 
 def test_script_ignore_empty_reports_everything_and_show_settings_says_why(tmp_path):
-    project(tmp_path, {"scripts/stars.py": SCRIPT})
+    project(tmp_path, {"scripts/stars.py": SCRIPT, "examples/stars.py": MODULE})
     result = run(["show-settings", "scripts/stars.py"], tmp_path)
     assert "an operator script (run by hand" in result.output
+    assert "example code that is no service" in run(["show-settings", "examples/stars.py"], tmp_path).output
     assert "RES101  missing-timeout            on   selected by \"RES\" (select); off in scripts/stars.py, " \
            "an operator script, by script-ignore" in result.output
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n\n[tool.reslint]\nscript-ignore = []\n",
