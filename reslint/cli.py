@@ -34,6 +34,25 @@ class DefaultGroup(click.Group):
             args = ["check", *args]
         return super().parse_args(ctx, args)
 
+    def invoke(self, ctx):
+        """Run the command; an error reslint did not expect exits with status 2, as the module
+        docstring says, never with a traceback's 1, which CI would read as "findings remain". A
+        missing dependency (reslint run by an interpreter it is not installed in) says so."""
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except ImportError as exc:
+            _error(f"cannot run: {exc}; a dependency is missing in this Python ({sys.executable}): "
+                   f"install reslint into it (`pip install reslint`)")
+            ctx.exit(2)
+        except Exception:  # noqa: BLE001 - any other error is reslint's own bug
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+            _error("internal error (traceback above); please report it with the command that caused it")
+            ctx.exit(2)
+
 
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="reslint", message="%(prog)s %(version)s")

@@ -431,3 +431,22 @@ def test_progress_bar_only_on_a_terminal_and_for_long_runs():
         bar(done, PROGRESS_MIN_FILES + 1)
     bar.close()
     assert "Checking" in long.getvalue() and f"{PROGRESS_MIN_FILES + 1}/{PROGRESS_MIN_FILES + 1}" in long.getvalue()
+
+
+@pytest.mark.parametrize("error, said", [
+    (RuntimeError("boom"), "internal error"),
+    (ModuleNotFoundError("No module named 'pathspec'"), "a dependency is missing"),
+])
+def test_an_unexpected_error_exits_2_not_1(tmp_path, monkeypatch, error, said):
+    """Exit status 1 means "findings remain": a crash (a bug, or reslint run by a Python it is not
+    installed in) must not read as that in CI."""
+    import reslint.cli as cli
+
+    def broken(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(cli, "_settings", broken)
+    (tmp_path / "app.py").write_text("x = 1\n", encoding="utf-8")
+    result = run(["app.py"], tmp_path)
+    assert result.exit_code == 2
+    assert said in result.stderr and result.stdout == ""

@@ -35,7 +35,7 @@ from reslint.libraries import HAND_ROLLED, OPEN_ERRORS, POLLING
 from reslint.model.policy import Jitter, LoopFacts, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import PolicyReader
 from reslint.values import UNKNOWN, arithmetic, is_number, spelled_as_constant
-from reslint.semantics.walk import children, expressions, nodes_within, statement_blocks
+from reslint.semantics.walk import children, expressions, nodes_within, read_name_nodes, statement_blocks
 
 _EXITS = (cst.Return, cst.Break)
 #: exception names that mean "nothing there yet" (a wait for data, not a failure to retry)
@@ -1105,7 +1105,7 @@ class LoopAnalyzer:
             if not any(id(n) in remote for n in expressions(expr)) and not _read_names(expr) & names:
                 return False
             return all(id(n) in in_requests or n.value in names or self._fixed(n, scope)
-                       for n in _read_name_nodes(expr))
+                       for n in read_name_nodes(expr))
 
         polled = _derived_names(nodes, of_the_answer)
 
@@ -1357,19 +1357,8 @@ def _sorts_errors(handler: cst.ExceptHandler) -> bool:
     return False
 
 
-def _read_name_nodes(expr) -> list:
-    """The names ``expr`` reads: not an attribute's name (``.done``) or a keyword (``timeout=``)."""
-    named = set()
-    for node in expressions(expr):
-        if isinstance(node, cst.Attribute):
-            named.add(id(node.attr))
-        elif isinstance(node, cst.Arg) and node.keyword is not None:
-            named.add(id(node.keyword))
-    return [n for n in expressions(expr) if isinstance(n, cst.Name) and id(n) not in named]
-
-
 def _read_names(expr) -> set:
-    return {n.value for n in _read_name_nodes(expr)}
+    return {n.value for n in read_name_nodes(expr)}
 
 
 def _constant(value) -> bool:

@@ -51,6 +51,7 @@ except ModuleNotFoundError:  # Python 3.10
 from reslint.catalog import services
 from reslint.engine.discovery import relative
 from reslint.engine.files import read_regular_text
+from reslint.semantics.prefilter import Trigger
 
 #: Files that run a project's programs without a person watching, as globs relative to a
 #: directory from the project root up to the repository root: GitHub Actions, GitLab CI,
@@ -92,44 +93,22 @@ EXAMPLE_DIRECTORIES = frozenset({"examples", "example"})
 #: what makes a module of example code a service, deployed as it is and checked whole
 #: (:func:`serves`; in the judged sample, two example FastAPI servers and a celery task module
 #: held the only true findings of example code)
-_IMPORT_LINE = re.compile(r"^[ \t]*(from|import)[ \t]+([^\n]{0,2000})", re.MULTILINE)
+#: a service's imports, as text prefilter entries (``aiohttp.web`` is ``aiohttp`` and the name ``web``)
+_SERVER_IMPORT = Trigger(m.replace(".", ":", 1) if "." in m else m for m in services.SERVER_MODULES)
+_QUEUE_IMPORT = Trigger(services.TASK_QUEUE_MODULES)
 _SERVER_CALL = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in services.SERVER_CALLS) + r")[ \t]*\(")
 _TASK_DEFINITION = re.compile(
     r"^[ \t]*(?:@(?:\w+\.){0,8}(?:" + "|".join(re.escape(d) for d in services.TASK_DECORATORS) + r")\b|class[ \t]+(?:" +
     "|".join(re.escape(c) for c in services.TASK_CLASSES) + r")\b)", re.MULTILINE)
 
 
-def _imported(text: str):
-    """The dotted names the import lines of ``text`` name: ``import os, m`` gives ``os`` and
-    ``m``; ``from pkg import a, b`` gives ``pkg``, ``pkg.a`` and ``pkg.b``. Read as text, line by
-    line (the first 2000 characters of each)."""
-    for match in _IMPORT_LINE.finditer(text):
-        kind, rest = match.groups()
-        rest = rest.split("#", 1)[0]
-        if kind == "import":
-            for part in rest.split(","):
-                yield part.strip().split(" ")[0]
-        else:
-            module, separator, names = rest.partition(" import")
-            module = module.strip()
-            yield module
-            for part in names.strip(" \t()\\").split(",") if separator else ():
-                name = part.strip(" \t()\\").split(" ")[0]
-                if name:
-                    yield f"{module}.{name}"
-
-
-def _names_one_of(names, modules) -> bool:
-    return any(name == module or name.startswith(module + ".") for name in names for module in modules)
-
-
 def serves(text: str) -> bool:
     """Whether a module's source ``text`` is a service's (:mod:`reslint.catalog.services`): it
     imports a web framework or server, starts a gRPC server, or imports a task queue and defines
-    tasks (a module that only enqueues them is a producer). Read as text, line by line."""
-    names = set(_imported(text))
-    return _names_one_of(names, services.SERVER_MODULES) or _SERVER_CALL.search(text) is not None or \
-        (_names_one_of(names, services.TASK_QUEUE_MODULES) and _TASK_DEFINITION.search(text) is not None)
+    tasks (a module that only enqueues them is a producer). Read as text, as the import prefilter
+    reads it (:class:`reslint.semantics.prefilter.Trigger`)."""
+    return bool(_SERVER_IMPORT.search(text) or _SERVER_CALL.search(text) is not None or
+                (_QUEUE_IMPORT.search(text) and _TASK_DEFINITION.search(text) is not None))
 
 
 #: the file that makes a directory an agent skill (Anthropic's Agent Skills, adopted by other agent

@@ -243,15 +243,8 @@ def overwritten_values(module: cst.Module) -> set:
 
 
 def _reads(node: cst.CSTNode, name: str) -> bool:
-    """Whether ``node`` reads the variable ``name`` (a keyword argument's or an attribute's name
-    of that spelling, ``f(model=...)``, ``x.model``, is no read of it)."""
-    spelled = set()
-    for current in expressions(node):
-        if isinstance(current, cst.Arg) and current.keyword is not None:
-            spelled.add(id(current.keyword))
-        elif isinstance(current, cst.Attribute):
-            spelled.add(id(current.attr))
-    return any(isinstance(n, cst.Name) and n.value == name and id(n) not in spelled for n in expressions(node))
+    """Whether ``node`` reads the variable ``name``."""
+    return name in _names_in([node])
 
 
 def _single_assignment(stmt: cst.CSTNode):
@@ -266,5 +259,18 @@ def _single_assignment(stmt: cst.CSTNode):
     return None
 
 
+def read_name_nodes(node: cst.CSTNode) -> List[cst.Name]:
+    """The names ``node`` reads: not an attribute's name (``x.done``) nor a keyword argument's
+    (``f(timeout=...)``)."""
+    spelled = set()
+    for current in expressions(node):
+        if isinstance(current, cst.Attribute):
+            spelled.add(id(current.attr))
+        elif isinstance(current, cst.Arg) and current.keyword is not None:
+            spelled.add(id(current.keyword))
+    return [n for n in expressions(node) if isinstance(n, cst.Name) and id(n) not in spelled]
+
+
 def _names_in(nodes: Sequence[cst.CSTNode]) -> set:
-    return {n.value for node in nodes for n in expressions(node) if isinstance(n, cst.Name)}
+    """The variables ``nodes`` read (:func:`read_name_nodes`)."""
+    return {n.value for node in nodes for n in read_name_nodes(node)}
