@@ -693,13 +693,14 @@ def show_settings(path, select, extend_select, ignore, config_file, isolated, ca
     per_file: List[Tuple[str, Tuple[str, ...]]] = []
     rows = _hand_run_rows(path, settings) if path is not None and path.is_file() else None
     script = rows is not None and rows[1] is None
+    program = path is not None and path.is_file() and _is_program(path, settings)
     if path is not None:
-        lines.extend(["", *_path_lines(path, settings, script, rows if not script else None)])
+        lines.extend(["", *_path_lines(path, settings, script, rows if not script else None, program)])
         if path.is_file() or not path.exists():
             per_file = _per_file_ignores_for(path, settings)
     lines.extend(["", "Rules:"])
     for info in registry.RULES:
-        state, why = _rule_state(info, settings, per_file, path, script)
+        state, why = _rule_state(info, settings, per_file, path, script, program)
         lines.append(f"  {info.code}  {info.name:<26} {state:<3}  {why}")
     # the paths and the configuration's globs come from the checkout (a pull request's)
     click.echo("\n".join(visible(line) for line in lines))
@@ -743,9 +744,10 @@ def _is_test_code(path: Path, settings) -> bool:
     return pathspec.GitIgnoreSpec.from_lines(settings.test_paths).match_file(_display(path, settings))
 
 
-def _path_lines(path: Path, settings, script: bool = False, block=None) -> List[str]:
+def _path_lines(path: Path, settings, script: bool = False, block=None, program: bool = False) -> List[str]:
     """What applies to ``path`` (``script``: it is an operator script; ``block``: the rows of its
-    ``if __name__ == "__main__":`` block, run by hand, when it is not; :mod:`reslint.engine.scripts`)."""
+    ``if __name__ == "__main__":`` block, run by hand, when it is not; ``program``: it is one of the
+    project's programs; :mod:`reslint.engine.scripts`)."""
     from reslint.engine.discovery import DiscoveryError, Walker
 
     display = _display(path, settings)
@@ -771,6 +773,10 @@ def _path_lines(path: Path, settings, script: bool = False, block=None) -> List[
             out.append(f"  its `if __name__ == \"__main__\":` block (lines {block[0]}-{block[1]}) is run by hand "
                        f"(no CI or other automation file names the module): script-ignore = "
                        f"{_toml(list(settings.script_ignore))} applies there")
+        if program and settings.program_ignore:
+            out.append(f"  a program (in a script directory, CI's .github/ or an agent skill, and no service), run "
+                       f"to completion whoever starts it: program-ignore = {_toml(list(settings.program_ignore))} "
+                       f"applies")
         return out
     walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore)
     try:
@@ -785,7 +791,7 @@ def _path_lines(path: Path, settings, script: bool = False, block=None) -> List[
             f"applies"]
 
 
-def _rule_state(info, settings, per_file, path, script: bool = False) -> Tuple[str, str]:
+def _rule_state(info, settings, per_file, path, script: bool = False, program: bool = False) -> Tuple[str, str]:
     """("on"/"off", why) for one rule: which selector selected it, which ignored it."""
     def matching(selectors):
         return [s for s in selectors if info.code in registry.expand(s)]
@@ -809,7 +815,25 @@ def _rule_state(info, settings, per_file, path, script: bool = False) -> Tuple[s
         return "on", f"{why}; off in {_display(path, settings)}, test code, by test-ignore"
     if script and info.code in settings.codes(settings.script_ignore):
         return "on", f"{why}; off in {_display(path, settings)}, an operator script, by script-ignore"
+    if program and info.code in settings.codes(settings.program_ignore):
+        return "on", f"{why}; off in {_display(path, settings)}, a program, by program-ignore"
     return "on", why
+
+
+def _is_program(path: Path, settings) -> bool:
+    """Whether ``path`` is one of the project's programs
+    (:meth:`reslint.engine.scripts.OperatorScripts.is_program`); ``False`` too when
+    ``program-ignore`` is empty or the file cannot be read."""
+    from reslint.engine.files import read_regular_text
+    from reslint.engine.scripts import OperatorScripts
+
+    if not settings.program_ignore:
+        return False
+    try:
+        text = read_regular_text(path, errors="replace")
+    except OSError:
+        return False
+    return OperatorScripts(settings.anchor).is_program(str(path), text)
 
 
 def _hand_run_rows(path: Path, settings):

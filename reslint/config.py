@@ -66,6 +66,15 @@ DEFAULT_TEST_IGNORE: Tuple[str, ...] = ("RES",)
 #: idempotency rules still apply: a write sent twice by hand is sent twice.
 DEFAULT_SCRIPT_IGNORE: Tuple[str, ...] = ("RES1", "RES2")
 
+#: Codes not reported in the project's programs, whoever runs them (``reslint/engine/scripts.py``
+#: :meth:`~reslint.engine.scripts.OperatorScripts.is_program`: a ``scripts/`` directory at any
+#: depth, CI's ``.github/``, an agent skill). RES103: a finite timeout above ``max-timeout`` is a
+#: capacity fault where a dependency that stops answering holds a worker that serves others (a web
+#: server's, a task queue's); a program run to completion holds only its own run, so a long bound
+#: there is a deliberate allowance (a daily feed download, a generated song). In the judged sample
+#: all such findings were false: CI-run downloads of 90 and 120 s, an agent skill's 300 s calls.
+DEFAULT_PROGRAM_IGNORE: Tuple[str, ...] = ("RES103",)
+
 #: The categories with timeouts of their own (``[tool.reslint.timeouts.<category>]``), as
 #: ``(category, max-timeout s, default-timeout s)``; ``None`` takes the top-level value, which
 #: network calls use. Model calls: a completion of a few thousand tokens takes tens of seconds
@@ -101,6 +110,8 @@ class Settings:
     test_ignore: Tuple[str, ...] = DEFAULT_TEST_IGNORE
     #: codes not reported in operator scripts (``reslint.engine.scripts``)
     script_ignore: Tuple[str, ...] = DEFAULT_SCRIPT_IGNORE
+    #: codes not reported in the project's programs (``reslint.engine.scripts``)
+    program_ignore: Tuple[str, ...] = DEFAULT_PROGRAM_IGNORE
     exclude: Tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: Tuple[str, ...] = ()
     respect_gitignore: bool = True
@@ -331,6 +342,7 @@ _KEYS = {
     "test-paths": ("test_paths", _globs),
     "test-ignore": ("test_ignore", _codes),
     "script-ignore": ("script_ignore", _codes),
+    "program-ignore": ("program_ignore", _codes),
     "exclude": ("exclude", _globs),
     "extend-exclude": ("extend_exclude", _globs),
     "respect-gitignore": ("respect_gitignore", _bool),

@@ -334,3 +334,51 @@ def test_with_no_project_marker_scripts_are_placed_from_where_the_run_starts(tmp
 ])
 def test_runs_as_program(text, expected):
     assert runs_as_program(text) is expected
+
+
+# --- programs: a long but finite timeout holds only the program's own run (program-ignore) ---------
+
+LONG = ("import requests\n\n\ndef fetch():\n    return requests.get('https://feeds.example.invalid/all.csv', "
+        "timeout=120).content\n")
+
+
+def test_a_long_timeout_in_a_program_is_not_reported_wherever_it_runs(tmp_path):
+    project(tmp_path, {
+        "scripts/feed.py": LONG,  # a program CI runs: named by the workflow, checked whole
+        ".github/workflows/feed.yml": "steps:\n  - run: python scripts/feed.py\n",
+        "backend/scripts/refresh.py": LONG,
+        ".github/scripts/triage.py": LONG,
+        "skills/music/SKILL.md": "---\nname: music\n---\n",
+        "skills/music/generate.py": LONG,
+        "skills/music/lib/client.py": LONG,  # under the skill, below its directory
+        "src/demo/feed.py": LONG,  # the package's own code: a worker of a service may run it
+        "skills/music/server.py": "from fastapi import FastAPI\n" + LONG,  # a service, wherever it is
+    })
+    output = reported(tmp_path)
+    assert "src/demo/feed.py:5:12: RES103" in output
+    assert "skills/music/server.py:6:12: RES103" in output
+    assert output.count("RES103") == 2, output
+
+
+def test_a_program_still_reports_a_call_with_no_timeout_and_program_ignore_is_a_setting(tmp_path):
+    missing = "import requests\n\n\ndef fetch():\n    return requests.get('https://feeds.example.invalid/all.csv')\n"
+    project(tmp_path, {"scripts/feed.py": LONG, "scripts/stale.py": missing,
+                       ".github/workflows/feed.yml": "steps:\n  - run: python scripts/feed.py scripts/stale.py\n"})
+    assert "scripts/stale.py:5:12: RES101" in reported(tmp_path)  # a hang with nobody watching: still one
+    shown = run(["show-settings", "scripts/feed.py"], tmp_path).output
+    assert 'a program (in a script directory, CI\'s .github/ or an agent skill, and no service), run to ' \
+           'completion whoever starts it: program-ignore = ["RES103"] applies' in shown
+    assert "RES103  excessive-timeout          on   selected by \"RES\" (select); off in scripts/feed.py, " \
+           "a program, by program-ignore" in shown
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n\n[tool.reslint]\nprogram-ignore = []\n",
+                                             encoding="utf-8")
+    assert "scripts/feed.py:5:12: RES103" in reported(tmp_path)
+    assert "program-ignore" not in run(["show-settings", "scripts/feed.py"], tmp_path).output.split("Path:")[1]
+
+
+def test_is_program_needs_the_text_and_a_root(tmp_path):
+    project(tmp_path, {"scripts/feed.py": LONG})
+    assert OperatorScripts(tmp_path).is_program(str(tmp_path / "scripts" / "feed.py"), LONG)
+    assert not OperatorScripts(tmp_path).is_program(str(tmp_path / "scripts" / "feed.py"), None)
+    assert not OperatorScripts(None).is_program(str(tmp_path / "scripts" / "feed.py"), LONG)
+    assert not OperatorScripts(tmp_path / "scripts").is_program(str(tmp_path / "src" / "x.py"), LONG)  # outside

@@ -110,16 +110,18 @@ class Runner:
     def leave_out_in_operator_scripts(self, results: List[FileResult]) -> None:
         """Drop the ``script-ignore`` codes from the findings of operator scripts, and from the
         findings in the ``if __name__ == "__main__":`` block of other modules, which a person runs
-        by hand too (:mod:`reslint.engine.scripts`). Done after the cache and the last run's
+        by hand too, and the ``program-ignore`` codes from the findings of the project's programs,
+        whoever runs them (:mod:`reslint.engine.scripts`). Done after the cache and the last run's
         record, which keep every finding: whether a file is one depends on other files (its
-        directory, the project's automation files). With no project marker, scripts are placed
-        from the run's root (:attr:`reslint.config.Settings.anchor`)."""
+        directory, the project's automation files, an agent skill's file). With no project marker,
+        scripts are placed from the run's root (:attr:`reslint.config.Settings.anchor`)."""
         codes = self.settings.codes(self.settings.script_ignore)
-        if not codes:
+        program_codes = self.settings.codes(self.settings.program_ignore)
+        if not codes and not program_codes:
             return
         scripts = None
         for result in results:
-            if not any(f.code in codes for f in result.findings):
+            if not any(f.code in codes or f.code in program_codes for f in result.findings):
                 continue
             if scripts is None:
                 from reslint.engine.scripts import OperatorScripts
@@ -127,7 +129,9 @@ class Runner:
             if result.source is None:
                 self._with_source(result)
             text = result.source.text if result.source is not None else None
-            rows = scripts.hand_run_rows(result.path, text)
+            if any(f.code in program_codes for f in result.findings) and scripts.is_program(result.path, text):
+                result.findings = [f for f in result.findings if f.code not in program_codes]
+            rows = scripts.hand_run_rows(result.path, text) if codes else None
             if rows is None:
                 continue
             first, last = rows

@@ -288,6 +288,25 @@ class OperatorScripts:
             return block  # a command the package ships: its users run it unattended
         return WHOLE_FILE if whole else block
 
+    def is_program(self, path: str, text: Optional[str]) -> bool:
+        """Whether the file at ``path`` (source ``text``) is one of the project's programs, run to
+        completion by a person, by CI or by an agent, whoever starts it: a file under a directory of
+        :data:`PROGRAM_DIRECTORIES` at any depth, under CI's own :data:`CI_DIRECTORY`, or in an agent
+        skill (a :data:`SKILL_FILE` in its directory or one above it, up to the root), unless it is a
+        service (:func:`serves`). ``program-ignore`` applies there (:mod:`reslint.config`); ``False``
+        when ``text`` is ``None`` (not known) or no root is known."""
+        if text is None or self.root is None:
+            return False
+        below = relative(os.path.abspath(path), os.path.abspath(self.root))
+        if below is None:
+            return False
+        directories = below.split("/")[:-1]
+        program = (bool(directories) and directories[0] == CI_DIRECTORY) or \
+            bool(PROGRAM_DIRECTORIES.intersection(directories)) or \
+            any(os.path.isfile(os.path.join(self.root, *directories[:depth], SKILL_FILE))
+                for depth in range(len(directories), -1, -1))
+        return program and not serves(text)
+
     def _in_program_directory(self, directories: List[str]) -> bool:
         """Whether a directory of :data:`PROGRAM_DIRECTORIES` holds the file (``directories``: its
         path below the project root), and not as the programs of an agent skill (a directory with
