@@ -774,8 +774,8 @@ def _path_lines(path: Path, settings, script: bool = False, block=None, program:
                        f"(no CI or other automation file names the module): script-ignore = "
                        f"{_toml(list(settings.script_ignore))} applies there")
         if program and settings.program_ignore:
-            out.append(f"  a program (in a script directory, CI's .github/ or an agent skill, and no service), run "
-                       f"to completion whoever starts it: program-ignore = {_toml(list(settings.program_ignore))} "
+            out.append(f"  a program (in a script directory, CI's .github/ or an agent skill, or run as one "
+                       f"outside any package, and no service), run to completion whoever starts it: program-ignore = {_toml(list(settings.program_ignore))} "
                        f"applies")
         return out
     walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore)

@@ -352,12 +352,18 @@ def test_a_long_timeout_in_a_program_is_not_reported_wherever_it_runs(tmp_path):
         "skills/music/generate.py": LONG,
         "skills/music/lib/client.py": LONG,  # under the skill, below its directory
         "src/demo/feed.py": LONG,  # the package's own code: a worker of a service may run it
+        "src/demo/__init__.py": "",
+        "src/demo/sync.py": LONG + "\n\nif __name__ == \"__main__\":\n    fetch()\n",  # a module of it, too
+        "backend/skills/mail/mail_api.py": LONG + "\n\nif __name__ == \"__main__\":\n    fetch()\n",  # no package
+        "backend/app/app.py": "import flask\n" + LONG + "\n\nif __name__ == \"__main__\":\n    fetch()\n",
         "skills/music/server.py": "from fastapi import FastAPI\n" + LONG,  # a service, wherever it is
     })
     output = reported(tmp_path)
     assert "src/demo/feed.py:5:12: RES103" in output
     assert "skills/music/server.py:6:12: RES103" in output
-    assert output.count("RES103") == 2, output
+    assert "src/demo/sync.py:5:12: RES103" in output
+    assert "backend/app/app.py:6:12: RES103" in output
+    assert output.count("RES103") == 4, output
 
 
 def test_a_program_still_reports_a_call_with_no_timeout_and_program_ignore_is_a_setting(tmp_path):
@@ -366,8 +372,8 @@ def test_a_program_still_reports_a_call_with_no_timeout_and_program_ignore_is_a_
                        ".github/workflows/feed.yml": "steps:\n  - run: python scripts/feed.py scripts/stale.py\n"})
     assert "scripts/stale.py:5:12: RES101" in reported(tmp_path)  # a hang with nobody watching: still one
     shown = run(["show-settings", "scripts/feed.py"], tmp_path).output
-    assert 'a program (in a script directory, CI\'s .github/ or an agent skill, and no service), run to ' \
-           'completion whoever starts it: program-ignore = ["RES103"] applies' in shown
+    assert 'a program (in a script directory, CI\'s .github/ or an agent skill, or run as one outside ' \
+           'any package, and no service), run to completion whoever starts it: program-ignore = ["RES103"] applies' in shown
     assert "RES103  excessive-timeout          on   selected by \"RES\" (select); off in scripts/feed.py, " \
            "a program, by program-ignore" in shown
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n\n[tool.reslint]\nprogram-ignore = []\n",

@@ -291,10 +291,12 @@ class OperatorScripts:
     def is_program(self, path: str, text: Optional[str]) -> bool:
         """Whether the file at ``path`` (source ``text``) is one of the project's programs, run to
         completion by a person, by CI or by an agent, whoever starts it: a file under a directory of
-        :data:`PROGRAM_DIRECTORIES` at any depth, under CI's own :data:`CI_DIRECTORY`, or in an agent
-        skill (a :data:`SKILL_FILE` in its directory or one above it, up to the root), unless it is a
-        service (:func:`serves`). ``program-ignore`` applies there (:mod:`reslint.config`); ``False``
-        when ``text`` is ``None`` (not known) or no root is known."""
+        :data:`PROGRAM_DIRECTORIES` at any depth, under CI's own :data:`CI_DIRECTORY`, in an agent
+        skill (a :data:`SKILL_FILE` in its directory or one above it, up to the root), or a module
+        that runs as a program (a module-level ``if __name__ == "__main__":``) outside any package
+        (no ``__init__.py`` beside it: nothing imports it as a module of the project's code), unless
+        it is a service (:func:`serves`). ``program-ignore`` applies there (:mod:`reslint.config`);
+        ``False`` when ``text`` is ``None`` (not known) or no root is known."""
         if text is None or self.root is None:
             return False
         below = relative(os.path.abspath(path), os.path.abspath(self.root))
@@ -304,7 +306,9 @@ class OperatorScripts:
         program = (bool(directories) and directories[0] == CI_DIRECTORY) or \
             bool(PROGRAM_DIRECTORIES.intersection(directories)) or \
             any(os.path.isfile(os.path.join(self.root, *directories[:depth], SKILL_FILE))
-                for depth in range(len(directories), -1, -1))
+                for depth in range(len(directories), -1, -1)) or \
+            (runs_as_program(text) and not os.path.isfile(os.path.join(os.path.dirname(os.path.abspath(path)),
+                                                                       "__init__.py")))
         return program and not serves(text)
 
     def _in_program_directory(self, directories: List[str]) -> bool:
