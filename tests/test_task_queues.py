@@ -1006,6 +1006,147 @@ def test_arq_jobs_that_run_once_or_whose_tries_are_unknown(default):
     assert rows(default, ARQ, ARQ_JOBS) == [(6, "RES201"), (10, "RES402"), (12, "RES201")]
 
 
+#: ``shop/jobs.py`` of the arq projects below: a read retried every 600 s, a write retried at once
+ARQ_JOBS_MODULE = """\
+import httpx
+from arq import Retry
+
+
+async def sync(ctx, url):
+    async with httpx.AsyncClient(timeout=5) as client:
+        r = await client.get(url)
+        if r.status_code >= 500:
+            raise Retry(defer=600)
+
+
+async def push(ctx, url):
+    async with httpx.AsyncClient(timeout=5) as client:
+        r = await client.post(url, json={})
+        if r.status_code >= 500:
+            raise Retry(defer=ctx["job_try"] * 5)
+"""
+#: what the jobs' runs decide in ``shop/jobs.py``: ``sync`` run 100 times waits 99 × 600 s (RES202),
+#: ``push``'s write is replayed (RES402); a job run once reports nothing
+ARQ_RETRIED = [("shop/jobs.py", 9, "RES201"), ("shop/jobs.py", 9, "RES202"), ("shop/jobs.py", 14, "RES402"),
+               ("shop/jobs.py", 16, "RES201")]
+#: both jobs run 100 times: ``push``'s waits of 5, 10 ... 495 s are too long as well
+ARQ_BOTH_RETRIED = sorted(ARQ_RETRIED + [("shop/jobs.py", 16, "RES202")])
+#: runs unknown: the jitter findings and the replayed write stay, no worst case is judged
+ARQ_UNKNOWN = [("shop/jobs.py", 9, "RES201"), ("shop/jobs.py", 14, "RES402"), ("shop/jobs.py", 16, "RES201")]
+
+
+def _arq_project(root: Path, files: dict) -> None:
+    files = {"pyproject.toml": "[project]\nname = 'shop'\n", "shop/__init__.py": "", **files}
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+@pytest.mark.parametrize("files, expected", [
+    # the settings class in the jobs' own module
+    ({"shop/jobs.py": ARQ_JOBS_MODULE + textwrap.dedent("""
+     class WorkerSettings:
+         functions = [sync, push]
+         max_tries = 100
+     """)}, ARQ_BOTH_RETRIED),
+    # the settings class in worker.py, which imports the jobs (and nothing else reslint reads)
+    ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/worker.py": """\
+     from shop.jobs import push, sync
+
+
+     class WorkerSettings:
+         functions = [sync, push]
+         max_tries = 100
+     """}, ARQ_BOTH_RETRIED),
+    # the class's max_tries a constant of a third module: known to worker.py in a second reading
+    ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/config.py": "MAX_TRIES = 100\n", "shop/worker.py": """\
+     from shop.config import MAX_TRIES
+     from shop.jobs import push, sync
+
+
+     class WorkerSettings:
+         functions = [sync, push]
+         max_tries = MAX_TRIES
+     """}, ARQ_BOTH_RETRIED),
+    # the module imported, the entries func(...), a relative import, arq's settings imported
+    ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/worker.py": """\
+     from arq import func
+     from arq.connections import RedisSettings
+
+     from . import jobs
+
+
+     class WorkerSettings:
+         functions = [func(jobs.sync, max_tries=100), func(jobs.push, max_tries=3)]
+         redis_settings = RedisSettings()
+     """}, ARQ_RETRIED),
+    # clean: retry_jobs = False in the other module runs each job once
+    ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/worker.py": """\
+     from shop.jobs import push, sync
+
+
+     class WorkerSettings:
+         functions = [sync, push]
+         max_tries = 100
+         retry_jobs = False
+     """}, []),
+    # clean: max_tries=1 for each job, in the other module
+    ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/worker.py": """\
+     from arq import func
+
+     from shop.jobs import push, sync
+
+
+     class WorkerSettings:
+         functions = [func(sync, max_tries=1), func(push, max_tries=1)]
+     """}, []),
+    # the jobs' own module wins: its class runs them once, whatever worker.py says
+    ({"shop/jobs.py": ARQ_JOBS_MODULE + textwrap.dedent("""
+     class Local:
+         functions = [sync, push]
+         retry_jobs = False
+     """), "shop/worker.py": """\
+     from shop.jobs import push, sync
+
+
+     class WorkerSettings:
+         functions = [sync, push]
+         max_tries = 100
+     """}, []),
+    # two settings modules that disagree, or none that lists the jobs: the runs stay unknown
+    ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/worker.py": """\
+     from shop.jobs import push, sync
+
+
+     class WorkerSettings:
+         functions = [sync, push]
+         max_tries = 100
+     """, "shop/fast.py": """\
+     from shop.jobs import push, sync
+
+
+     class WorkerSettings:
+         functions = [sync, push]
+         max_tries = 3
+     """}, ARQ_UNKNOWN),
+    ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/worker.py": """\
+     from shop.jobs import sync
+
+
+     def run():
+         return [sync]
+     """}, ARQ_UNKNOWN),
+])
+def test_arq_settings_of_another_module_give_the_jobs_runs(tmp_path, files, expected):
+    """arq's worker settings class often lives in ``worker.py``, which imports the jobs of
+    ``jobs.py``: the project pass tells the jobs' module what it lists (``max_tries``,
+    ``func(job, max_tries=)``, ``retry_jobs``), as the module's own class would."""
+    _arq_project(tmp_path, files)
+    assert [f for f in _found(tmp_path) if f[0] == "shop/jobs.py"] == expected
+    assert [f for f in _found(tmp_path, use_cache=True) if f[0] == "shop/jobs.py"] == expected
+    assert [f for f in _found(tmp_path, use_cache=True) if f[0] == "shop/jobs.py"] == expected  # from the cache
+
+
 def test_a_task_that_retries_through_a_helper_it_passes_itself_to(default):
     """``retry_later(self, exc)`` where ``retry_later(task, exc)`` raises ``task.retry(...)``: the
     task is a retry layer, its body the retried scope, its findings at the helper's call; the
