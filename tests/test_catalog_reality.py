@@ -45,7 +45,8 @@ from reslint import libraries
 from reslint.catalog import langchain as langchain_catalog, names, retries, timeouts
 from reslint.libraries import (
     arq as arq_adapter, backoff as backoff_adapter, celery as celery_adapter, dramatiq as dramatiq_adapter,
-    google_api_core as google_adapter, huey as huey_adapter, opnieuw as opnieuw_adapter, rq as rq_adapter, redo as redo_adapter, requests as requests_adapter,
+    django_rq as django_rq_adapter, google_api_core as google_adapter, huey as huey_adapter, opnieuw as opnieuw_adapter,
+    rq as rq_adapter, redo as redo_adapter, requests as requests_adapter,
     retry_package as retry_package_adapter, stamina as stamina_adapter, tenacity as tenacity_adapter,
     urllib3 as urllib3_adapter,
 )
@@ -110,7 +111,19 @@ MIN_MAJOR = {
 PSEUDO = {"loop.time": "asyncio.AbstractEventLoop.time"}
 
 
+#: Packages whose import reads Django's settings (django_rq/settings.py reads ``RQ_SHOW_ADMIN_LINK``
+#: on import): Django is configured with these settings, once, before the first import of one.
+DJANGO_PACKAGES = ("django_rq",)
+#: one queue on a local Redis (redis-py connects on the first command: nothing here sends one)
+DJANGO_SETTINGS = {"RQ_QUEUES": {"default": {"HOST": "localhost", "PORT": 6379, "DB": 0}}}
+
+
 def _quiet_import(module: str):
+    if module.split(".")[0] in DJANGO_PACKAGES:
+        from django.conf import settings
+
+        if not settings.configured:
+            settings.configure(**DJANGO_SETTINGS)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # telnetlib and nntplib warn on import (PEP 594)
         return importlib.import_module(module)
@@ -1132,10 +1145,13 @@ EXTRACTOR_READS.update({
 })
 #: Entries checked by tests of their own: celery's task options (they become task class attributes,
 #: test_celery_task_options); dramatiq's actor options (test_dramatiq_retries_middleware), RQ's
-#: methods that take ``retry`` through ``**kwargs`` (test_rq_retry_and_enqueue), and huey's Django
-#: decorators, whose module needs configured Django settings to import (test_huey_task_retries).
+#: methods that take ``retry`` through ``**kwargs`` (test_rq_retry_and_enqueue), django-rq's
+#: ``enqueue`` and ``job``, which hand it to RQ the same way (test_django_rq_hands_retry_to_rq), and
+#: huey's Django decorators, whose module needs configured Django settings to import
+#: (test_huey_task_retries).
 CELERY_ENTRIES = ("celery.shared_task", "celery.Celery.task")
-OWN_TESTS = ("dramatiq.actor", *rq_adapter.FORWARDING, *huey_adapter.DJANGO_DECORATORS)
+OWN_TESTS = ("dramatiq.actor", *rq_adapter.FORWARDING, *django_rq_adapter.ADAPTER.spellings,
+             *huey_adapter.DJANGO_DECORATORS)
 #: backoff wait generators the extractor reads: name -> {parameter: default it assumes}.
 BACKOFF_GENERATORS = backoff_adapter.WAIT_GENERATORS
 
@@ -1175,13 +1191,15 @@ def test_extractor_positional_order(entry: str):
 
 #: where each adapter's forwarded names (taken by the callee's ``**kwargs``) are checked: backoff's by
 #: test_backoff_wait_generators, google's by test_google_retry_reads_deadline_as_timeout, celery's by
-#: test_celery_task_options, dramatiq's by test_dramatiq_retries_middleware, RQ's by test_rq_retry_and_enqueue
+#: test_celery_task_options, dramatiq's by test_dramatiq_retries_middleware, RQ's by test_rq_retry_and_enqueue,
+#: django-rq's by test_django_rq_hands_retry_to_rq
 FORWARDED_CHECKS = {
     "backoff": backoff_adapter.GENERATOR_KEYWORDS,
     "google": (google_adapter.OLD_TIMEOUT,),
     "celery": celery_adapter.TASK_ATTRIBUTES + celery_adapter.AUTORETRY_OPTIONS + (celery_adapter.BASE_OPTION,),
     "dramatiq": dramatiq_adapter.OPTIONS,
     "rq": (rq_adapter.RETRY_OPTION,),
+    "django_rq": (rq_adapter.RETRY_OPTION,),
 }
 
 
@@ -1955,6 +1973,41 @@ def test_rq_retry_and_enqueue():
         names = tuple("*" + p.name if p.kind is P.VAR_POSITIONAL else p.name for p in params[:len(leading)])
         assert names == leading, (qualname, names)
         assert (P.VAR_KEYWORD in {p.kind for p in params}) is ("**kwargs" in passes), qualname
+
+
+def test_django_rq_hands_retry_to_rq():
+    """django-rq's ``enqueue(func, *args, **kwargs)`` is RQ's ``Queue.enqueue`` on the default queue,
+    ``get_queue(name)`` builds an ``rq.Queue``, and ``job(queue, ..., retry=...)`` builds RQ's job
+    decorator with that retry (a bare ``@job`` none): RQ's semantics, read by the RQ adapter."""
+    require("django_rq")
+    django_rq = _quiet_import("django_rq")
+    rq = _quiet_import("rq")
+    decorators = _quiet_import("rq.decorators")
+    for name in (*django_rq_adapter.ENQUEUE, *django_rq_adapter.JOB_DECORATORS, *django_rq_adapter.GET_QUEUE):
+        module, _, attr = name.rpartition(".")
+        assert getattr(_quiet_import(module), attr) is getattr(django_rq, attr.rpartition(".")[2]), name
+    # enqueue: the job function first, under the adapter's keyword, the rest handed on as RQ's enqueue takes it
+    params = list(inspect.signature(django_rq.enqueue).parameters.values())
+    for qualname in django_rq_adapter.ENQUEUE:
+        position = django_rq_adapter.ADAPTER.callable_positions[qualname]
+        assert params[position].name == django_rq_adapter.ADAPTER.callable_keywords[qualname]
+        spelled, passes = django_rq_adapter.ADAPTER.callable_arguments[qualname]
+        assert spelled[1:] == rq_adapter.CALLABLE_ARGUMENTS["rq.Queue.enqueue"][0][1:]  # RQ's split of the rest
+        assert passes == rq_adapter.CALLABLE_ARGUMENTS["rq.Queue.enqueue"][1]
+    assert [(p.name, p.kind) for p in params] == [("func", P.POSITIONAL_OR_KEYWORD), ("args", P.VAR_POSITIONAL),
+                                                  ("kwargs", P.VAR_KEYWORD)]
+    assert "return get_queue().enqueue(func, *args, **kwargs)" in inspect.getsource(django_rq.enqueue)
+    # get_queue builds an rq.Queue (the catalog's factory); building one sends nothing to Redis
+    for name in django_rq_adapter.GET_QUEUE:
+        assert names.FACTORIES[name] == "rq.Queue"
+    assert isinstance(django_rq.get_queue("default"), rq.Queue)
+    # job: RQ's decorator, with the retry it is given; none when bare or given none
+    retry = rq.Retry(max=3, interval=[10, 30, 60])
+    decorator = django_rq.job("default", retry=retry)
+    assert isinstance(decorator, decorators.job) and decorator.retry is retry
+    assert django_rq.job("default").retry is None
+    assert "if callable(func_or_queue):" in inspect.getsource(django_rq.job)
+    assert inspect.signature(decorators.job).parameters[rq_adapter.RETRY_OPTION].default is None
 
 
 def test_arq_retry():

@@ -657,7 +657,15 @@ queue = Queue(connection=Redis(socket_timeout=5))
     assert "minted by `uuid.uuid4()` inside the retried code: every attempt of the HTTP POST sends a new key" in text
 
 
-def _jobs_project(root: Path, enqueue: str) -> None:
+#: the head of the module that enqueues the jobs of :func:`_jobs_project` with RQ
+RQ_ENQUEUE_HEAD = ("from redis import Redis\nfrom rq import Queue, Retry\n\n"
+                   "from shop.jobs import charge, charge_with, notify\n\n"
+                   "queue = Queue(connection=Redis(socket_timeout=5))\n\n\n")
+
+
+def _jobs_project(root: Path, enqueue: str, head: str = RQ_ENQUEUE_HEAD) -> None:
+    """``shop/jobs.py`` (a job that mints a key, one that writes without one, one that is given a
+    key) and ``shop/enqueue.py``: ``head`` then ``enqueue``, which enqueues them."""
     files = {
         "pyproject.toml": "[project]\nname = 'shop'\n",
         "shop/__init__.py": "",
@@ -681,9 +689,7 @@ def _jobs_project(root: Path, enqueue: str) -> None:
                 requests.post("https://p.invalid/charges", json={"id": order_id}, headers={"Idempotency-Key": key},
                               timeout=5)
             """),
-        "shop/enqueue.py": "from redis import Redis\nfrom rq import Queue, Retry\n\n"
-                           "from shop.jobs import charge, charge_with, notify\n\n"
-                           "queue = Queue(connection=Redis(socket_timeout=5))\n\n\n" + textwrap.dedent(enqueue),
+        "shop/enqueue.py": head + textwrap.dedent(enqueue),
     }
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -762,6 +768,98 @@ R = Retry(max=3, interval=[10, 30, 60])
         """
     linter = Linter(Settings(root=tmp_path, select=("RES101", "RES402")))
     assert rows(linter, head, body) == [(6, "RES101"), (7, "RES402")]
+
+
+# -- django-rq --------------------------------------------------------------------------------------
+def test_django_rq_enqueue_and_job_retry_the_job_as_rq_does(tmp_path):
+    """django-rq's ``enqueue(func, ..., retry=Retry(...))``, ``get_queue(name).enqueue(...)`` and
+    ``@job(queue, retry=Retry(...))`` (``import django_rq`` or ``from django_rq import job``) hand
+    the retry to RQ: the job is the retried scope, its keyless POST replayed (RES402), a key minted
+    in it minted again (RES401). Without ``retry=``, with a bare ``@job`` or with a key the caller
+    minted once, the job's write is not replayed."""
+    head = """\
+import uuid
+
+import django_rq
+import requests
+from django_rq import job
+from rq import Retry
+"""
+    body = """
+        def notify(order_id):
+            requests.post("https://p.invalid/mails", json={"id": order_id}, timeout=5)
+
+        def charge(order_id):
+            key = str(uuid.uuid4())
+            requests.post("https://p.invalid/charges", json={"id": order_id}, headers={"Idempotency-Key": key},
+                          timeout=5)
+
+        def refund(order_id):
+            requests.post("https://p.invalid/refunds", json={"id": order_id}, timeout=5)
+
+        def charge_with(order_id, key):
+            requests.post("https://p.invalid/charges", json={"id": order_id}, headers={"Idempotency-Key": key},
+                          timeout=5)
+
+        def mail_once(order_id):
+            requests.post("https://p.invalid/mails", json={"id": order_id}, timeout=5)
+
+        @job("default", retry=Retry(max=3, interval=[10, 30, 60]))
+        def receipt(order_id):
+            requests.post("https://p.invalid/receipts", json={"id": order_id}, timeout=5)
+
+        @django_rq.job("high", retry=Retry(max=3))
+        def invoice(order_id):
+            requests.post("https://p.invalid/invoices", json={"id": order_id}, timeout=5)
+
+        @job
+        def bare(order_id):
+            requests.post("https://p.invalid/mails", json={"id": order_id}, timeout=5)
+
+        @django_rq.job("default")
+        def plain(order_id):
+            requests.post("https://p.invalid/mails", json={"id": order_id}, timeout=5)
+
+        def later(order_id):
+            django_rq.enqueue(notify, order_id, retry=Retry(max=3))
+            django_rq.get_queue("default").enqueue(charge, order_id, retry=Retry(max=3, interval=60))
+            queue = django_rq.get_queue("high")
+            queue.enqueue_call(func=refund, args=(order_id,), retry=Retry(max=3))
+            django_rq.enqueue(charge_with, order_id, str(uuid.uuid4()), retry=Retry(max=3))
+            django_rq.enqueue(mail_once, order_id)
+            django_rq.enqueue(plain, order_id, retry=None)
+        """
+    linter = Linter(Settings(root=tmp_path, select=("RES401", "RES402")))
+    assert rows(linter, head, body) == [(3, "RES402"), (6, "RES401"), (11, "RES402"), (22, "RES402"),
+                                        (26, "RES402")]
+    [text] = messages(linter, head, body, "RES402")[:1]
+    assert "inside an RQ job enqueued with `retry=`" in text
+
+
+@pytest.mark.parametrize("enqueue, expected", [
+    # the job imported from another module is the retried scope, as with RQ's own Queue
+    ("""\
+     def later(order_id):
+         django_rq.enqueue(charge, order_id, retry=Retry(max=3, interval=[10, 30, 60]))
+         django_rq.get_queue("default").enqueue(notify, order_id, retry=Retry(max=3))
+     """, [("shop/jobs.py", 7, "RES401"), ("shop/jobs.py", 13, "RES402")]),
+    # clean: no retry, a key minted once by the caller
+    ("""\
+     import uuid
+
+
+     def later(order_id):
+         django_rq.enqueue(charge, order_id)
+         django_rq.get_queue("default").enqueue(notify, order_id)
+         django_rq.enqueue(charge_with, order_id, str(uuid.uuid4()), retry=Retry(max=3, interval=[10, 30, 60]))
+     """, []),
+])
+def test_a_django_rq_job_imported_from_another_module_is_the_retried_scope(tmp_path, enqueue, expected):
+    _jobs_project(tmp_path, enqueue, head="import django_rq\nfrom rq import Retry\n\n"
+                                          "from shop.jobs import charge, charge_with, notify\n\n\n")
+    assert [f for f in _found(tmp_path) if f[0] == "shop/jobs.py"] == expected
+    assert [f for f in _found(tmp_path, use_cache=True) if f[0] == "shop/jobs.py"] == expected
+    assert [f for f in _found(tmp_path, use_cache=True) if f[0] == "shop/jobs.py"] == expected  # from the cache
 
 
 # -- arq --------------------------------------------------------------------------------------------
@@ -906,6 +1004,147 @@ def test_arq_jobs_that_run_once_or_whose_tries_are_unknown(default):
     """
     assert rows(default, ARQ, unknown) == [(6, "RES201"), (10, "RES402"), (12, "RES201")]
     assert rows(default, ARQ, ARQ_JOBS) == [(6, "RES201"), (10, "RES402"), (12, "RES201")]
+
+
+#: ``shop/jobs.py`` of the arq projects below: a read retried every 600 s, a write retried at once
+ARQ_JOBS_MODULE = """\
+import httpx
+from arq import Retry
+
+
+async def sync(ctx, url):
+    async with httpx.AsyncClient(timeout=5) as client:
+        r = await client.get(url)
+        if r.status_code >= 500:
+            raise Retry(defer=600)
+
+
+async def push(ctx, url):
+    async with httpx.AsyncClient(timeout=5) as client:
+        r = await client.post(url, json={})
+        if r.status_code >= 500:
+            raise Retry(defer=ctx["job_try"] * 5)
+"""
+#: what the jobs' runs decide in ``shop/jobs.py``: ``sync`` run 100 times waits 99 × 600 s (RES202),
+#: ``push``'s write is replayed (RES402); a job run once reports nothing
+ARQ_RETRIED = [("shop/jobs.py", 9, "RES201"), ("shop/jobs.py", 9, "RES202"), ("shop/jobs.py", 14, "RES402"),
+               ("shop/jobs.py", 16, "RES201")]
+#: both jobs run 100 times: ``push``'s waits of 5, 10 ... 495 s are too long as well
+ARQ_BOTH_RETRIED = sorted(ARQ_RETRIED + [("shop/jobs.py", 16, "RES202")])
+#: runs unknown: the jitter findings and the replayed write stay, no worst case is judged
+ARQ_UNKNOWN = [("shop/jobs.py", 9, "RES201"), ("shop/jobs.py", 14, "RES402"), ("shop/jobs.py", 16, "RES201")]
+
+
+def _arq_project(root: Path, files: dict) -> None:
+    files = {"pyproject.toml": "[project]\nname = 'shop'\n", "shop/__init__.py": "", **files}
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+@pytest.mark.parametrize("files, expected", [
+    # the settings class in the jobs' own module
+    ({"shop/jobs.py": ARQ_JOBS_MODULE + textwrap.dedent("""
+     class WorkerSettings:
+         functions = [sync, push]
+         max_tries = 100
+     """)}, ARQ_BOTH_RETRIED),
+    # the settings class in worker.py, which imports the jobs (and nothing else reslint reads)
+    ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/worker.py": """\
+     from shop.jobs import push, sync
+
+
+     class WorkerSettings:
+         functions = [sync, push]
+         max_tries = 100
+     """}, ARQ_BOTH_RETRIED),
+    # the class's max_tries a constant of a third module: known to worker.py in a second reading
+    ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/config.py": "MAX_TRIES = 100\n", "shop/worker.py": """\
+     from shop.config import MAX_TRIES
+     from shop.jobs import push, sync
+
+
+     class WorkerSettings:
+         functions = [sync, push]
+         max_tries = MAX_TRIES
+     """}, ARQ_BOTH_RETRIED),
+    # the module imported, the entries func(...), a relative import, arq's settings imported
+    ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/worker.py": """\
+     from arq import func
+     from arq.connections import RedisSettings
+
+     from . import jobs
+
+
+     class WorkerSettings:
+         functions = [func(jobs.sync, max_tries=100), func(jobs.push, max_tries=3)]
+         redis_settings = RedisSettings()
+     """}, ARQ_RETRIED),
+    # clean: retry_jobs = False in the other module runs each job once
+    ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/worker.py": """\
+     from shop.jobs import push, sync
+
+
+     class WorkerSettings:
+         functions = [sync, push]
+         max_tries = 100
+         retry_jobs = False
+     """}, []),
+    # clean: max_tries=1 for each job, in the other module
+    ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/worker.py": """\
+     from arq import func
+
+     from shop.jobs import push, sync
+
+
+     class WorkerSettings:
+         functions = [func(sync, max_tries=1), func(push, max_tries=1)]
+     """}, []),
+    # the jobs' own module wins: its class runs them once, whatever worker.py says
+    ({"shop/jobs.py": ARQ_JOBS_MODULE + textwrap.dedent("""
+     class Local:
+         functions = [sync, push]
+         retry_jobs = False
+     """), "shop/worker.py": """\
+     from shop.jobs import push, sync
+
+
+     class WorkerSettings:
+         functions = [sync, push]
+         max_tries = 100
+     """}, []),
+    # two settings modules that disagree, or none that lists the jobs: the runs stay unknown
+    ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/worker.py": """\
+     from shop.jobs import push, sync
+
+
+     class WorkerSettings:
+         functions = [sync, push]
+         max_tries = 100
+     """, "shop/fast.py": """\
+     from shop.jobs import push, sync
+
+
+     class WorkerSettings:
+         functions = [sync, push]
+         max_tries = 3
+     """}, ARQ_UNKNOWN),
+    ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/worker.py": """\
+     from shop.jobs import sync
+
+
+     def run():
+         return [sync]
+     """}, ARQ_UNKNOWN),
+])
+def test_arq_settings_of_another_module_give_the_jobs_runs(tmp_path, files, expected):
+    """arq's worker settings class often lives in ``worker.py``, which imports the jobs of
+    ``jobs.py``: the project pass tells the jobs' module what it lists (``max_tries``,
+    ``func(job, max_tries=)``, ``retry_jobs``), as the module's own class would."""
+    _arq_project(tmp_path, files)
+    assert [f for f in _found(tmp_path) if f[0] == "shop/jobs.py"] == expected
+    assert [f for f in _found(tmp_path, use_cache=True) if f[0] == "shop/jobs.py"] == expected
+    assert [f for f in _found(tmp_path, use_cache=True) if f[0] == "shop/jobs.py"] == expected  # from the cache
 
 
 def test_a_task_that_retries_through_a_helper_it_passes_itself_to(default):

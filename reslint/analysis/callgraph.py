@@ -126,6 +126,8 @@ class CallGraph:
         self.constants: Dict[str, float] = {}
         #: module-level instances of shared types (``proj.celery.app`` -> ``celery.Celery``)
         self.instances: Dict[str, str] = {}
+        #: the runs of arq jobs listed by another module's settings (:meth:`job_runs`), built on first use
+        self._job_runs: Optional[Dict[str, int]] = None
         #: names some module assigns from outside (``settings.TIMEOUT = 5``): not constants
         self.rebound: Set[str] = set()
         #: RES105: per function, its first constant-timeout call; the functions given a budget
@@ -225,6 +227,21 @@ class CallGraph:
         if found is None or found in self.rebound or name in self.rebound:
             return None
         return self.instances[found]
+
+    def job_runs(self, name: str) -> Optional[int]:
+        """The runs the project's arq settings classes give the job function ``name`` (a qualified
+        name), when the modules that list it imported agree (``ModuleSummary.job_runs``, names
+        followed through re-exports to the function), or ``None``."""
+        if self._job_runs is None:
+            runs: Dict[str, int] = {}
+            disagree: Set[str] = set()
+            for summary in list(self.summaries):
+                for listed, count in summary.job_runs:
+                    target = self.resolve(listed) or listed
+                    if runs.setdefault(target, count) != count:
+                        disagree.add(target)
+            self._job_runs = {target: count for target, count in runs.items() if target not in disagree}
+        return self._job_runs.get(self.resolve(name) or name)
 
     def _constant(self, name: str) -> Optional[str]:
         """The qualified name of the project constant of exception types ``name`` refers to."""

@@ -224,6 +224,9 @@ class ModuleSummary:
     #: imported names whose value a rule asked for and this module could not know (qualified names,
     #: as imported): the project pass lints the module again when another module defines one
     wanted: Tuple[str, ...] = ()
+    #: functions of other modules this module's arq settings classes list in ``functions``, with the
+    #: runs each gives (``("shop.jobs.push", 5)``), for the modules that define them
+    job_runs: Tuple[Tuple[str, int], ...] = ()
     #: names of other modules this module assigns (``settings.TIMEOUT = 5``): no constants
     rebinds: Tuple[str, ...] = ()
     #: RES105 across modules: this module's functions that make a blocking call with a constant

@@ -14,6 +14,8 @@ from reslint.catalog.clients import ADAPTER_RAISES, COUNTS_RETRIES, REQUEST_METH
 from reslint.analysis.model_calls import call_attempts, retrying_call, unpacked_keywords
 from reslint.analysis.facts import ANY, UNKNOWN_TYPES, BudgetCall, CallSite, FixedTimeout, Function, KeyCall, \
     KeyMint, KeyReturn, Layer, ModuleSummary, PendingWrite
+from reslint.libraries import arq
+from reslint.model.reader import PolicyReader
 from reslint.semantics.context import Context
 from reslint.model.policy import RetriedKind, RetryPolicy
 from reslint.values import UNKNOWN, is_number, spelled_as_constant
@@ -425,6 +427,7 @@ class SummaryCollector:
             lines = tuple((row, tuple(sorted(d.codes)) if d.codes is not None else None, d.own_line)
                           for row, d in sorted(suppressions.lines.items()))
             file_codes, file_all = tuple(sorted(suppressions.file_codes)), suppressions.file_all
+        job_runs = arq.listed_jobs(PolicyReader(self.ctx))  # before ``wanted``: it may ask for constants
         return ModuleSummary(model.module_name, display, model.is_package, imports, tuple(model.star_imports),
                              tuple(functions), tuple(layers), tuple(calls), lines, file_codes, file_all,
                              self._exception_names(), client_objects,
@@ -434,6 +437,7 @@ class SummaryCollector:
                              pending_writes=_placed(PendingWrite, self._pending_writes, positions),
                              helpers=self._helpers(), constants=self._constants(), instances=self._instances(),
                              wanted=tuple(sorted(self.ctx.wanted)), rebinds=self._rebinds(),
+                             job_runs=job_runs,
                              fixed_timeouts=_placed(FixedTimeout, [(f, n) for f, n, _ in fixed], positions, end=False),
                              budgeted=budgeted,
                              budget_calls=_placed(BudgetCall, [(f, n) for f, n, _ in budget_calls], positions),

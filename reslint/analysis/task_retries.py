@@ -22,7 +22,8 @@ The policy is read from the facts in :mod:`reslint.libraries.celery`:
 An arq job (an ``async def`` whose first parameter is the job context) that raises ``arq.Retry``
 is run again the same way (:mod:`reslint.libraries.arq`): its attempts are the ``max_tries`` the
 worker settings class of its module gives it (its ``func(job, max_tries=...)`` entry, else the
-class's ``max_tries``, else 5), unknown when no class of the module lists it; its waits ``defer=``
+class's ``max_tries``, else 5), else the one of another module of the project that lists it imported
+(``worker.py``; told by the project pass), unknown when no class lists it; its waits ``defer=``
 read with ``ctx["job_try"]`` counting the runs (1 on the first), none at once.
 
 The policy is anchored at the first retry call, where its findings go.

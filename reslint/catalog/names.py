@@ -141,6 +141,10 @@ FACTORIES: Dict[str, str] = {
     "asyncpg.connect": "asyncpg.Connection",
     "asyncpg.create_pool": "asyncpg.Pool",
     "urllib.request.urlopen": "http.client.HTTPResponse",
+    # django_rq/queues.py get_queue(name="default", ...): an instance of its queue class, DjangoRQ
+    # (a subclass of rq.Queue) unless QUEUE_CLASS names another rq.Queue
+    "django_rq.get_queue": "rq.Queue",
+    "django_rq.queues.get_queue": "rq.Queue",
     # openai/_client.py, anthropic/_client.py: with_options = copy returns a client of the same class
     "openai.OpenAI.with_options": "openai.OpenAI",
     "openai.AsyncOpenAI.with_options": "openai.AsyncOpenAI",

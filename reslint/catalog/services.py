@@ -30,7 +30,7 @@ SERVER_MODULES: Tuple[str, ...] = (
 #: only builds a channel is a client)
 SERVER_CALLS: Tuple[str, ...] = ("grpc.server", "grpc.aio.server")
 #: task queues: the modules of the retry adapters whose retries are queued (``queued = True``)
-TASK_QUEUE_MODULES: Tuple[str, ...] = ("celery", "dramatiq", "huey", "rq", "arq")
+TASK_QUEUE_MODULES: Tuple[str, ...] = ("celery", "dramatiq", "huey", "rq", "django_rq", "arq")
 #: what defines a task (a module that only enqueues one is a producer, run where it is called):
 #: celery's ``@app.task``/``@shared_task`` (https://docs.celeryq.dev/en/stable/userguide/tasks.html),
 #: dramatiq's ``@dramatiq.actor`` (https://dramatiq.io/reference.html#dramatiq.actor), huey's

@@ -24,7 +24,7 @@ from reslint.catalog.timeouts import trigger_modules
 
 #: the modules of the retry adapters, in the registry's order (``reslint.libraries.ADAPTERS``)
 ADAPTER_MODULES = ("tenacity", "backoff", "stamina", "retrying", "retry", "opnieuw", "redo", "urllib3", "requests",
-                   "httpx", "celery", "dramatiq", "huey", "rq", "arq", "google", "langchain_core", "langchain", "langchain_openai", "langchain_anthropic",
+                   "httpx", "celery", "dramatiq", "huey", "rq", "django_rq", "arq", "google", "langchain_core", "langchain", "langchain_openai", "langchain_anthropic",
                    "langchain_community")
 #: modules whose import can make a retry finding possible (see the module docstring)
 RETRY_TRIGGERS: Tuple[str, ...] = ADAPTER_MODULES + tuple(

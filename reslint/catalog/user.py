@@ -135,6 +135,10 @@ class UserCatalog:
     #: instances other modules of the project bind once at module level (``app = Celery(...)``), by
     #: qualified name -> their type: added by the project pass for the modules that import them
     instances: Tuple[Tuple[str, str], ...] = ()
+    #: arq jobs whose runs a settings class of another module of the project gives (``worker.py``
+    #: lists ``shop.jobs.push``), by qualified name -> runs (at least 1): added by the project pass
+    #: for the jobs' modules (never declared)
+    job_runs: Tuple[Tuple[str, int], ...] = ()
     #: where each table came from, for messages: not compared
     source: str = field(default="", compare=False)
 
@@ -195,6 +199,18 @@ class UserCatalog:
         merged = dict(self.instances)
         merged.update(instances)
         return replace(self, instances=tuple(sorted(merged.items())))
+
+    def job_runs_of(self, qualname: str) -> Optional[int]:
+        """The runs another module's arq settings give the job ``qualname``, or ``None``."""
+        return dict(self.job_runs).get(qualname)
+
+    def with_job_runs(self, job_runs: Dict[str, int]) -> "UserCatalog":
+        """This catalog with the project's arq job runs ``job_runs`` (qualified name -> runs) added."""
+        if not job_runs:
+            return self
+        merged = dict(self.job_runs)
+        merged.update(job_runs)
+        return replace(self, job_runs=tuple(sorted(merged.items())))
 
     def with_helpers(self, helpers: Tuple[HelperEntry, ...]) -> "UserCatalog":
         """This catalog with ``helpers`` added (a declared helper of the same name wins)."""

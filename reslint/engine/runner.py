@@ -477,12 +477,13 @@ class Runner:
 
     def _inferred_helpers(self, given: Dict[str, FileResult], summaries: list, skipped: List[Path]) -> None:
         """What one module defines and others use, which a per-file pass cannot see: retry helpers
-        (``from .util import retrying``) and module-level numbers (``from .settings import
-        BASE_DELAY``). The modules that use one are linted again with them as catalog entries
-        (helpers inferred, so their faults stay the helper's; constants by qualified name), so
-        that a function they decorate, or a callable passed to them, is a retried scope for every
-        rule, and a wait or an attempt count read from another module is known; their summaries
-        replace the first ones. ``summaries`` and ``skipped`` are updated in place; so are the
+        (``from .util import retrying``), module-level numbers (``from .settings import
+        BASE_DELAY``) and the runs of arq jobs another module's settings class lists. The modules
+        that use one are linted again with them as catalog entries (helpers inferred, so their
+        faults stay the helper's; constants and job runs by qualified name), so that a function
+        they decorate, or a callable passed to them, is a retried scope for every rule, and a wait
+        or an attempt count read from another module is known; their summaries replace the first
+        ones. ``summaries`` and ``skipped`` are updated in place; so are the
         results in ``given``."""
         import re
         from dataclasses import replace
@@ -497,6 +498,11 @@ class Runner:
             self._lint_skipped(summaries, skipped, re.compile(r"@\s*\w+\s*\.\s*(?:" + methods + r")\b").search)
         if not helpers and not any(summary.wanted for summary in summaries):
             return
+        if any(set(summary.wanted).intersection(f.qualname for f in summary.functions) for summary in summaries):
+            # a module wants one of its own functions: an arq job, for the runs another module's
+            # settings class gives it (arq.runs_elsewhere); the prefilter skips a settings module
+            # that calls nothing it knows
+            self._lint_skipped(summaries, skipped, re.compile(self.SETTINGS_LIST, re.MULTILINE).search)
         if helpers:
             # a module the prefilter skipped may use one (it needs nothing else): those naming one are read
             words = re.compile(r"\b(?:" + "|".join(sorted({re.escape(n.rsplit(".", 1)[-1]) for n in helpers})) +
@@ -507,6 +513,7 @@ class Runner:
         entries = {name: helper for name, helper in helpers.items()}
         constants: Dict[str, float] = {}
         instances: Dict[str, str] = {}
+        job_runs: Dict[str, int] = {}
         users = []
         for summary in summaries:
             uses = False
@@ -518,7 +525,7 @@ class Runner:
                     uses = True
                 elif any(name.startswith(qual + ".") for name in helpers):  # ``from myapp import net``
                     uses = True
-            uses = self._known_constants(summary, graph, constants, instances) or uses
+            uses = self._known_constants(summary, graph, constants, instances, job_runs) or uses
             if uses:
                 users.append(summary)
         catalog = self.settings.catalog.with_helpers(tuple(entries.values()))
@@ -527,17 +534,27 @@ class Runner:
         for _ in range(self.MAX_CONSTANT_ROUNDS):
             if not users:
                 break
-            self._lint_again(replace(self.settings, catalog=catalog.with_constants(constants).with_instances(instances)),
-                             users, given, summaries)
-            users = [summary for summary in summaries if self._known_constants(summary, graph, constants, instances)]
+            known = catalog.with_constants(constants).with_instances(instances).with_job_runs(job_runs)
+            listed = {summary.path: summary.job_runs for summary in users}
+            self._lint_again(replace(self.settings, catalog=known), users, given, summaries)
+            if any(summary.path in listed and summary.job_runs != listed[summary.path] for summary in summaries):
+                # an arq settings module read with its constants known lists runs it could not read
+                # before (``max_tries = MAX_TRIES``): the jobs' modules ask a graph that has them
+                graph = CallGraph(summaries, self._loader(list(skipped)), self.other_names)
+            users = [summary for summary in summaries
+                     if self._known_constants(summary, graph, constants, instances, job_runs)]
 
+    #: a class attribute ``functions = [...]`` (arq's settings class lists its jobs so), a pattern
+    SETTINGS_LIST = r"^[ \t]+functions[ \t]*(?::[^=\n]*)?="
     #: how many times a module may be linted again as the constants it reads become known
     MAX_CONSTANT_ROUNDS = 3
 
     @staticmethod
-    def _known_constants(summary, graph, constants: Dict[str, float], instances: Dict[str, str]) -> bool:
-        """Add to ``constants`` the project constants, and to ``instances`` the types of the project
-        instances, ``summary`` asked for that are not in them yet; whether the project knows any
+    def _known_constants(summary, graph, constants: Dict[str, float], instances: Dict[str, str],
+                         job_runs: Dict[str, int]) -> bool:
+        """Add to ``constants`` the project constants, to ``instances`` the types of the project
+        instances, and to ``job_runs`` the runs of arq jobs another module's settings list,
+        ``summary`` asked for that are not in them yet; whether the project knows any
         name it asked for (then it is linted again: a module read with a name known no longer asks
         for it, so this ends; another module asking for the same name is linted again too)."""
         known = False
@@ -550,7 +567,11 @@ class Runner:
                 kind = graph.instance(name)
                 if kind is not None:
                     instances[name] = kind
-            known = known or name in constants or name in instances
+            if name not in job_runs:
+                runs = graph.job_runs(name)
+                if runs is not None:
+                    job_runs[name] = runs
+            known = known or name in constants or name in instances or name in job_runs
         return known
 
     def _lint_again(self, settings, users: list, given: Dict[str, FileResult], summaries: list) -> None:

@@ -12,9 +12,9 @@ from typing import Dict, FrozenSet, Optional, Tuple
 from reslint.catalog.clients import COUNTS_CONFIG, COUNTS_OWN_POLICY, COUNTS_RETRY_OBJECT, RetryingClient
 from reslint.catalog.retries import SLEEPS
 from reslint.libraries import (
-    aiobreaker, aiohttp_retry, arq, backoff, botocore, celery, circuitbreaker, dramatiq, google_api_core, handrolled, httpx,
-    huey, langchain, opnieuw, purgatory, pybreaker, redo, requests, retry_package, retrying, rq, stamina, tenacity,
-    urllib3,
+    aiobreaker, aiohttp_retry, arq, backoff, botocore, celery, circuitbreaker, django_rq, dramatiq, google_api_core,
+    handrolled, httpx, huey, langchain, opnieuw, purgatory, pybreaker, redo, requests, retry_package, retrying, rq,
+    stamina, tenacity, urllib3,
 )
 from reslint.libraries.base import RetryAdapter
 from reslint.libraries.breaker_base import BreakerAdapter
@@ -25,7 +25,7 @@ from reslint.values import UNKNOWN, Number, is_number
 ADAPTERS: Tuple[RetryAdapter, ...] = (
     tenacity.ADAPTER, backoff.ADAPTER, stamina.ADAPTER, retrying.ADAPTER, retry_package.ADAPTER, opnieuw.ADAPTER,
     redo.ADAPTER, urllib3.ADAPTER, requests.ADAPTER, httpx.ADAPTER, celery.ADAPTER, dramatiq.ADAPTER, huey.ADAPTER,
-    rq.ADAPTER, arq.ADAPTER, google_api_core.ADAPTER,
+    rq.ADAPTER, django_rq.ADAPTER, arq.ADAPTER, google_api_core.ADAPTER,
     langchain.ADAPTER,
 )
 #: hand-rolled loops (read by the loop analysis, not from a qualified name)
