@@ -18,6 +18,7 @@ from pathlib import Path, PurePath
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from reslint import profiling
+from reslint.catalog.user import TaskClassEntry
 from reslint.engine.cache import CACHE_DIR_NAME, Cache, file_key
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location
@@ -473,11 +474,13 @@ class Runner:
 
     def _inferred_helpers(self, given: Dict[str, FileResult], summaries: list, skipped: List[Path]) -> None:
         """What one module defines and others use, which a per-file pass cannot see: retry helpers
-        (``from .util import retrying``) and module-level numbers (``from .settings import
-        BASE_DELAY``). The modules that use one are linted again with them as catalog entries
-        (helpers inferred, so their faults stay the helper's; constants by qualified name), so
-        that a function they decorate, or a callable passed to them, is a retried scope for every
-        rule, and a wait or an attempt count read from another module is known; their summaries
+        (``from .util import retrying``), module-level numbers (``from .settings import
+        BASE_DELAY``) and celery task classes (``from .base import RetryingTask``, then
+        ``base=RetryingTask``). The modules that use one are linted again with them as catalog
+        entries (helpers inferred, so their faults stay the helper's; constants and task classes by
+        qualified name), so that a function they decorate, or a callable passed to them, or a task
+        built on the class, is a retried scope for every rule, and a wait or an attempt count read
+        from another module is known; their summaries
         replace the first ones. ``summaries`` and ``skipped`` are updated in place; so are the
         results in ``given``."""
         import re
@@ -503,6 +506,7 @@ class Runner:
         entries = {name: helper for name, helper in helpers.items()}
         constants: Dict[str, float] = {}
         instances: Dict[str, str] = {}
+        task_classes: Dict[str, TaskClassEntry] = {}
         users = []
         for summary in summaries:
             uses = False
@@ -514,7 +518,7 @@ class Runner:
                     uses = True
                 elif any(name.startswith(qual + ".") for name in helpers):  # ``from myapp import net``
                     uses = True
-            uses = self._known_constants(summary, graph, constants, instances) or uses
+            uses = self._known_constants(summary, graph, constants, instances, task_classes) or uses
             if uses:
                 users.append(summary)
         catalog = self.settings.catalog.with_helpers(tuple(entries.values()))
@@ -523,21 +527,28 @@ class Runner:
         for _ in range(self.MAX_CONSTANT_ROUNDS):
             if not users:
                 break
-            self._lint_again(replace(self.settings, catalog=catalog.with_constants(constants).with_instances(instances)),
-                             users, given, summaries)
-            users = [summary for summary in summaries if self._known_constants(summary, graph, constants, instances)]
+            known = catalog.with_constants(constants).with_instances(instances).with_task_classes(task_classes)
+            self._lint_again(replace(self.settings, catalog=known), users, given, summaries)
+            users = [summary for summary in summaries
+                     if self._known_constants(summary, graph, constants, instances, task_classes)]
 
     #: how many times a module may be linted again as the constants it reads become known
     MAX_CONSTANT_ROUNDS = 3
 
     @staticmethod
-    def _known_constants(summary, graph, constants: Dict[str, float], instances: Dict[str, str]) -> bool:
-        """Add to ``constants`` the project constants, and to ``instances`` the types of the project
-        instances, ``summary`` asked for that are not in them yet; whether the project knows any
-        name it asked for (then it is linted again: a module read with a name known no longer asks
-        for it, so this ends; another module asking for the same name is linted again too)."""
+    def _known_constants(summary, graph, constants: Dict[str, float], instances: Dict[str, str],
+                         task_classes: Dict[str, TaskClassEntry]) -> bool:
+        """Add to ``constants`` the project constants, to ``instances`` the types of the project
+        instances, and to ``task_classes`` the project's celery task classes, ``summary`` asked for
+        that are not in them yet; whether the project knows any name it asked for (then it is
+        linted again: a module read with a name known no longer asks for it, so this ends; another
+        module asking for the same name is linted again too)."""
         known = False
         for name in summary.wanted:
+            if name not in task_classes:
+                entry = graph.task_class(name)
+                if entry is not None:
+                    task_classes[name] = entry
             if name not in constants:
                 value = graph.number(name)
                 if value is not None:
@@ -546,7 +557,7 @@ class Runner:
                 kind = graph.instance(name)
                 if kind is not None:
                     instances[name] = kind
-            known = known or name in constants or name in instances
+            known = known or name in constants or name in instances or name in task_classes
         return known
 
     def _lint_again(self, settings, users: list, given: Dict[str, FileResult], summaries: list) -> None:
