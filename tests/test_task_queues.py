@@ -479,7 +479,7 @@ def refund(order_id):
 
 @shared_task(base=RetryingTask)
 def capture(order_id, amount, key):
-    stripe.Charge.capture(order_id, amount=amount, idempotency_key=key)
+    stripe.Charge.create(amount=amount, currency="eur", idempotency_key=key)
 """
 #: what :data:`CHARGES` gets from :data:`BASE`: a keyless write and a key minted in a retried task
 RETRIED = [("tasks/charges.py", 12, "RES402"), ("tasks/charges.py", 17, "RES401")]
@@ -513,6 +513,8 @@ def test_a_base_task_class_of_another_module_makes_the_task_retried(tmp_path):
     assert _found(tmp_path) == RETRIED
     alone = _run(tmp_path, paths=[tmp_path / "tasks" / "charges.py"])
     assert sorted((f.filename, f.location.row, f.code) for r in alone.results for f in r.findings) == RETRIED
+    _tasks(tmp_path, charges=CHARGES.replace(", idempotency_key=key)", ")"))
+    assert _found(tmp_path) == RETRIED + [("tasks/charges.py", 23, "RES402")]  # the key was what kept it clean
 
 
 def test_the_module_summary_records_a_task_class_with_its_options(tmp_path):
