@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from reslint.catalog.user import TaskClassEntry
 from reslint.config import Settings, load_settings
 from reslint.engine.filepass import Linter
 from reslint.engine.runner import Runner
@@ -443,6 +444,236 @@ def test_a_late_acked_task_that_writes_with_a_stable_key_is_clean(linter):
         """
     assert rows(linter, HEAD, template.format(key='f"charge-{order_id}"')) == []
     assert rows(linter, HEAD + "import uuid\n", template.format(key="str(uuid.uuid4())")) == [(4, "RES401")]
+
+
+# -- task classes of another module ------------------------------------------------------------------
+BASE = """\
+import celery
+
+
+class RetryingTask(celery.Task):
+    autoretry_for = (ConnectionError,)
+    retry_kwargs = {"max_retries": 5}
+    retry_backoff = True
+"""
+CHARGES = """\
+import uuid
+
+import requests
+import stripe
+from celery import shared_task
+
+from .base import RetryingTask
+
+
+@shared_task(base=RetryingTask)
+def charge(order_id, amount):
+    stripe.Charge.create(amount=amount, currency="eur")
+
+
+@shared_task(base=RetryingTask)
+def refund(order_id):
+    key = str(uuid.uuid4())
+    requests.post("https://pay.invalid/refunds", json={"id": order_id}, headers={"Idempotency-Key": key}, timeout=5)
+
+
+@shared_task(base=RetryingTask)
+def capture(order_id, amount, key):
+    stripe.Charge.create(amount=amount, currency="eur", idempotency_key=key)
+"""
+#: what :data:`CHARGES` gets from :data:`BASE`: a keyless write and a key minted in a retried task
+RETRIED = [("tasks/charges.py", 12, "RES402"), ("tasks/charges.py", 17, "RES401")]
+
+
+def _tasks(root: Path, base: str = BASE, charges: str = CHARGES, init: str = "") -> None:
+    files = {"pyproject.toml": "[project]\nname = 'tasks'\n", "tasks/__init__.py": init,
+             "tasks/base.py": base, "tasks/charges.py": charges}
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+
+
+def _run(root: Path, use_cache: bool = False, paths=None):
+    run = Runner(load_settings(root), use_cache=use_cache).run(paths or [root])
+    assert run.errors == []
+    return run
+
+
+def test_a_base_task_class_of_another_module_makes_the_task_retried(tmp_path):
+    """``base=RetryingTask`` imported from ``tasks/base.py``: the task is retried by the class's
+    ``autoretry_for``, so a write with no key is replayed (RES402) and a key minted in the task
+    changes on every run (RES401); a key passed in is stable. A run given only the tasks module
+    reads the class around it."""
+    _tasks(tmp_path)
+    run = _run(tmp_path)
+    found = sorted((f.filename, f.location.row, f.code, f.message) for r in run.results for f in r.findings)
+    assert [row[:3] for row in found] == RETRIED
+    assert found[0][3].startswith("Stripe `stripe.Charge.create` runs inside a celery retry with no idempotency key")
+    assert found[1][3].startswith("idempotency key minted by `uuid.uuid4()` inside the retried code")
+    assert _found(tmp_path) == RETRIED
+    alone = _run(tmp_path, paths=[tmp_path / "tasks" / "charges.py"])
+    assert sorted((f.filename, f.location.row, f.code) for r in alone.results for f in r.findings) == RETRIED
+    _tasks(tmp_path, charges=CHARGES.replace(", idempotency_key=key)", ")"))
+    assert _found(tmp_path) == RETRIED + [("tasks/charges.py", 23, "RES402")]  # the key was what kept it clean
+
+
+def test_the_module_summary_records_a_task_class_with_its_options(tmp_path):
+    """The summary of the class's module holds what other modules read: constants that name
+    nothing, and exception types by qualified name, its own options over its local base's."""
+    base = BASE + """
+class Narrow(RetryingTask):
+    autoretry_for = (requests.ConnectionError, requests.Timeout)
+    retry_backoff_max = settings.MAX
+    retry_jitter = False
+
+
+class Plain:
+    autoretry_for = (Exception,)
+"""
+    _tasks(tmp_path, base="import requests\n\nfrom . import settings\n" + base)
+    # (the prefilter skips the module, which spells no task: the project pass loads it when asked)
+    summary = Runner(load_settings(tmp_path), use_cache=False).lint(tmp_path / "tasks/base.py", force=True).summary
+    assert summary.task_classes == (
+        TaskClassEntry("RetryingTask", (("retry_kwargs", "{'max_retries': 5}"), ("retry_backoff", "True")),
+                       (("autoretry_for", ("ConnectionError",)),)),
+        TaskClassEntry("Narrow", (("retry_kwargs", "{'max_retries': 5}"), ("retry_backoff", "True"),
+                                  ("retry_backoff_max", "..."), ("retry_jitter", "False")),
+                       (("autoretry_for", ("requests.ConnectionError", "requests.Timeout")),)),
+    )
+
+
+@pytest.mark.parametrize("base", [
+    BASE.replace('retry_kwargs = {"max_retries": 5}', "max_retries = 0"),
+    BASE.replace('retry_kwargs = {"max_retries": 5}', 'retry_kwargs = {"max_retries": 0}'),
+    BASE.replace("    autoretry_for = (ConnectionError,)\n", ""),
+], ids=["max_retries=0", "retry_kwargs-max_retries-0", "no-autoretry_for"])
+def test_a_base_of_another_module_that_does_not_retry_leaves_the_task_clean(tmp_path, base):
+    _tasks(tmp_path, base=base)
+    assert _found(tmp_path) == []
+
+
+def test_the_decorators_options_override_the_imported_base(tmp_path):
+    """celery sets a decorator's options on the class it makes from ``base=`` (celery/app/base.py
+    ``_task_from_fun``: ``type(fun.__name__, (base,), dict({...}, **options))``): they win over the
+    base's. A ``max_retries=0`` of the decorator stops a base's ``max_retries = 5``, but not its
+    ``retry_kwargs={"max_retries": 5}``, which celery/app/autoretry.py passes to ``Task.retry``
+    (there it overrides the task's ``max_retries``); the decorator's own ``retry_kwargs`` does."""
+    def decorated(options: str) -> str:
+        return CHARGES.replace("@shared_task(base=RetryingTask)", f"@shared_task(base=RetryingTask, {options})")
+
+    attribute = BASE.replace('retry_kwargs = {"max_retries": 5}', "max_retries = 5")
+    _tasks(tmp_path, base=attribute)
+    assert _found(tmp_path) == RETRIED
+    _tasks(tmp_path, base=attribute, charges=decorated("max_retries=0"))
+    assert _found(tmp_path) == []
+    _tasks(tmp_path, charges=decorated("max_retries=0"))
+    assert _found(tmp_path) == RETRIED
+    _tasks(tmp_path, charges=decorated('retry_kwargs={"max_retries": 0}'))
+    assert _found(tmp_path) == []
+
+
+@pytest.mark.parametrize("spelling,init", [
+    ("from .base import RetryingTask as RT", ""),
+    ("from tasks import RetryingTask as RT", "from .base import RetryingTask\n"),
+    ("from . import base as b", ""),
+], ids=["alias", "re-export", "module-attribute"])
+def test_an_imported_base_is_found_through_aliases_and_re_exports(tmp_path, spelling, init):
+    name = "b.RetryingTask" if " as b" in spelling else "RT"
+    charges = CHARGES.replace("from .base import RetryingTask", spelling).replace("base=RetryingTask", f"base={name}")
+    _tasks(tmp_path, charges=charges, init=init)
+    assert _found(tmp_path) == RETRIED
+
+
+def test_the_retry_policy_of_an_imported_base_is_judged_as_a_local_ones(tmp_path):
+    """RES201, RES202 and RES204 of a task built on another module's class are those of the same
+    task and class in one module, at the decorator (the class's options read as its own, a local
+    base of the imported class and ``dont_autoretry_for`` included)."""
+    base = """\
+import celery
+
+TRANSIENT = (ConnectionError, TimeoutError)
+
+
+class RetryingTask(celery.Task):
+    autoretry_for = (Exception,)
+    retry_kwargs = {"max_retries": 8, "countdown": 60}
+
+
+class Narrow(RetryingTask):
+    autoretry_for = TRANSIENT
+    dont_autoretry_for = (TimeoutError,)
+    retry_backoff = 30
+    retry_jitter = False
+"""
+    tasks = """
+@shared_task(base=RetryingTask)
+def export(order_id):
+    return requests.get("https://pay.invalid/orders", timeout=5).json()
+
+
+@shared_task(base=Narrow)
+def report(order_id):
+    return requests.get("https://pay.invalid/reports", timeout=5).json()
+"""
+    imports = "import requests\nfrom celery import shared_task\n"
+    _tasks(tmp_path, base=base, charges=imports + "\nfrom .base import Narrow, RetryingTask\n\n" + tasks)
+    run = _run(tmp_path)
+    across = sorted((f.location.row, f.code, f.message) for r in run.results for f in r.findings)
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "pyproject.toml").write_text("[project]\nname = 'one'\n", encoding="utf-8")
+    (one / "tasks.py").write_text(imports + base + "\n" + tasks, encoding="utf-8")
+    local = sorted((f.location.row, f.code, f.message) for r in _run(one).results for f in r.findings)
+    assert [(row, code) for row, code, _ in across] == [(7, "RES201"), (7, "RES204"), (12, "RES201"), (12, "RES202")]
+    assert [(code, message) for _, code, message in across] == [(code, message) for _, code, message in local]
+    assert "worst case 9 attempts × 10 s + up to 2730 s of waits = 2820 s" in across[3][2]
+
+
+def test_a_task_class_built_on_an_imported_base_retries_its_run(tmp_path):
+    """``class Capture(RetryingTask): def run(...)`` with the class of another module: ``run`` is
+    retried by the base's ``autoretry_for``, as with a local base."""
+    charges = """\
+import requests
+
+from .base import RetryingTask
+
+
+class Capture(RetryingTask):
+    def run(self, order_id):
+        requests.post("https://pay.invalid/captures", json={"id": order_id}, timeout=5)
+"""
+    _tasks(tmp_path, charges=charges)
+    assert _found(tmp_path) == [("tasks/charges.py", 8, "RES402")]
+    _tasks(tmp_path, base=BASE.replace("    autoretry_for = (ConnectionError,)\n", ""), charges=charges)
+    assert _found(tmp_path) == []
+
+
+@pytest.mark.parametrize("base,charges", [
+    (BASE, CHARGES.replace("from .base import RetryingTask", "from elsewhere import RetryingTask")),
+    ("import celery\n\n\ndef task_class(**options):\n    return type('Task', (celery.Task,), options)\n\n\n"
+     "RetryingTask = task_class(autoretry_for=(ConnectionError,), max_retries=5)\n", CHARGES),
+], ids=["third-party", "built-at-run-time"])
+def test_a_base_reslint_cannot_read_stays_unknown(tmp_path, base, charges):
+    """A base from outside the project, or one the project builds at run time, gives no options:
+    the task is not known to retry (as before), and nothing is reported."""
+    _tasks(tmp_path, base=base, charges=charges)
+    assert _found(tmp_path) == []
+
+
+def test_a_change_in_the_base_module_changes_the_tasks_findings_through_the_cache(tmp_path):
+    """The task module's text does not change, only the base's: the cached run reads the class's
+    new options, and back."""
+    _tasks(tmp_path)
+    assert _found(tmp_path, use_cache=True) == RETRIED
+    assert _found(tmp_path, use_cache=True) == RETRIED  # from the cache
+    (tmp_path / "tasks/base.py").write_text(BASE.replace('retry_kwargs = {"max_retries": 5}', "max_retries = 0"),
+                                            encoding="utf-8")
+    assert _found(tmp_path, use_cache=True) == []
+    assert _found(tmp_path, use_cache=True) == []
+    (tmp_path / "tasks/base.py").write_text(BASE, encoding="utf-8")
+    assert _found(tmp_path, use_cache=True) == RETRIED
+    (tmp_path / "tasks/base.py").write_text(BASE.replace("RetryingTask", "OtherTask"), encoding="utf-8")
+    assert _found(tmp_path, use_cache=True) == []  # the class is gone: the base is unknown again
 
 
 # -- dramatiq ---------------------------------------------------------------------------------------

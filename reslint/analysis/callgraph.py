@@ -17,6 +17,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 from reslint.analysis.facts import ANY, UNKNOWN_TYPES, CallSite, FixedTimeout, KeyMint, KeyReturn, Layer, \
     ModuleSummary
 from reslint.catalog.clients import EXCEPTION_BASES, REQUEST_METHODS
+from reslint.catalog.user import TaskClassEntry
 
 MAX_DEPTH = 12
 #: what an answer of :meth:`CallGraph.follow` returns to go on following imports
@@ -128,6 +129,8 @@ class CallGraph:
         self.instances: Dict[str, str] = {}
         #: the runs of arq jobs listed by another module's settings (:meth:`job_runs`), built on first use
         self._job_runs: Optional[Dict[str, int]] = None
+        #: module-level celery task classes of the project (``tasks.base.RetryingTask`` -> its options)
+        self.task_classes: Dict[str, TaskClassEntry] = {}
         #: names some module assigns from outside (``settings.TIMEOUT = 5``): not constants
         self.rebound: Set[str] = set()
         #: RES105: per function, its first constant-timeout call; the functions given a budget
@@ -176,6 +179,8 @@ class CallGraph:
                 self.constants[f"{summary.module}.{name}"] = value
         for name, kind in summary.instances:
             self.instances[f"{summary.module}.{name}"] = kind
+        for entry in summary.task_classes:
+            self.task_classes[f"{summary.module}.{entry.name}"] = entry
         self.rebound.update(summary.rebinds)
         for fixed in summary.fixed_timeouts:
             self.fixed_timeouts.setdefault(fixed.function, (summary, fixed))
@@ -242,6 +247,13 @@ class CallGraph:
                         disagree.add(target)
             self._job_runs = {target: count for target, count in runs.items() if target not in disagree}
         return self._job_runs.get(self.resolve(name) or name)
+
+    def task_class(self, name: str) -> Optional[TaskClassEntry]:
+        """The celery task class the project defines as ``name`` at module level (following
+        imports and re-exports: ``tasks.RetryingTask`` re-exported from ``tasks.base``), or ``None``."""
+        found = self.follow(name, lambda name, summary, rest: name if name in self.task_classes else FOLLOW,
+                            stars=True)
+        return self.task_classes[found] if found is not None else None
 
     def _constant(self, name: str) -> Optional[str]:
         """The qualified name of the project constant of exception types ``name`` refers to."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Optional, Tuple
 
-from reslint.catalog.user import HelperEntry
+from reslint.catalog.user import HelperEntry, TaskClassEntry
 
 #: why a replayed write is a fault, and what to do (RES402): one wording for the per-file
 #: finding and the project pass's
@@ -237,6 +237,9 @@ class ModuleSummary:
     budget_calls: Tuple[BudgetCall, ...] = ()
     #: writes outside any retry whose key their function mints afresh (RES401 through the call graph)
     key_mints: Tuple[KeyMint, ...] = ()
+    #: module-level celery task classes, by their name here, with the options their class
+    #: attributes set: other modules' tasks built on one (``base=RetryingTask``) read them
+    task_classes: Tuple[TaskClassEntry, ...] = ()
 
     def renamed(self, module: str) -> "ModuleSummary":
         """This summary with the names it defines qualified by ``module`` rather than its own name
@@ -246,6 +249,7 @@ class ModuleSummary:
         own = {self._top(function.qualname) for function in self.functions}
         own.update(name for table in (self.exception_names, self.client_objects, self.constants, self.instances)
                    for name, _ in table)
+        own.update(entry.name for entry in self.task_classes)
         own.discard(None)
 
         def name(qualified: str) -> str:
@@ -272,6 +276,8 @@ class ModuleSummary:
             budget_calls=tuple(replace(c, function=name(c.function), callee=name(c.callee))
                                for c in self.budget_calls),
             key_mints=tuple(replace(m, function=name(m.function)) for m in self.key_mints),
+            task_classes=tuple(replace(t, types=tuple((option, names(types)) for option, types in t.types))
+                               for t in self.task_classes),
         )
 
     def _top(self, qualified: str) -> Optional[str]:

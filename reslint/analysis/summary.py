@@ -441,7 +441,8 @@ class SummaryCollector:
                              fixed_timeouts=_placed(FixedTimeout, [(f, n) for f, n, _ in fixed], positions, end=False),
                              budgeted=budgeted,
                              budget_calls=_placed(BudgetCall, [(f, n) for f, n, _ in budget_calls], positions),
-                             key_mints=_placed(KeyMint, self._key_mints, positions))
+                             key_mints=_placed(KeyMint, self._key_mints, positions),
+                             task_classes=self._task_classes())
 
     #: a constant larger than this is not a wait or a count anyone reads (and stays out of the cache)
     MAX_CONSTANT = 1e12
@@ -520,6 +521,24 @@ class SummaryCollector:
             found = self.ctx.type_of(bindings[0].value, scope)
             if found in libraries.SHARED_INSTANCE_TYPES:
                 out.append((name, found))
+        return tuple(out)
+
+    def _task_classes(self):
+        """Module-level celery task classes, with the options other modules' tasks built on one
+        read (:func:`reslint.libraries.celery.exported_task_class`)."""
+        from reslint.libraries import celery
+        from reslint.model.reader import PolicyReader
+
+        out = []
+        scope = self.ctx.model.module_scope
+        reader = None
+        for name, bindings in scope.bindings.items():
+            if len(bindings) != 1 or bindings[0].kind != "class" or not bindings[0].node.bases:
+                continue
+            reader = reader or PolicyReader(self.ctx)
+            entry = celery.exported_task_class(reader, bindings[0].node, scope)
+            if entry is not None:
+                out.append(entry)
         return tuple(out)
 
     def _exception_names(self):

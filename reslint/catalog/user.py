@@ -41,7 +41,8 @@ entry naming a canonical qualified name as the project's code spells it in an im
 The parsed form is plain, hashable data (part of the settings and of the cache key). The project
 pass adds entries of its own: helpers of another module that it inferred from their bodies
 (:mod:`reslint.analysis.helpers`), marked ``inferred`` so that their faults are reported once, in
-the helper, and not at every use.
+the helper, and not at every use; the numbers and instances other modules bind; and the celery
+task classes other modules define (:class:`TaskClassEntry`).
 """
 
 from __future__ import annotations
@@ -106,6 +107,26 @@ class TimeoutEntry:
 
 
 @dataclass(frozen=True)
+class TaskClassEntry:
+    """A celery task class of the project (``class RetryingTask(Task): autoretry_for = (...)``) as a
+    task of another module built on it (``@shared_task(base=RetryingTask)``) reads it: the task
+    options its class attributes set, its own over its bases' (:func:`reslint.libraries.celery.
+    exported_task_class`). Never declared: the project pass adds these for the modules that
+    import one, by the qualified name they import it as.
+
+    ``options``: ``(option, value)`` with the value as the source of a constant that names nothing
+    (``5``, ``None``, ``True``, ``{'max_retries': 5}``), ``...`` where it cannot be read;
+    ``types``: ``(option, qualified names)`` for the exception types of ``autoretry_for`` and
+    ``dont_autoretry_for`` as the class's module reads them; ``known``: whether every base of the
+    class is known (else the options it does not set are unknown too)."""
+
+    name: str
+    options: Tuple[Tuple[str, str], ...] = ()
+    types: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    known: bool = True
+
+
+@dataclass(frozen=True)
 class ClientEntry:
     """A client constructor of the project whose calls retry inside: ``attempts`` by default, set by
     ``param`` (a number of retries: attempts = value + 1), turned off with ``off``."""
@@ -139,6 +160,9 @@ class UserCatalog:
     #: lists ``shop.jobs.push``), by qualified name -> runs (at least 1): added by the project pass
     #: for the jobs' modules (never declared)
     job_runs: Tuple[Tuple[str, int], ...] = ()
+    #: celery task classes other modules of the project define, by the qualified name a module
+    #: imports them as: added by the project pass for the modules whose tasks are built on one
+    task_classes: Tuple[TaskClassEntry, ...] = ()
     #: where each table came from, for messages: not compared
     source: str = field(default="", compare=False)
 
@@ -211,6 +235,18 @@ class UserCatalog:
         merged = dict(self.job_runs)
         merged.update(job_runs)
         return replace(self, job_runs=tuple(sorted(merged.items())))
+
+    def task_class(self, qualname: str) -> Optional[TaskClassEntry]:
+        """The task class another module of the project defines as ``qualname``, or ``None``."""
+        return next((entry for entry in self.task_classes if entry.name == qualname), None)
+
+    def with_task_classes(self, task_classes: Dict[str, TaskClassEntry]) -> "UserCatalog":
+        """This catalog with the project task classes ``task_classes`` (qualified name -> entry) added."""
+        if not task_classes:
+            return self
+        merged = {entry.name: entry for entry in self.task_classes}
+        merged.update((name, replace(entry, name=name)) for name, entry in task_classes.items())
+        return replace(self, task_classes=tuple(merged[name] for name in sorted(merged)))
 
     def with_helpers(self, helpers: Tuple[HelperEntry, ...]) -> "UserCatalog":
         """This catalog with ``helpers`` added (a declared helper of the same name wins)."""

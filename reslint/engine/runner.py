@@ -18,6 +18,7 @@ from pathlib import Path, PurePath
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from reslint import profiling
+from reslint.catalog.user import TaskClassEntry
 from reslint.engine.cache import CACHE_DIR_NAME, Cache, file_key
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location
@@ -478,12 +479,14 @@ class Runner:
     def _inferred_helpers(self, given: Dict[str, FileResult], summaries: list, skipped: List[Path]) -> None:
         """What one module defines and others use, which a per-file pass cannot see: retry helpers
         (``from .util import retrying``), module-level numbers (``from .settings import
-        BASE_DELAY``) and the runs of arq jobs another module's settings class lists. The modules
-        that use one are linted again with them as catalog entries (helpers inferred, so their
-        faults stay the helper's; constants and job runs by qualified name), so that a function
-        they decorate, or a callable passed to them, is a retried scope for every rule, and a wait
-        or an attempt count read from another module is known; their summaries replace the first
-        ones. ``summaries`` and ``skipped`` are updated in place; so are the
+        BASE_DELAY``), celery task classes (``from .base import RetryingTask``, then
+        ``base=RetryingTask``) and the runs of arq jobs another module's settings class lists. The
+        modules that use one are linted again with them as catalog entries (helpers inferred, so
+        their faults stay the helper's; constants, task classes and job runs by qualified name), so
+        that a function they decorate, or a callable passed to them, or a task built on the class,
+        is a retried scope for every rule, and a wait or an attempt count read from another module
+        is known; their summaries replace the first ones. ``summaries`` and ``skipped`` are updated
+        in place; so are the
         results in ``given``."""
         import re
         from dataclasses import replace
@@ -514,6 +517,7 @@ class Runner:
         constants: Dict[str, float] = {}
         instances: Dict[str, str] = {}
         job_runs: Dict[str, int] = {}
+        task_classes: Dict[str, TaskClassEntry] = {}
         users = []
         for summary in summaries:
             uses = False
@@ -525,7 +529,7 @@ class Runner:
                     uses = True
                 elif any(name.startswith(qual + ".") for name in helpers):  # ``from myapp import net``
                     uses = True
-            uses = self._known_constants(summary, graph, constants, instances, job_runs) or uses
+            uses = self._known_constants(summary, graph, constants, instances, job_runs, task_classes) or uses
             if uses:
                 users.append(summary)
         catalog = self.settings.catalog.with_helpers(tuple(entries.values()))
@@ -534,7 +538,8 @@ class Runner:
         for _ in range(self.MAX_CONSTANT_ROUNDS):
             if not users:
                 break
-            known = catalog.with_constants(constants).with_instances(instances).with_job_runs(job_runs)
+            known = catalog.with_constants(constants).with_instances(instances).with_job_runs(job_runs) \
+                .with_task_classes(task_classes)
             listed = {summary.path: summary.job_runs for summary in users}
             self._lint_again(replace(self.settings, catalog=known), users, given, summaries)
             if any(summary.path in listed and summary.job_runs != listed[summary.path] for summary in summaries):
@@ -542,7 +547,8 @@ class Runner:
                 # before (``max_tries = MAX_TRIES``): the jobs' modules ask a graph that has them
                 graph = CallGraph(summaries, self._loader(list(skipped)), self.other_names)
             users = [summary for summary in summaries
-                     if self._known_constants(summary, graph, constants, instances, job_runs)]
+                     if self._known_constants(summary, graph, constants, instances, job_runs,
+                                              task_classes)]
 
     #: a class attribute ``functions = [...]`` (arq's settings class lists its jobs so), a pattern
     SETTINGS_LIST = r"^[ \t]+functions[ \t]*(?::[^=\n]*)?="
@@ -551,14 +557,19 @@ class Runner:
 
     @staticmethod
     def _known_constants(summary, graph, constants: Dict[str, float], instances: Dict[str, str],
-                         job_runs: Dict[str, int]) -> bool:
+                         job_runs: Dict[str, int], task_classes: Dict[str, TaskClassEntry]) -> bool:
         """Add to ``constants`` the project constants, to ``instances`` the types of the project
-        instances, and to ``job_runs`` the runs of arq jobs another module's settings list,
-        ``summary`` asked for that are not in them yet; whether the project knows any
-        name it asked for (then it is linted again: a module read with a name known no longer asks
-        for it, so this ends; another module asking for the same name is linted again too)."""
+        instances, to ``job_runs`` the runs of arq jobs another module's settings list, and to
+        ``task_classes`` the project's celery task classes, ``summary`` asked for that are not in
+        them yet; whether the project knows any name it asked for (then it is linted again: a
+        module read with a name known no longer asks for it, so this ends; another module asking
+        for the same name is linted again too)."""
         known = False
         for name in summary.wanted:
+            if name not in task_classes:
+                entry = graph.task_class(name)
+                if entry is not None:
+                    task_classes[name] = entry
             if name not in constants:
                 value = graph.number(name)
                 if value is not None:
@@ -571,7 +582,8 @@ class Runner:
                 runs = graph.job_runs(name)
                 if runs is not None:
                     job_runs[name] = runs
-            known = known or name in constants or name in instances or name in job_runs
+            known = known or name in constants or name in instances or name in job_runs \
+                or name in task_classes
         return known
 
     def _lint_again(self, settings, users: list, given: Dict[str, FileResult], summaries: list) -> None:

@@ -20,15 +20,29 @@ its class attributes are the task's options, read by ``add_autoretry_behaviour``
 (celery/app/autoretry.py, called by ``register_task`` and ``TaskRegistry.register`` since celery
 4.4.7) as for a function task, and ``self.retry(...)`` in ``run`` retries it. Such a class is read
 as a task wherever the project registers it (often in another module than the class's).
+
+A task class of another module of the project (``base=RetryingTask`` after ``from .base import
+RetryingTask``, or ``class ChargeTask(RetryingTask):``) gives its options as a local one does: its
+module's summary records what its class attributes set (:func:`exported_task_class`), and the
+project pass lints the importing module again with them (:attr:`reslint.catalog.user.UserCatalog.
+task_classes`), so every rule sees the task as retried, as for a base of the same module: the
+retry-policy rules (RES201-RES206) report at the decorator, RES401/RES402 in the task's body, and
+the project rules follow the task's calls. Until then, and for a class reslint cannot read (from a
+third-party package, or built at run time), the options it does not see are unknown. So, for now,
+is a class built on the task class of another module, seen from a third one: the project pass
+reads task classes from the summaries it starts with, where that class's base was not known yet
+(two imports away, a task built on it stays unknown).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
+import math
+from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
+from reslint.catalog.user import TaskClassEntry
 from reslint.semantics.edits import FixPlan
 from reslint.libraries.base import (
     FixContext, Remedy, RetryAdapter, Site, remove_keyword_fix, roles,
@@ -44,6 +58,8 @@ DEFAULTS = {"max_retries": 3, "default_retry_delay": 180.0, "retry_backoff_max":
 TASK_ATTRIBUTES = ("max_retries", "default_retry_delay")
 AUTORETRY_OPTIONS = ("autoretry_for", "dont_autoretry_for", "retry_kwargs", "retry_backoff", "retry_backoff_max",
                      "retry_jitter")
+#: the options that hold exception types (celery/app/autoretry.py ``add_autoretry_behaviour``)
+TYPE_OPTIONS = ("autoretry_for", "dont_autoretry_for")
 #: celery/app/task.py ``Task.retry(self, args=None, kwargs=None, exc=None, throw=True, eta=None,
 #: countdown=None, max_retries=None, **options)``: the keywords a retry's policy is read from
 #: (``countdown`` s, else an ``eta`` datetime, else ``default_retry_delay``; ``max_retries``
@@ -89,9 +105,9 @@ class Celery(RetryAdapter):
             override = reader.count(kwargs, "max_retries", None, scope)
             retries = retries if override is None else override  # None: the task's own
         autoretry = args.expr("autoretry_for")
-        retried = types_or_unknown(reader.exception_types(autoretry, scope), autoretry)
+        retried = types_or_unknown(option_types(reader, args, "autoretry_for", scope), autoretry)
         if "dont_autoretry_for" in args and retried.types:
-            excluded = reader.exception_types(args.expr("dont_autoretry_for"), scope)
+            excluded = option_types(reader, args, "dont_autoretry_for", scope)
             retried = dataclasses.replace(retried, excluded=excluded) if excluded else \
                 dataclasses.replace(retried, filtered=True)
         return self.policy(site, attempts=retries + 1 if is_number(retries) else retries, max_delay_s=None,
@@ -177,66 +193,189 @@ TASK_CLASSES = ("celery.Task", "celery.app.task.Task", "celery.Celery.Task")
 RUN_METHOD = "run"
 
 
+class TaskOptions(Args):
+    """A task's options (:class:`Args`) with the exception types of those a task class of another
+    module sets: ``types`` maps such an option (``autoretry_for``) to the qualified names that
+    module read (:class:`TaskClassEntry`); its expression here is a ``...`` that names nothing."""
+
+    def __init__(self, call: Optional[cst.Call], types: Optional[Dict[str, Tuple[str, ...]]] = None):
+        super().__init__(call)
+        self.types: Dict[str, Tuple[str, ...]] = dict(types or {})
+
+
+def option_types(reader: PolicyReader, args: Args, name: str, scope) -> Optional[Tuple[str, ...]]:
+    """The exception types the option ``name`` (``autoretry_for``) of ``args`` holds, read in
+    ``scope`` or given by the task class of another module that sets it; ``None`` when unknown."""
+    expr = args.expr(name)
+    if isinstance(args, TaskOptions) and name in args.types:
+        return args.types[name]
+    return reader.exception_types(expr, scope)
+
+
 def task_options(reader: PolicyReader, call: Optional[cst.Call], scope) -> Args:
     """A task decorator's options (``call``'s keywords, empty for a bare ``@shared_task``), over the
-    class attributes of its ``base=`` task class when that class is defined in this module (and
-    its local bases). A base reslint cannot read (imported, or built on one) makes every option
-    it does not see unknown."""
-    options = Args(call)
+    class attributes of its ``base=`` task class when reslint can read that class: defined in this
+    module (with its bases), or in another module of the project (:func:`exported_task_class`,
+    known once the project pass lints this module again). A base reslint cannot read (a
+    third-party one, or one built on one) makes every option it does not see unknown."""
+    options = TaskOptions(call)
     base = options.expr(BASE_OPTION)
     if base is None:
         return options
-    attributes, known = _class_options(reader, base, scope, 0)
+    attributes, types, known = _class_options(reader, base, scope, 0)
     for name, value in attributes.items():  # the decorator's own options win
-        options.by_name.setdefault(name, cst.Arg(value=value, keyword=cst.Name(name)))
+        if name in options.by_name:
+            continue
+        options.by_name[name] = cst.Arg(value=value, keyword=cst.Name(name))
+        if name in types:
+            options.types[name] = types[name]
     options.star = options.star or not known
     return options
 
 
-def task_class_options(reader: PolicyReader, node: cst.ClassDef, scope) -> Optional[Args]:
+def task_class_options(reader: PolicyReader, node: cst.ClassDef, scope, want: bool = True) -> Optional[Args]:
     """The options of the task class ``node`` (defined in ``scope``): its class attributes over
-    those of its local bases, as :func:`task_options` gives a decorator's; ``None`` when it is no
-    celery task class (none of its bases leads to :data:`TASK_CLASSES`). A base reslint cannot
-    read makes every option it does not see unknown."""
-    if not _is_task_class(reader, node, scope, 0):
+    those of its bases (local, or task classes of other modules of the project), as
+    :func:`task_options` gives a decorator's; ``None`` when it is no celery task class (none of
+    its bases leads to :data:`TASK_CLASSES`). A base reslint cannot read makes every option it
+    does not see unknown. ``want``: note an imported base for the project pass (see
+    :func:`_project_task_class`)."""
+    if not _is_task_class(reader, node, scope, 0, want):
         return None
-    attributes, known = _own_options(reader, node, scope, 0)
-    options = Args(cst.Call(func=cst.Name(node.name.value),
-                            args=[cst.Arg(value=value, keyword=cst.Name(name)) for name, value in attributes.items()]))
+    attributes, types, known = _own_options(reader, node, scope, 0)
+    options = TaskOptions(cst.Call(func=cst.Name(node.name.value),
+                                   args=[cst.Arg(value=value, keyword=cst.Name(name))
+                                         for name, value in attributes.items()]), types)
     options.star = not known
     return options
 
 
-def _is_task_class(reader: PolicyReader, node: cst.ClassDef, scope, depth: int) -> bool:
-    """Whether a base of the class ``node`` is a task class of the library or a local one."""
+def exported_task_class(reader: PolicyReader, node: cst.ClassDef, scope) -> Optional[TaskClassEntry]:
+    """The task class ``node`` (defined at module level, ``scope``) as other modules of the project
+    read it (:class:`TaskClassEntry`): each option its class attributes (and its bases') set, read
+    here, where its names mean something; ``None`` when it is no celery task class."""
+    options = task_class_options(reader, node, scope, want=False)
+    if options is None:
+        return None
+    values, types = [], []
+    for name in TASK_ATTRIBUTES + AUTORETRY_OPTIONS:
+        expr = options.expr(name)
+        if expr is None:
+            continue
+        if name in TYPE_OPTIONS:
+            found = option_types(reader, options, name, scope)
+            if found:
+                types.append((name, tuple(found)))
+            else:
+                values.append((name, "..."))
+        elif name == "retry_kwargs":
+            values.append((name, _kwargs_source(reader, expr, scope)))
+        else:
+            values.append((name, _constant_source(reader.value(expr, scope))))
+    return TaskClassEntry(node.name.value, tuple(values), tuple(types), known=not options.star)
+
+
+#: the largest number an exported option keeps (a larger one is no count or wait anyone reads)
+_MAX_EXPORTED = 1e12
+
+
+def _constant_source(value) -> str:
+    """The source of a constant option value that names nothing (``5``, ``None``, ``True``),
+    ``...`` for one that cannot be read (read as unknown where it is used)."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, (int, float)) and math.isfinite(value) and abs(value) <= _MAX_EXPORTED:
+        return repr(value)
+    return "..."
+
+
+def _kwargs_source(reader: PolicyReader, expr, scope) -> str:
+    """``retry_kwargs`` as a dict display of constants (:func:`_constant_source`), ``...`` when
+    it cannot be read."""
+    kwargs = retry_kwargs(reader, expr, scope)
+    if kwargs is None:
+        return "..."
+    items = (f"{name!r}: {_constant_source(reader.value(arg.value, scope))}" for name, arg in kwargs.by_name.items())
+    return "{" + ", ".join(items) + "}"
+
+
+def _entry_options(entry: TaskClassEntry):
+    """:func:`_class_options` of a task class of another module: its options as expressions that
+    name nothing, its exception types aside."""
+    attributes = {}
+    for name, source in entry.options:
+        try:
+            attributes[name] = cst.parse_expression(source)
+        except cst.ParserSyntaxError:
+            attributes[name] = cst.Ellipsis()
+    types = dict(entry.types)
+    for name in types:
+        attributes[name] = cst.Ellipsis()
+    return attributes, types, entry.known
+
+
+def _project_task_class(reader: PolicyReader, expr, scope, want: bool) -> Optional[TaskClassEntry]:
+    """The task class of another module of the project that ``expr`` names (``RetryingTask`` after
+    ``from .base import RetryingTask``, ``base.RetryingTask`` after ``from . import base``), as the
+    project pass gives it (:meth:`UserCatalog.task_class`); ``None`` when ``expr`` names no
+    imported name or the project pass has not said. With ``want``, such a name is noted for the
+    project pass (:attr:`Context.wanted`), which lints this module again once it knows the class."""
+    ctx = reader.ctx
+    if isinstance(expr, cst.Name):
+        found = ctx.lookup(expr.value, scope)
+        qual = found[0].qualname if found and len(found) == 1 and found[0].kind == "import" else None
+    elif isinstance(expr, cst.Attribute):
+        qual = ctx.imported_attribute(expr, scope)
+    else:
+        qual = None
+    if not qual or qual.startswith("."):
+        return None
+    entry = ctx.catalog.task_class(qual)
+    if entry is None and want and len(ctx.wanted) < ctx.MAX_WANTED:
+        ctx.wanted.add(qual)
+    return entry
+
+
+def _is_task_class(reader: PolicyReader, node: cst.ClassDef, scope, depth: int, want: bool) -> bool:
+    """Whether a base of the class ``node`` is a task class of the library, a local one, or one of
+    another module of the project."""
     for base in node.bases:
         if reader.qualname(base.value, scope) in TASK_CLASSES:
             return True
         found = reader.ctx.lookup(base.value.value, scope) if isinstance(base.value, cst.Name) else None
         if depth < 4 and found and len(found) == 1 and found[0].kind == "class" and \
-                _is_task_class(reader, found[0].node, found[0].scope, depth + 1):
+                _is_task_class(reader, found[0].node, found[0].scope, depth + 1, want):
+            return True
+        if _project_task_class(reader, base.value, scope, want) is not None:
             return True
     return False
 
 
 def _class_options(reader: PolicyReader, expr, scope, depth: int):
     """(``{option: value expression}`` set in the body of the class ``expr`` names and its bases,
-    nearest first; whether every base is known)."""
+    nearest first; ``{option: exception types}`` of those a task class of another module sets
+    (:class:`TaskOptions`); whether every base is known)."""
     qual = reader.qualname(expr, scope)
     if qual in TASK_CLASSES:
-        return {}, True
+        return {}, {}, True
+    imported = _project_task_class(reader, expr, scope, want=True)
+    if imported is not None:
+        return _entry_options(imported)
     found = reader.ctx.lookup(expr.value, scope) if isinstance(expr, cst.Name) else None
     if depth > 4 or not found or len(found) != 1 or found[0].kind != "class":
-        return {}, False
+        return {}, {}, False
     return _own_options(reader, found[0].node, found[0].scope, depth)
 
 
 def _own_options(reader: PolicyReader, node: cst.ClassDef, scope, depth: int):
     """:func:`_class_options` of the class ``node``, defined in ``scope``."""
-    out, known = {}, True
+    out, types, known = {}, {}, True
     for base in reversed(node.bases):
-        inherited, base_known = _class_options(reader, base.value, scope, depth + 1)
+        inherited, inherited_types, base_known = _class_options(reader, base.value, scope, depth + 1)
+        for name in inherited:
+            types.pop(name, None)  # a nearer base sets it again
         out.update(inherited)
+        types.update(inherited_types)
         known = known and base_known
     for stmt in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
         for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
@@ -244,7 +383,8 @@ def _own_options(reader: PolicyReader, node: cst.ClassDef, scope, depth: int):
                     isinstance(small.targets[0].target, cst.Name) and \
                     small.targets[0].target.value in TASK_ATTRIBUTES + AUTORETRY_OPTIONS:
                 out[small.targets[0].target.value] = small.value
-    return out, known
+                types.pop(small.targets[0].target.value, None)
+    return out, types, known
 
 
 def task_max_retries(reader: PolicyReader, options: Args, scope) -> object:
