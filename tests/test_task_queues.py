@@ -295,8 +295,10 @@ def test_a_base_task_class_gives_the_options_and_the_decorator_wins(linter):
     def unknown(url):
         return requests.get(url, timeout=5).json()
     """
-    # deliver: every error, 5 retries of up to 1, 2, 4, 8, 16 s; notify: jitter off by its class
-    assert rows(linter, head, body) == [(13, "RES202"), (13, "RES204"), (17, "RES201")]
+    # RetryingTask spells the catch-all: reported once, at the class (row 2), not at deliver, which
+    # sets no retry option; deliver's worst case needs its body's time (5 retries of up to 1, 2, 4,
+    # 8, 16 s, each attempt up to 10 s): its own; notify sets options over Webhook's jitter=False
+    assert rows(linter, head, body) == [(2, "RES204"), (13, "RES202"), (17, "RES201")]
     [text] = messages(linter, head, body, "RES202")
     assert "worst case 6 attempts × 10 s + up to 31 s of waits = 91 s" in text
 
@@ -383,7 +385,9 @@ def test_a_task_class_with_autoretry_for_retries_its_run(default):
         for task in (ChargeTask, SyncTask, OnceTask, NoAutoretry, Remote):
             app.register_task(task())
         """
-    assert rows(default, head, body) == [(7, "RES204"), (9, "RES401"), (13, "RES201"), (18, "RES402")]
+    # RetryingTask's catch-all is reported once, at RetryingTask (row 2), which spells it, not at
+    # ChargeTask, which sets no retry option of its own
+    assert rows(default, head, body) == [(2, "RES204"), (9, "RES401"), (13, "RES201"), (18, "RES402")]
     [every] = messages(default, head, body, "RES204")
     assert every.startswith("celery retry retries `Exception`, that is every error: ")
     [fixed] = messages(default, head, body, "RES201")
@@ -407,7 +411,7 @@ def test_a_base_built_on_the_apps_task_class_gives_its_options(linter):
         def narrowed(x):
             return requests.get("https://e.invalid", timeout=5).json()
         """
-    assert rows(linter, HEAD, body) == [(6, "RES204")]
+    assert rows(linter, HEAD, body) == [(2, "RES204")]  # at Base, which spells it; narrowed sets its own
 
 
 def test_a_task_that_does_not_retry_writes_and_mints_keys_once(linter):
@@ -586,8 +590,8 @@ def test_an_imported_base_is_found_through_aliases_and_re_exports(tmp_path, spel
 
 def test_the_retry_policy_of_an_imported_base_is_judged_as_a_local_ones(tmp_path):
     """RES201, RES202 and RES204 of a task built on another module's class are those of the same
-    task and class in one module, at the decorator (the class's options read as its own, a local
-    base of the imported class and ``dont_autoretry_for`` included)."""
+    task and class in one module: reported once, at the class that spells the options (a local base
+    of the imported class and ``dont_autoretry_for`` included), not at each task built on it."""
     base = """\
 import celery
 
@@ -624,9 +628,10 @@ def report(order_id):
     (one / "pyproject.toml").write_text("[project]\nname = 'one'\n", encoding="utf-8")
     (one / "tasks.py").write_text(imports + base + "\n" + tasks, encoding="utf-8")
     local = sorted((f.location.row, f.code, f.message) for r in _run(one).results for f in r.findings)
-    assert [(row, code) for row, code, _ in across] == [(7, "RES201"), (7, "RES204"), (12, "RES201"), (12, "RES202")]
+    assert [(r.path.rsplit("/", 1)[-1], f.location.row, f.code) for r in run.results for f in r.findings] == [
+        ("base.py", 6, "RES201"), ("base.py", 6, "RES204"), ("base.py", 11, "RES201"), ("base.py", 11, "RES202")]
     assert [(code, message) for _, code, message in across] == [(code, message) for _, code, message in local]
-    assert "worst case 9 attempts × 10 s + up to 2730 s of waits = 2820 s" in across[3][2]
+    assert "worst case 9 attempts with up to 2730 s of waits" in across[3][2]
 
 
 def test_a_task_class_built_on_an_imported_base_retries_its_run(tmp_path):
@@ -1427,3 +1432,26 @@ def test_a_task_retried_forever_is_queued_again_forever(default):
         """
     [text] = messages(default, DRAMATIQ, body, "RES203")
     assert "the task is queued again forever" in text and "holding the caller" not in text
+
+
+def test_a_base_class_policy_is_reported_once_at_the_class_not_at_each_task(tmp_path):
+    """Twenty tasks built on one base class with a catch-all and no jitter: the policy's faults are
+    the class's, reported once where it spells them; the tasks' bodies are still retried (RES402
+    on a keyless write), and a task that sets its own retry options is judged at its decorator."""
+    base = ("import celery\n\n\nclass BaseTaskWithRetry(celery.Task):\n    autoretry_for = (Exception,)\n"
+            "    retry_kwargs = {\"max_retries\": 10}\n    retry_backoff = 5\n    retry_jitter = False\n")
+    tasks = "".join(f"\n\n@shared_task(base=BaseTaskWithRetry)\ndef export_{n}(order_id):\n"
+                    f"    return requests.get(\"https://pay.invalid/orders\", timeout=5).json()\n" for n in range(20))
+    tasks += ("\n\n@shared_task(base=BaseTaskWithRetry)\ndef capture(order_id):\n"
+              "    requests.post(\"https://pay.invalid/captures\", json={\"order\": order_id}, timeout=5)\n"
+              "\n\n@shared_task(base=BaseTaskWithRetry, autoretry_for=(ConnectionError,))\ndef narrowed(order_id):\n"
+              "    return requests.get(\"https://pay.invalid/orders\", timeout=5).json()\n")
+    _tasks(tmp_path, base=base, charges="import requests\nfrom celery import shared_task\n\n"
+                                        "from .base import BaseTaskWithRetry\n" + tasks)
+    found = sorted((r.path.rsplit("/", 1)[-1], f.location.row, f.code) for r in _run(tmp_path).results
+                   for f in r.findings)
+    capture_row = tasks.splitlines().index("def capture(order_id):") + 6  # the POST, below four import lines
+    narrowed_row = tasks.splitlines().index("@shared_task(base=BaseTaskWithRetry, autoretry_for=(ConnectionError,))") + 5
+    assert found == sorted([("base.py", 4, "RES201"), ("base.py", 4, "RES202"), ("base.py", 4, "RES204"),
+                            ("charges.py", capture_row, "RES402"), ("charges.py", narrowed_row, "RES201"),
+                            ("charges.py", narrowed_row, "RES202")])

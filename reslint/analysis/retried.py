@@ -304,6 +304,9 @@ class RetriedScopes:
             self._defs.pop()
             self._function = outer
         elif isinstance(stmt, cst.ClassDef):
+            spelled = self.tasks.base_autoretry(stmt, scope)
+            if spelled is not None:  # a task class's autoretry policy, for the tasks built on it
+                self.loop_policies[id(stmt)] = spelled
             self._block(stmt.body, model.scopes.get(id(stmt.body), scope), None)
         elif isinstance(stmt, (cst.For, cst.While)):
             policy = self._loop_policy(stmt, scope, deadline)

@@ -31,6 +31,8 @@ The policy is anchored at the first retry call, where its findings go.
 
 from __future__ import annotations
 
+import dataclasses
+
 from typing import List, Optional, Tuple
 
 import libcst as cst
@@ -163,6 +165,25 @@ class TaskRetries:
         if options is None:
             return None
         site = Site(Role.DECORATOR, celery.TASK_CLASSES[0], None, scope.node, scope)
+        policy = celery.ADAPTER.read_options(site, self.reader, options)
+        if policy is not None and not options.star and not celery.spelled_options(scope.node):
+            # every option comes from a base task class: its faults are reported there, once
+            policy = dataclasses.replace(policy, adapter=celery.INHERITED)
+        return policy
+
+    def base_autoretry(self, node: cst.ClassDef, scope: Scope) -> Optional[RetryPolicy]:
+        """The ``autoretry_for`` policy a task class ``node`` (defined in ``scope``) spells in its
+        own body for the tasks built on it (``base=`` or a subclass), when it has no ``run`` of its
+        own (a task class with one is read by :meth:`class_autoretry`): anchored at the class, where
+        the retry-policy rules report its faults once; ``None`` otherwise. It opens no retried scope:
+        the tasks' bodies are theirs (:data:`reslint.libraries.celery.INHERITED`)."""
+        if not celery.own_autoretry(node) or any(
+                isinstance(stmt, cst.FunctionDef) and stmt.name.value == celery.RUN_METHOD for stmt in node.body.body):
+            return None
+        options = celery.task_class_options(self.reader, node, scope)
+        if options is None:
+            return None
+        site = Site(Role.DECORATOR, celery.TASK_CLASSES[0], None, node, scope)
         return celery.ADAPTER.read_options(site, self.reader, options)
 
     def _through_helper(self, body, task: str, inner: Scope):

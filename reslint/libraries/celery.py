@@ -25,9 +25,12 @@ A task class of another module of the project (``base=RetryingTask`` after ``fro
 RetryingTask``, or ``class ChargeTask(RetryingTask):``) gives its options as a local one does: its
 module's summary records what its class attributes set (:func:`exported_task_class`), and the
 project pass lints the importing module again with them (:attr:`reslint.catalog.user.UserCatalog.
-task_classes`), so every rule sees the task as retried, as for a base of the same module: the
-retry-policy rules (RES201-RES206) report at the decorator, RES401/RES402 in the task's body, and
-the project rules follow the task's calls. Until then, and for a class reslint cannot read (from a
+task_classes`), so every rule sees the task as retried, as for a base of the same module:
+RES401/RES402 in the task's body, and the project rules follow the task's calls. The retry-policy
+rules (RES201-RES206) report a policy where it is spelled: at the decorator when it sets retry
+options, else once at the task class that sets ``autoretry_for`` (:func:`own_autoretry`,
+:data:`INHERITED`), not at each of the tasks built on it; RES202 still reports at a task whose
+body's time makes a worst case that the class's waits alone do not. Until then, and for a class reslint cannot read (from a
 third-party package, or built at run time), the options it does not see are unknown. So, for now,
 is a class built on the task class of another module, seen from a third one: the project pass
 reads task classes from the summaries it starts with, where that class's base was not known yet
@@ -38,7 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Dict, Optional, Tuple
+from typing import Dict, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -73,6 +76,12 @@ BASE_OPTION = "base"
 BIND_OPTION = "bind"
 
 
+#: the library's task class (celery/app/task.py), whose attributes are :data:`DEFAULTS`, and an
+#: app's ``app.Task`` (celery/app/base.py ``Celery.Task``: ``create_task_cls()``, a subclass of the
+#: app's ``task_cls``, celery.app.task:Task unless the app is given another)
+TASK_CLASSES = ("celery.Task", "celery.app.task.Task", "celery.Celery.Task")
+
+
 class Celery(RetryAdapter):
     name = "celery"
     queued = True
@@ -81,12 +90,21 @@ class Celery(RetryAdapter):
     trigger_modules = ("celery",)
     # the Django layout: ``app = Celery(...)`` in proj/celery.py, ``from .celery import app`` in tasks
     shared_instance_types = ("celery.Celery",)
+    #: a task class spells the policy of the tasks built on it (:func:`own_autoretry`), also in a
+    #: module that defines no task
+    entry_points = TASK_CLASSES
     forwarded = {qualname: TASK_ATTRIBUTES + AUTORETRY_OPTIONS + (BASE_OPTION,) for qualname in spellings}
 
     def read(self, site: Site, reader: PolicyReader) -> Optional[RetryPolicy]:
         if site.call is None:
             return None  # a bare ``@shared_task``: no autoretry_for, it runs once
-        return self.read_options(site, reader, task_options(reader, site.call, site.scope))
+        options = task_options(reader, site.call, site.scope)
+        policy = self.read_options(site, reader, options)
+        if policy is not None and not options.star and _policy_from_base(site.call):
+            # every retry option comes from the ``base=`` class: its faults are the class's,
+            # reported once where the class spells them (:func:`own_autoretry`), not at each task
+            policy = dataclasses.replace(policy, adapter=INHERITED)
+        return policy
 
     def read_options(self, site: Site, reader: PolicyReader, args: Args) -> Optional[RetryPolicy]:
         """The autoretry policy of a task whose options are ``args`` (its decorator's, over its
@@ -154,6 +172,16 @@ class Celery(RetryAdapter):
     }
 
 
+class InheritedAutoretry(Celery):
+    """The autoretry policy of a task whose retry options all come from its ``base=`` task class
+    (the decorator sets none of :data:`TASK_ATTRIBUTES` and :data:`AUTORETRY_OPTIONS`). The task's
+    body is retried as any task's (RES401, RES402, RES301 follow it), but the policy's faults (no
+    jitter, no time cap, a catch-all) are the class's: the retry-policy rules report them once, at
+    the class (:func:`own_autoretry`), not at each of the tasks built on it."""
+
+    reports_faults = False
+
+
 class ManualRetry(Celery):
     """A task that retries itself: ``raise self.retry(exc=exc, countdown=...)`` in a bound task (or
     ``<task>.retry(...)`` by its name). The task body is the retried scope; its policy is read by
@@ -185,10 +213,6 @@ def _backs_off(policy: RetryPolicy) -> bool:
     return policy.wait.shape is WaitShape.SCHEDULE
 
 
-#: the library's task class (celery/app/task.py), whose attributes are :data:`DEFAULTS`, and an
-#: app's ``app.Task`` (celery/app/base.py ``Celery.Task``: ``create_task_cls()``, a subclass of the
-#: app's ``task_cls``, celery.app.task:Task unless the app is given another)
-TASK_CLASSES = ("celery.Task", "celery.app.task.Task", "celery.Celery.Task")
 #: the method a task class runs as the task (celery/app/task.py ``Task.run``)
 RUN_METHOD = "run"
 
@@ -210,6 +234,36 @@ def option_types(reader: PolicyReader, args: Args, name: str, scope) -> Optional
     if isinstance(args, TaskOptions) and name in args.types:
         return args.types[name]
     return reader.exception_types(expr, scope)
+
+
+def _policy_from_base(call: cst.Call) -> bool:
+    """Whether the task decorator ``call`` names a ``base=`` class and sets none of the retry
+    options itself (no ``**`` either): its policy is entirely the class's."""
+    own = set(TASK_ATTRIBUTES + AUTORETRY_OPTIONS)
+    keywords = [arg.keyword.value for arg in call.args if arg.keyword is not None]
+    return BASE_OPTION in keywords and not own.intersection(keywords) and \
+        not any(arg.star for arg in call.args)
+
+
+def spelled_options(node: cst.ClassDef) -> Set[str]:
+    """The retry options (:data:`TASK_ATTRIBUTES`, :data:`AUTORETRY_OPTIONS`) the class ``node``
+    sets in its own body, as class attributes."""
+    own = set(TASK_ATTRIBUTES + AUTORETRY_OPTIONS)
+    found: Set[str] = set()
+    for line in node.body.body:
+        if not isinstance(line, cst.SimpleStatementLine):
+            continue
+        for stmt in line.body:
+            targets = [t.target for t in stmt.targets] if isinstance(stmt, cst.Assign) else \
+                [stmt.target] if isinstance(stmt, cst.AnnAssign) else []
+            found.update(t.value for t in targets if isinstance(t, cst.Name) and t.value in own)
+    return found
+
+
+def own_autoretry(node: cst.ClassDef) -> bool:
+    """Whether the class ``node`` sets ``autoretry_for`` in its own body: the class where a task
+    class's autoretry policy is spelled, and reported."""
+    return "autoretry_for" in spelled_options(node)
 
 
 def task_options(reader: PolicyReader, call: Optional[cst.Call], scope) -> Args:
@@ -429,3 +483,4 @@ def retry_kwargs(reader: PolicyReader, expr, scope) -> Optional[Args]:
 
 ADAPTER = Celery()
 MANUAL = ManualRetry()
+INHERITED = InheritedAutoretry()

@@ -62,6 +62,8 @@ class RetryWithoutTimeCap(PolicyRule):
             if not is_number(policy.attempts) or not policy.retries or policy.has_time_cap or policy.connect_only \
                     or policy.max_delay_s is UNKNOWN:
                 continue
+            if not policy.adapter.reports_faults and _exceeds(worst_case(policy, 0.0), limit):
+                continue  # its waits alone are too long where it is spelled (a task's base class), reported there
             per_attempt = self._per_attempt.get(id(policy), 0.0)
             scope = self.ctx.retried.scope_of(policy)
             if scope is not None:  # one attempt runs the whole retried body
@@ -93,6 +95,11 @@ class RetryWithoutTimeCap(PolicyRule):
                                      f"{describe(policy, per_attempt)} {verdict}; "
                                      f"{QUEUED_WHY if queued else adapter.time_cap_why}; "
                                      f"{advice}", fix=fix, where=where)
+
+
+def _exceeds(total, limit: float) -> bool:
+    """Whether a worst case ``total`` (seconds, UNKNOWN, or None: unbounded) is known to pass ``limit``."""
+    return total is None or (is_number(total) and total > limit)
 
 
 def _larger(a, b):
