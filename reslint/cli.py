@@ -775,7 +775,7 @@ def _path_lines(path: Path, settings, script: bool = False, block=None, program:
                        f"{_toml(list(settings.script_ignore))} applies there")
         if program and settings.program_ignore:
             out.append(f"  a program (in a script directory, CI's .github/ or an agent skill, or run as one "
-                       f"outside any package, and no service), run to completion whoever starts it: program-ignore = {_toml(list(settings.program_ignore))} "
+                       f"in a package's data, and no service), run to completion whoever starts it: program-ignore = {_toml(list(settings.program_ignore))} "
                        f"applies")
         return out
     walker = Walker(settings.root, settings.exclude + settings.extend_exclude, settings.respect_gitignore)

@@ -354,7 +354,9 @@ def test_a_long_timeout_in_a_program_is_not_reported_wherever_it_runs(tmp_path):
         "src/demo/feed.py": LONG,  # the package's own code: a worker of a service may run it
         "src/demo/__init__.py": "",
         "src/demo/sync.py": LONG + "\n\nif __name__ == \"__main__\":\n    fetch()\n",  # a module of it, too
-        "backend/skills/mail/mail_api.py": LONG + "\n\nif __name__ == \"__main__\":\n    fetch()\n",  # no package
+        "backend/onyx/__init__.py": "",
+        # a program in a directory that is no package, inside one: the package's data, not its code
+        "backend/onyx/skills/mail/mail_api.py": LONG + "\n\nif __name__ == \"__main__\":\n    fetch()\n",
         "backend/app/app.py": "import flask\n" + LONG + "\n\nif __name__ == \"__main__\":\n    fetch()\n",
         "skills/music/server.py": "from fastapi import FastAPI\n" + LONG,  # a service, wherever it is
     })
@@ -372,8 +374,8 @@ def test_a_program_still_reports_a_call_with_no_timeout_and_program_ignore_is_a_
                        ".github/workflows/feed.yml": "steps:\n  - run: python scripts/feed.py scripts/stale.py\n"})
     assert "scripts/stale.py:5:12: RES101" in reported(tmp_path)  # a hang with nobody watching: still one
     shown = run(["show-settings", "scripts/feed.py"], tmp_path).output
-    assert 'a program (in a script directory, CI\'s .github/ or an agent skill, or run as one outside ' \
-           'any package, and no service), run to completion whoever starts it: program-ignore = ["RES103"] applies' in shown
+    assert 'a program (in a script directory, CI\'s .github/ or an agent skill, or run as one in a ' \
+           'package\'s data, and no service), run to completion whoever starts it: program-ignore = ["RES103"] applies' in shown
     assert "RES103  excessive-timeout          on   selected by \"RES\" (select); off in scripts/feed.py, " \
            "a program, by program-ignore" in shown
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n\n[tool.reslint]\nprogram-ignore = []\n",
@@ -388,3 +390,29 @@ def test_is_program_needs_the_text_and_a_root(tmp_path):
     assert not OperatorScripts(tmp_path).is_program(str(tmp_path / "scripts" / "feed.py"), None)
     assert not OperatorScripts(None).is_program(str(tmp_path / "scripts" / "feed.py"), LONG)
     assert not OperatorScripts(tmp_path / "scripts").is_program(str(tmp_path / "src" / "x.py"), LONG)  # outside
+
+
+MAIN = "\n\nif __name__ == \"__main__\":\n    fetch()\n"
+
+
+def test_what_is_no_program_keeps_its_long_timeouts_reported(tmp_path):
+    """A flat layout's module with a main guard (the app imports it), a task module whose app comes
+    from a project module, package code under a repository-wide SKILL.md, and package code that a
+    symbolic link under .github/ points at are not programs."""
+    project(tmp_path, {
+        "SKILL.md": "---\nname: shop\n---\n",  # the repository describes itself to agents
+        "client.py": LONG + MAIN,
+        "app.py": "import flask\n\nfrom client import fetch\n",
+        "tasks.py": "from celery_app import app\n" + LONG.replace("\ndef fetch", "\n@app.task\ndef fetch") + MAIN,
+        "shop/__init__.py": "",
+        "shop/clients/__init__.py": "",
+        "shop/clients/payments.py": LONG,
+    })
+    if hasattr(os, "symlink"):
+        (tmp_path / ".github").mkdir()
+        os.symlink(tmp_path / "shop" / "clients" / "payments.py", tmp_path / ".github" / "payments.py")
+    output = reported(tmp_path)
+    assert "client.py:5:12: RES103" in output
+    assert "tasks.py:7:12: RES103" in output
+    assert "shop/clients/payments.py:5:12: RES103" in output or ".github/payments.py:5:12: RES103" in output
+    assert output.count("RES103") == 3, output

@@ -1304,6 +1304,15 @@ def _arq_project(root: Path, files: dict) -> None:
          functions = [sync, push]
          max_tries = MAX_TRIES
      """}, ARQ_BOTH_RETRIED),
+    # the settings in the package's __init__, listing its submodule's jobs
+    ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/__init__.py": """\
+     from shop.jobs import push, sync
+
+
+     class WorkerSettings:
+         functions = [sync, push]
+         max_tries = 100
+     """}, ARQ_BOTH_RETRIED),
     # the module imported, the entries func(...), a relative import, arq's settings imported
     ({"shop/jobs.py": ARQ_JOBS_MODULE, "shop/worker.py": """\
      from arq import func

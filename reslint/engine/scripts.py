@@ -292,24 +292,32 @@ class OperatorScripts:
         """Whether the file at ``path`` (source ``text``) is one of the project's programs, run to
         completion by a person, by CI or by an agent, whoever starts it: a file under a directory of
         :data:`PROGRAM_DIRECTORIES` at any depth, under CI's own :data:`CI_DIRECTORY`, in an agent
-        skill (a :data:`SKILL_FILE` in its directory or one above it, up to the root), or a module
-        that runs as a program (a module-level ``if __name__ == "__main__":``) outside any package
-        (no ``__init__.py`` beside it: nothing imports it as a module of the project's code), unless
-        it is a service (:func:`serves`). ``program-ignore`` applies there (:mod:`reslint.config`);
-        ``False`` when ``text`` is ``None`` (not known) or no root is known."""
+        skill (a :data:`SKILL_FILE` in a directory below the root, in the file's directory or one
+        above it, the file not in a package), or a module that runs as a program (a module-level
+        ``if __name__ == "__main__":``) in a directory that is no package (no ``__init__.py``)
+        inside one (a package above it, up to the root: a program shipped as the package's data,
+        which its code does not import; a flat layout's modules import each other), unless it is a
+        service (:func:`serves`) or defines tasks. The file is judged where it really is (a symbolic
+        link by its target, which must be under the root). ``program-ignore`` applies there
+        (:mod:`reslint.config`); ``False`` when ``text`` is ``None`` (not known) or no root is known."""
         if text is None or self.root is None:
             return False
-        below = relative(os.path.abspath(path), os.path.abspath(self.root))
+        real = os.path.realpath(path)
+        below = relative(real, os.path.realpath(self.root))
         if below is None:
             return False
+        root = os.path.realpath(self.root)
         directories = below.split("/")[:-1]
+        here = os.path.join(root, *directories)
+        packaged = os.path.isfile(os.path.join(here, "__init__.py"))
         program = (bool(directories) and directories[0] == CI_DIRECTORY) or \
             bool(PROGRAM_DIRECTORIES.intersection(directories)) or \
-            any(os.path.isfile(os.path.join(self.root, *directories[:depth], SKILL_FILE))
-                for depth in range(len(directories), -1, -1)) or \
-            (runs_as_program(text) and not os.path.isfile(os.path.join(os.path.dirname(os.path.abspath(path)),
-                                                                       "__init__.py")))
-        return program and not serves(text)
+            (not packaged and any(os.path.isfile(os.path.join(root, *directories[:depth], SKILL_FILE))
+                                  for depth in range(len(directories), 0, -1))) or \
+            (not packaged and runs_as_program(text) and
+             any(os.path.isfile(os.path.join(root, *directories[:depth], "__init__.py"))
+                 for depth in range(len(directories) - 1, 0, -1)))
+        return program and not serves(text) and _TASK_DEFINITION.search(text) is None
 
     def _in_program_directory(self, directories: List[str]) -> bool:
         """Whether a directory of :data:`PROGRAM_DIRECTORIES` holds the file (``directories``: its

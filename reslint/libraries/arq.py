@@ -131,7 +131,8 @@ def listed_jobs(reader: PolicyReader) -> Tuple[Tuple[str, int], ...]:
     that two classes give different runs, is left out: its runs stay unknown."""
     ctx = reader.ctx
     imports_arq = "arq" in ctx.model.import_roots
-    own = f"{ctx.model.module_name}."
+    own = ctx.model.module_name  # its own jobs are read where they are defined (a package's
+    # ``__init__`` lists its submodules' jobs: those are another module's)
     found: Dict[str, set] = {}
     for stmt in ctx.model.module_scope.node.body:
         if not isinstance(stmt, cst.ClassDef) or not (imports_arq or stmt.name.value in SETTINGS_CLASSES):
@@ -139,7 +140,7 @@ def listed_jobs(reader: PolicyReader) -> Tuple[Tuple[str, int], ...]:
         settings = _read_settings(reader, stmt)
         for named, at, entry in settings.entries if settings is not None else ():
             qualname = reader.qualname(named, at) if isinstance(named, (cst.Name, cst.Attribute)) else None
-            if qualname and not qualname.startswith(".") and not qualname.startswith(own):
+            if qualname and not qualname.startswith(".") and qualname.rsplit(".", 1)[0] != own:
                 found.setdefault(qualname, set()).add(_runs(reader, settings, entry))
     return tuple((name, int(runs.pop())) for name, runs in sorted(found.items())
                  if len(runs) == 1 and is_number(next(iter(runs))))
