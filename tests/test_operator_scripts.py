@@ -416,3 +416,13 @@ def test_what_is_no_program_keeps_its_long_timeouts_reported(tmp_path):
     assert "tasks.py:7:12: RES103" in output
     assert "shop/clients/payments.py:5:12: RES103" in output or ".github/payments.py:5:12: RES103" in output
     assert output.count("RES103") == 3, output
+
+
+def test_a_link_in_a_script_directory_to_package_code_makes_no_script(tmp_path):
+    if not hasattr(os, "symlink"):
+        pytest.skip("no symbolic links here")
+    project(tmp_path, {"shop/__init__.py": "", "shop/stars.py": SCRIPT.split("\n\nif __name__")[0] + "\n"})
+    (tmp_path / "scripts").mkdir()
+    os.symlink(tmp_path / "shop" / "stars.py", tmp_path / "scripts" / "stars.py")
+    output = reported(tmp_path)
+    assert "RES101" in output and "stars.py:5:5: RES101" in output, output

@@ -268,7 +268,9 @@ class OperatorScripts:
         module, or ``None``: none (also when ``text`` is ``None``, not known)."""
         if text is None or self.root is None:
             return None
-        below = relative(os.path.abspath(path), os.path.abspath(self.root))
+        # judged where the file really is: a symbolic link in a script directory to package code
+        # does not make that code a script
+        below = relative(os.path.realpath(path), os.path.realpath(self.root))
         parts = below.split("/") if below is not None else []
         directories, stem = parts[:-1], os.path.splitext(os.path.basename(path))[0]
         if directories and directories[0] == CI_DIRECTORY:
