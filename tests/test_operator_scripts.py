@@ -426,3 +426,15 @@ def test_a_link_in_a_script_directory_to_package_code_makes_no_script(tmp_path):
     os.symlink(tmp_path / "shop" / "stars.py", tmp_path / "scripts" / "stars.py")
     output = reported(tmp_path)
     assert "RES101" in output and "stars.py:5:5: RES101" in output, output
+
+
+def test_a_program_may_define_tasks_of_no_task_queue_and_a_link_outside_is_placed_where_it_is(tmp_path):
+    (tmp_path / "p").mkdir()
+    project(tmp_path / "p", {".github/scripts/release.py": "from invoke import task\n" +
+                             LONG.replace("\ndef fetch", "\n@task\ndef fetch")})
+    outside = tmp_path / "shared.py"
+    outside.write_text(LONG, encoding="utf-8")
+    if hasattr(os, "symlink"):
+        (tmp_path / "p" / "scripts").mkdir()
+        os.symlink(outside, tmp_path / "p" / "scripts" / "shared.py")
+    assert "RES103" not in reported(tmp_path / "p")

@@ -539,10 +539,10 @@ class Plain:
     summary = Runner(load_settings(tmp_path), use_cache=False).lint(tmp_path / "tasks/base.py", force=True).summary
     assert summary.task_classes == (
         TaskClassEntry("RetryingTask", (("retry_kwargs", "{'max_retries': 5}"), ("retry_backoff", "True")),
-                       (("autoretry_for", ("ConnectionError",)),)),
+                       (("autoretry_for", ("ConnectionError",)),), spells=True),
         TaskClassEntry("Narrow", (("retry_kwargs", "{'max_retries': 5}"), ("retry_backoff", "True"),
                                   ("retry_backoff_max", "..."), ("retry_jitter", "False")),
-                       (("autoretry_for", ("requests.ConnectionError", "requests.Timeout")),)),
+                       (("autoretry_for", ("requests.ConnectionError", "requests.Timeout")),), spells=True),
     )
 
 
@@ -1464,3 +1464,49 @@ def test_a_base_class_policy_is_reported_once_at_the_class_not_at_each_task(tmp_
     assert found == sorted([("base.py", 4, "RES201"), ("base.py", 4, "RES202"), ("base.py", 4, "RES204"),
                             ("charges.py", capture_row, "RES402"), ("charges.py", narrowed_row, "RES201"),
                             ("charges.py", narrowed_row, "RES202")])
+
+
+def test_a_task_is_judged_itself_unless_its_class_spells_the_policy(linter):
+    """Only a class that sets ``autoretry_for`` in its own body is where its tasks' policy is
+    reported: a task built on a class that takes it from a mixin, or on a subclass that changes an
+    option, is judged at its decorator; RES203 of a class that retries forever is reported once."""
+    head = HEAD + "from celery import Task\n"
+    body = """
+        class RetryMixin:
+            autoretry_for = (Exception,)
+            retry_backoff = True
+            retry_jitter = False
+
+        class MixedTask(RetryMixin, Task):
+            pass
+
+        @app.task(base=MixedTask)
+        def fetch(url):
+            return requests.get(url, timeout=5).json()
+
+        class RetryingTask(Task):
+            autoretry_for = (ConnectionError,)
+            retry_backoff = True
+            max_retries = 3
+
+        class Patient(RetryingTask):
+            max_retries = 50
+
+        @app.task(base=Patient)
+        def slow(url):
+            return requests.get(url, timeout=5).json()
+
+        class Forever(Task):
+            autoretry_for = (ConnectionError,)
+            max_retries = None
+
+        @app.task(base=Forever)
+        def one(url):
+            return requests.get(url, timeout=5).json()
+
+        @app.task(base=Forever, bind=True)
+        def two(self, url):
+            return requests.get(url, timeout=5).json()
+        """
+    assert rows(linter, head, body) == [(10, "RES201"), (10, "RES204"), (22, "RES202"), (26, "RES201"),
+                                        (26, "RES203")]

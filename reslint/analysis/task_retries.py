@@ -166,8 +166,10 @@ class TaskRetries:
             return None
         site = Site(Role.DECORATOR, celery.TASK_CLASSES[0], None, scope.node, scope)
         policy = celery.ADAPTER.read_options(site, self.reader, options)
-        if policy is not None and not options.star and not celery.spelled_options(scope.node):
-            # every option comes from a base task class: its faults are reported there, once
+        node = scope.node
+        if policy is not None and not options.star and not celery.spelled_options(node) and \
+                len(node.bases) == 1 and celery.reported_at(self.reader, node.bases[0].value, scope.parent):
+            # every option comes from the one base task class, which spells it: reported there, once
             policy = dataclasses.replace(policy, adapter=celery.INHERITED)
         return policy
 

@@ -118,12 +118,15 @@ class TaskClassEntry:
     (``5``, ``None``, ``True``, ``{'max_retries': 5}``), ``...`` where it cannot be read;
     ``types``: ``(option, qualified names)`` for the exception types of ``autoretry_for`` and
     ``dont_autoretry_for`` as the class's module reads them; ``known``: whether every base of the
-    class is known (else the options it does not set are unknown too)."""
+    class is known (else the options it does not set are unknown too); ``spells``: whether the
+    class sets ``autoretry_for`` in its own body, so that its module reports the policy's faults
+    at it (:func:`reslint.libraries.celery.own_autoretry`)."""
 
     name: str
     options: Tuple[Tuple[str, str], ...] = ()
     types: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
     known: bool = True
+    spells: bool = False
 
 
 @dataclass(frozen=True)

@@ -271,6 +271,8 @@ class OperatorScripts:
         # judged where the file really is: a symbolic link in a script directory to package code
         # does not make that code a script
         below = relative(os.path.realpath(path), os.path.realpath(self.root))
+        if below is None:  # a link to a file outside the project: judged where it is linked
+            below = relative(os.path.abspath(path), os.path.abspath(self.root))
         parts = below.split("/") if below is not None else []
         directories, stem = parts[:-1], os.path.splitext(os.path.basename(path))[0]
         if directories and directories[0] == CI_DIRECTORY:
@@ -299,16 +301,19 @@ class OperatorScripts:
         ``if __name__ == "__main__":``) in a directory that is no package (no ``__init__.py``)
         inside one (a package above it, up to the root: a program shipped as the package's data,
         which its code does not import; a flat layout's modules import each other), unless it is a
-        service (:func:`serves`) or defines tasks. The file is judged where it really is (a symbolic
-        link by its target, which must be under the root). ``program-ignore`` applies there
+        service (:func:`serves`: a web server's, or a task queue's tasks). The file is judged where
+        it really is (a symbolic link by its target, or where it is linked when the target is
+        outside the root). ``program-ignore`` applies there
         (:mod:`reslint.config`); ``False`` when ``text`` is ``None`` (not known) or no root is known."""
         if text is None or self.root is None:
             return False
-        real = os.path.realpath(path)
-        below = relative(real, os.path.realpath(self.root))
+        root = os.path.realpath(self.root)
+        below = relative(os.path.realpath(path), root)
+        if below is None:  # a link to a file outside the project: judged where it is linked
+            root = os.path.abspath(self.root)
+            below = relative(os.path.abspath(path), root)
         if below is None:
             return False
-        root = os.path.realpath(self.root)
         directories = below.split("/")[:-1]
         here = os.path.join(root, *directories)
         packaged = os.path.isfile(os.path.join(here, "__init__.py"))
@@ -319,7 +324,7 @@ class OperatorScripts:
             (not packaged and runs_as_program(text) and
              any(os.path.isfile(os.path.join(root, *directories[:depth], "__init__.py"))
                  for depth in range(len(directories) - 1, 0, -1)))
-        return program and not serves(text) and _TASK_DEFINITION.search(text) is None
+        return program and not serves(text)
 
     def _in_program_directory(self, directories: List[str]) -> bool:
         """Whether a directory of :data:`PROGRAM_DIRECTORIES` holds the file (``directories``: its

@@ -96,6 +96,9 @@ class RetryAdapter:
     #: whether the retry rules judge a policy where it is used (``False``: a helper of the project,
     #: whose own loop is judged once, where it is written)
     reports_faults: ClassVar[bool] = True
+    #: whether the policy is judged whole where it is spelled, by every rule (a task class's
+    #: policy, reported at the class, not at each task built on it)
+    judged_where_spelled: ClassVar[bool] = False
     #: whether a decorator retries a generator function's iteration (``False``: it wraps only the
     #: call, which creates the generator and raises nothing, so nothing is ever retried)
     retries_generators: ClassVar[bool] = True

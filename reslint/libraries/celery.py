@@ -27,10 +27,13 @@ module's summary records what its class attributes set (:func:`exported_task_cla
 project pass lints the importing module again with them (:attr:`reslint.catalog.user.UserCatalog.
 task_classes`), so every rule sees the task as retried, as for a base of the same module:
 RES401/RES402 in the task's body, and the project rules follow the task's calls. The retry-policy
-rules (RES201-RES206) report a policy where it is spelled: at the decorator when it sets retry
-options, else once at the task class that sets ``autoretry_for`` (:func:`own_autoretry`,
-:data:`INHERITED`), not at each of the tasks built on it; RES202 still reports at a task whose
-body's time makes a worst case that the class's waits alone do not. Until then, and for a class reslint cannot read (from a
+rules (RES201-RES206) report a task class's policy once, at the class, when it sets
+``autoretry_for`` in its own body (:func:`own_autoretry`); a task built on it that sets no retry
+option of its own (``base=`` with only ``bind=``, ``name=``..., or a ``run`` subclass with a single
+base) is not judged again (:data:`INHERITED`), except by RES202 when its body's time makes a worst
+case that the class's waits alone do not, and by RES501, which depends on what its body calls.
+A task that sets an option, or whose class takes the policy from a base or a mixin, is judged at
+its decorator (or class) as before. Until then, and for a class reslint cannot read (from a
 third-party package, or built at run time), the options it does not see are unknown. So, for now,
 is a class built on the task class of another module, seen from a third one: the project pass
 reads task classes from the summaries it starts with, where that class's base was not known yet
@@ -100,9 +103,10 @@ class Celery(RetryAdapter):
             return None  # a bare ``@shared_task``: no autoretry_for, it runs once
         options = task_options(reader, site.call, site.scope)
         policy = self.read_options(site, reader, options)
-        if policy is not None and not options.star and _policy_from_base(site.call):
-            # every retry option comes from the ``base=`` class: its faults are the class's,
-            # reported once where the class spells them (:func:`own_autoretry`), not at each task
+        if policy is not None and not options.star and _policy_from_base(site.call) and \
+                reported_at(reader, Args(site.call).expr(BASE_OPTION), site.scope):
+            # every retry option comes from the ``base=`` class, which spells the policy: its faults
+            # are the class's, reported once there (:func:`own_autoretry`), not at each task
             policy = dataclasses.replace(policy, adapter=INHERITED)
         return policy
 
@@ -180,6 +184,7 @@ class InheritedAutoretry(Celery):
     the class (:func:`own_autoretry`), not at each of the tasks built on it."""
 
     reports_faults = False
+    judged_where_spelled = True
 
 
 class ManualRetry(Celery):
@@ -247,16 +252,14 @@ def _policy_from_base(call: cst.Call) -> bool:
 
 def spelled_options(node: cst.ClassDef) -> Set[str]:
     """The retry options (:data:`TASK_ATTRIBUTES`, :data:`AUTORETRY_OPTIONS`) the class ``node``
-    sets in its own body, as class attributes."""
+    sets in its own body, read as :func:`_own_options` reads them (a plain assignment to one name)."""
     own = set(TASK_ATTRIBUTES + AUTORETRY_OPTIONS)
     found: Set[str] = set()
-    for line in node.body.body:
-        if not isinstance(line, cst.SimpleStatementLine):
-            continue
-        for stmt in line.body:
-            targets = [t.target for t in stmt.targets] if isinstance(stmt, cst.Assign) else \
-                [stmt.target] if isinstance(stmt, cst.AnnAssign) else []
-            found.update(t.value for t in targets if isinstance(t, cst.Name) and t.value in own)
+    for line in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
+        for stmt in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+            if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1 and \
+                    isinstance(stmt.targets[0].target, cst.Name) and stmt.targets[0].target.value in own:
+                found.add(stmt.targets[0].target.value)
     return found
 
 
@@ -264,6 +267,23 @@ def own_autoretry(node: cst.ClassDef) -> bool:
     """Whether the class ``node`` sets ``autoretry_for`` in its own body: the class where a task
     class's autoretry policy is spelled, and reported."""
     return "autoretry_for" in spelled_options(node)
+
+
+def reported_at(reader: PolicyReader, expr, scope) -> bool:
+    """Whether the task class ``expr`` names (read in ``scope``: a class of this module, or a task
+    class of another module of the project) sets ``autoretry_for`` in its own body, so that the
+    retry-policy rules report its policy at it, where it is spelled; a class that takes the policy
+    from a base or a mixin of its own does not (the tasks built on it are judged themselves)."""
+    if expr is None:
+        return False
+    imported = _project_task_class(reader, expr, scope, want=False)
+    if imported is not None:
+        return imported.spells
+    found = reader.ctx.lookup(expr.value, scope) if isinstance(expr, cst.Name) else None
+    if not found or len(found) != 1 or found[0].kind != "class" or not isinstance(found[0].node, cst.ClassDef):
+        return False
+    node = found[0].node
+    return own_autoretry(node) and _is_task_class(reader, node, found[0].scope, 0, False)
 
 
 def task_options(reader: PolicyReader, call: Optional[cst.Call], scope) -> Args:
@@ -326,7 +346,8 @@ def exported_task_class(reader: PolicyReader, node: cst.ClassDef, scope) -> Opti
             values.append((name, _kwargs_source(reader, expr, scope)))
         else:
             values.append((name, _constant_source(reader.value(expr, scope))))
-    return TaskClassEntry(node.name.value, tuple(values), tuple(types), known=not options.star)
+    return TaskClassEntry(node.name.value, tuple(values), tuple(types), known=not options.star,
+                          spells=own_autoretry(node))
 
 
 #: the largest number an exported option keeps (a larger one is no count or wait anyone reads)

@@ -25,6 +25,8 @@ class UnboundedRetry(PolicyRule):
     applies_to_polls = True  # an endless poll with no deadline hangs its caller as an endless retry does
 
     def check(self, policy: RetryPolicy) -> None:
+        if policy.adapter.judged_where_spelled:
+            return  # reported where it is spelled (a task class), not at each use
         if policy.attempts is not None or policy.max_delay_s is not None or policy.has_time_cap or policy.connect_only:
             return  # a cap exists, or one may exist (unknown is never the fault)
         adapter, fx = policy.adapter, FixContext(self.ctx)
