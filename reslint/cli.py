@@ -691,9 +691,8 @@ def show_settings(path, select, extend_select, ignore, config_file, isolated, ca
     lines.extend(f"  {text:<{width}}  # {origin}" for text, origin in rows)
 
     per_file: List[Tuple[str, Tuple[str, ...]]] = []
-    rows = _hand_run_rows(path, settings) if path is not None and path.is_file() else None
+    rows, program = _script_facts(path, settings) if path is not None and path.is_file() else (None, False)
     script = rows is not None and rows[1] is None
-    program = path is not None and path.is_file() and _is_program(path, settings)
     if path is not None:
         lines.extend(["", *_path_lines(path, settings, script, rows if not script else None, program)])
         if path.is_file() or not path.exists():
@@ -820,35 +819,23 @@ def _rule_state(info, settings, per_file, path, script: bool = False, program: b
     return "on", why
 
 
-def _is_program(path: Path, settings) -> bool:
-    """Whether ``path`` is one of the project's programs
-    (:meth:`reslint.engine.scripts.OperatorScripts.is_program`); ``False`` too when
-    ``program-ignore`` is empty or the file cannot be read."""
+def _script_facts(path: Path, settings):
+    """``(rows run by hand, is a program)`` for the file ``path``, read once
+    (:meth:`reslint.engine.scripts.OperatorScripts.hand_run_rows`, :meth:`~reslint.engine.scripts.
+    OperatorScripts.is_program`): ``None`` rows when ``script-ignore`` is empty, ``False`` when
+    ``program-ignore`` is, both when the file cannot be read."""
     from reslint.engine.files import read_regular_text
     from reslint.engine.scripts import OperatorScripts
 
-    if not settings.program_ignore:
-        return False
+    if not settings.script_ignore and not settings.program_ignore:
+        return None, False
     try:
         text = read_regular_text(path, errors="replace")
     except OSError:
-        return False
-    return OperatorScripts(settings.anchor).is_program(str(path), text)
-
-
-def _hand_run_rows(path: Path, settings):
-    """The rows of ``path`` run by hand (:meth:`reslint.engine.scripts.OperatorScripts.hand_run_rows`),
-    or ``None``; ``None`` too when ``script-ignore`` is empty."""
-    from reslint.engine.files import read_regular_text
-    from reslint.engine.scripts import OperatorScripts
-
-    if not settings.script_ignore:
-        return None
-    try:
-        text = read_regular_text(path, errors="replace")
-    except OSError:
-        return None
-    return OperatorScripts(settings.anchor).hand_run_rows(str(path), text)
+        return None, False
+    scripts = OperatorScripts(settings.anchor)
+    return (scripts.hand_run_rows(str(path), text) if settings.script_ignore else None,
+            bool(settings.program_ignore) and scripts.is_program(str(path), text))
 
 
 @main.command()
