@@ -2056,3 +2056,23 @@ def test_arq_retry():
     assert worker.get_kwargs(Settings) == {"functions": [job], "max_tries": 100}
     assert worker.get_kwargs(Derived) == {}  # the class's own attributes, not its bases'
     assert worker.func(job, max_tries=3).max_tries == 3
+
+
+@pytest.mark.parametrize(("qualname", "http_module"), [
+    ("openai.OpenAI", "httpx"), ("openai.AsyncOpenAI", "httpx"),
+    ("anthropic.Anthropic", "httpx2"), ("anthropic.AsyncAnthropic", "httpx2"),
+])
+def test_model_clients_take_the_timeout_of_the_http_client_they_are_given(qualname: str, http_module: str):
+    """``timeout_from=http_client``: with no ``timeout=``, the SDK uses the given HTTP client's timeout
+    when it is not the HTTP library's default, and its own 600 s default otherwise."""
+    spec = TIMEOUT_CALLS[qualname]
+    assert spec.timeout_from is not None
+    assert check_param(params_of(qualname), *spec.timeout_from) != "**kwargs"
+    package, name = qualname.rsplit(".", 1)
+    sdk = pytest.importorskip(package)
+    http = pytest.importorskip(http_module)
+    client_class = http.AsyncClient if name.startswith("Async") else http.Client
+    given = getattr(sdk, name)(api_key="k", http_client=client_class(timeout=30))
+    assert given.timeout.read == 30 and given.timeout.connect == 30
+    plain = getattr(sdk, name)(api_key="k", http_client=client_class())
+    assert plain.timeout.read == spec.default_s

@@ -697,3 +697,83 @@ def test_an_immediate_while_retry_is_a_retried_scope_for_writes_and_keys(linter)
                 except T:
                     continue
         """) == [(4, "RES203"), (4, "RES205"), (6, "RES402"), (11, "RES203"), (11, "RES205"), (13, "RES401")]
+
+
+RACE_HEAD = """\
+import boto3
+from botocore.exceptions import ClientError
+
+table = boto3.resource("dynamodb").Table("t")
+
+
+def put(key, value):
+    for _ in range(5):
+        try:
+            table.put_item(Item={"k": key, "v": value}, ConditionExpression="attribute_not_exists(k)")
+            return
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] %s:
+                raise
+"""
+
+
+@pytest.mark.parametrize(("test", "expected"), [
+    # a conditional write that lost a race to another writer: read again and retry at once
+    ('!= "ConditionalCheckFailedException"', []),
+    ('not in ("ConditionalCheckFailedException", "TransactionConflictException")', []),
+    # a throttled or failing service is retried at once: the fault
+    ('!= "ThrottlingException"', [(8, "RES205")]),
+    ('not in ("ConditionalCheckFailedException", "ThrottlingException")', [(8, "RES205")]),
+])
+def test_a_handler_that_keeps_only_lost_races_retries_at_once_on_purpose(tmp_path, test, expected):
+    """``except ClientError as e: if code != "ConditionalCheckFailedException": raise``: the handler
+    keeps only the error code of a lost race. Selected alone, RES205 sees the loop as the full set does
+    (a loop needs no retry library to be one: the remote call it repeats makes it one)."""
+    from reslint.engine.filepass import Linter
+
+    source = RACE_HEAD % test
+    for settings in (Settings(root=tmp_path), Settings(root=tmp_path, select=("RES205",))):
+        linter = Linter(settings)
+        found, errors = linter.lint_text(source, "m.py")
+        assert errors == []
+        assert [(f.location.row, f.code) for f in found if f.code == "RES205"] == expected
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    # an interactive session: each pass runs the command the person types, and a failed one is
+    # printed before the next prompt (a developer's playground)
+    ("""\
+    def session_loop():
+        while True:
+            try:
+                command = input('url or q: ')
+                if command == 'q':
+                    return
+                print(session.get(command, timeout=5).status_code)
+            except Exception as exc:
+                print(exc)
+                time.sleep(1)
+    """, []),
+    # a retry the person confirms after each failure
+    ("""\
+    def upload(data):
+        for _ in range(3):
+            try:
+                return session.post('u', data=data, timeout=5)
+            except T:
+                if input('retry? ') != 'y':
+                    raise
+                time.sleep(1)
+    """, []),
+    # the same loop with no prompt retries on its own
+    ("""\
+    def upload(data):
+        for _ in range(3):
+            try:
+                return session.get('u', timeout=5)
+            except T:
+                time.sleep(1)
+    """, [(6, "RES201")]),
+])
+def test_a_loop_that_asks_a_person_each_pass_is_not_a_retry(linter, body, expected):
+    assert codes(linter, body) == expected

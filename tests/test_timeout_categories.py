@@ -166,3 +166,22 @@ def test_green_deadlines_are_deadlines():
     from reslint.catalog import retries
 
     assert retries.GREEN_DEADLINES <= set(retries.DEADLINES)
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    # an HTTP client from elsewhere: its timeout, not the SDK's 600 s, is the one the client uses
+    ("def make(http):\n    return openai.OpenAI(http_client=http)\n", []),
+    ("def make(http):\n    return anthropic.AsyncAnthropic(api_key='k', http_client=http)\n", []),
+    # none, or one built right there with httpx's default: the SDK's own 600 s applies
+    ("c = openai.OpenAI(http_client=None)\n", ["RES101"]),
+    ("c = openai.AsyncOpenAI(http_client=httpx.AsyncClient())\n", ["RES101"]),
+    ("c = openai.AzureOpenAI(http_client=httpx.Client(headers={'x': '1'}))\n", ["RES101"]),
+    # one built right there with a timeout: that timeout is judged where it is written
+    ("c = openai.OpenAI(http_client=httpx.Client(timeout=30))\n", []),
+    ("c = openai.OpenAI(http_client=httpx.Client(timeout=900))\n", ["RES103"]),
+    ("def make(**kw):\n    return openai.OpenAI(**kw)\n", []),
+])
+def test_a_model_client_given_an_http_client_takes_that_client_s_timeout(body, expected):
+    """openai/_base_client.py: with no ``timeout=``, a custom ``http_client``'s timeout is used unless
+    it is httpx's default; checked against the installed SDK in the catalog-reality tests."""
+    assert [code for code, _ in findings("import anthropic\nimport httpx\n" + body)] == expected

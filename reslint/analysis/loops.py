@@ -321,6 +321,8 @@ class LoopAnalyzer:
             return None
         attempts, var, start = counted
         nodes = own_nodes(loop.body)
+        if self._asks(nodes, scope):
+            return None  # an interactive loop: each pass runs on what the person types
         flag = self._flag(loop, scope)
         if flag is not None and _runs_once(loop, flag):
             return None  # ``while not retried: ...; retried = True``: one pass, nothing is retried
@@ -564,13 +566,21 @@ class LoopAnalyzer:
         for node in nodes:
             if isinstance(node, cst.Call) and _names_a_wait(node.func, _HOT_WAIT_WORDS):
                 return False  # ``extractor.sleep(...)``, ``self.wait(...)``: it may well pause
-            if isinstance(node, cst.Call):
-                qual = self.ctx.qualname(node.func, scope)
-                if qual is None and isinstance(node.func, cst.Name) and self.ctx.lookup(node.func.value, scope) is None:
-                    qual = f"builtins.{node.func.value}"
-                if qual in cat.RANDOM_DRAWS or qual in cat.PROMPTS:
-                    return False
+            if isinstance(node, cst.Call) and self._call_qualname(node, scope) in cat.RANDOM_DRAWS:
+                return False
         return True
+
+    def _call_qualname(self, call: cst.Call, scope) -> Optional[str]:
+        """The qualified name of what ``call`` calls, builtins included (``builtins.input``)."""
+        qual = self.ctx.qualname(call.func, scope)
+        if qual is None and isinstance(call.func, cst.Name) and self.ctx.lookup(call.func.value, scope) is None:
+            qual = f"builtins.{call.func.value}"
+        return qual
+
+    def _asks(self, nodes, scope) -> bool:
+        """A pass of the loop asks a person for input (``input()``, ``getpass()``): the loop goes round
+        on the person's answer (a prompt until it parses, an interactive session), not after a fault."""
+        return any(isinstance(n, cst.Call) and self._call_qualname(n, scope) in cat.PROMPTS for n in nodes)
 
     def _remote(self, tries, handlers, scope) -> bool:
         """The loop retries a remote call: a try body makes a call the catalog times (a request, a

@@ -164,6 +164,10 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
     if spec.item_timeouts is not None and \
             not items_set_no_timeout(call, spec.item_timeouts, tuple(p.name for p in spec.params), ctx):
         return TimeoutReading(spec, UNKNOWN_STATE, f"the items of `{spec.item_timeouts[0]}` may set their own timeouts")
+    if spec.timeout_from is not None:
+        given = _given_client(call, spec, ctx)
+        if given is not None:
+            return given
     reading = _missing(spec, max_timeout)
     if reading.state == MISSING and spec.streams_from is not None and not _unbounded_stream(call, spec, ctx):
         return TimeoutReading(spec, UNKNOWN_STATE, "its stream comes from a transport that may bound its reads")
@@ -175,6 +179,29 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         return TimeoutReading(spec, OK, "built only when the caller passes no client of its own; the library's "
                                         "default is bounded")
     return reading
+
+
+def _given_client(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> Optional[TimeoutReading]:
+    """For a client given no timeout of its own but an HTTP client (``timeout_from``: the OpenAI
+    SDK's ``http_client=``), whose timeout it then uses: the reading, or ``None`` when the library's
+    default still applies (no HTTP client, ``None``, or one built right there with no timeout)."""
+    name = spec.timeout_from[0]
+    arg = find_argument(call, *spec.timeout_from)
+    if arg is UNKNOWN:
+        return TimeoutReading(spec, UNKNOWN_STATE, f"an `{name}=` with its own timeout may come from **kwargs")
+    if arg is None or (isinstance(arg.value, cst.Name) and arg.value.value == "None"):
+        return None
+    inner = arg.value
+    if isinstance(inner, cst.Call):
+        qual = ctx.qualname(inner.func)
+        inner_spec = (lookup_timeout_call(qual) or ctx.catalog.timeout(qual)) if qual is not None else None
+        if inner_spec is not None and inner_spec.carrier:
+            if any(a.star for a in inner.args):
+                return TimeoutReading(spec, UNKNOWN_STATE, f"the `{name}=` it is given may set a timeout")
+            if all(find_argument(inner, p.name, p.position) is None for p in inner_spec.params):
+                return None  # the HTTP client's default timeout: the SDK puts its own in its place
+            return TimeoutReading(spec, OK, f"uses the timeout of the `{name}=` it is given, judged where built")
+    return TimeoutReading(spec, UNKNOWN_STATE, f"the `{name}=` it is given may carry its own timeout")
 
 
 def _visible_keywords(call: cst.Call, spec: TimeoutSpec, ctx: Context):

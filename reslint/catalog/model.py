@@ -100,6 +100,10 @@ class TimeoutSpec:
       object carrying its connection settings (redis-py's ``connection_pool=``, a pool's
       ``connection_class=``): when it is passed, the client's own timeout parameters are
       ignored and the object's constructor is the one reported, never the client.
+    - ``timeout_from``: ``(param name, position)`` of an argument that hands the client an HTTP
+      client whose timeout it uses when it is given none of its own (the OpenAI and Anthropic SDKs
+      take a custom ``http_client=``'s timeout unless it is httpx's default): with such a client
+      the default is not the one that applies; a client built right there with no timeout leaves it.
     - ``bounded_per_request``: methods of the client whose own ``timeout=`` replaces the
       client's (aiohttp's request methods): a client bound to a local of one function and
       used there only through these methods, each passing ``timeout=``, is bounded by them
@@ -156,6 +160,7 @@ class TimeoutSpec:
     connects_with: Optional[Tuple[str, int]] = None
     opens_connection: bool = False
     configured_by: Optional[Tuple[str, Optional[int]]] = None
+    timeout_from: Optional[Tuple[str, Optional[int]]] = None
     bounded_per_request: Tuple[str, ...] = ()
     local_methods: Tuple[str, ...] = ()
     streams_from: Optional[Tuple[str, int, Tuple[str, ...]]] = None

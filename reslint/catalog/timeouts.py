@@ -295,6 +295,10 @@ def _cloud() -> List[TimeoutSpec]:
     boto_src = "botocore/config.py Config(connect_timeout=60, read_timeout=60) (1.44.8)"
     openai_src = "openai/_constants.py DEFAULT_TIMEOUT = httpx.Timeout(timeout=600, connect=5.0) (2.54.0)"
     anthropic_src = "anthropic/_constants.py DEFAULT_TIMEOUT = httpx2.Timeout(timeout=10 * 60, connect=5.0) (2.17.0)"
+    # a custom http_client= carries the timeout when the client is given none and the HTTP client's own
+    # is not httpx's default (openai/_base_client.py BaseClient.__init__: ``if http_client and
+    # client_timeout != HTTPX_DEFAULT_TIMEOUT: timeout = client_timeout``) (2.54.0; anthropic 2.17.0 alike)
+    given_client = ("http_client", None)
     botocore_fix = "config={obj0}(connect_timeout={seconds}, read_timeout={seconds})"
     # the presigners botocore adds to its clients sign locally and send nothing
     # (botocore/signers.py add_generate_presigned_url, add_generate_presigned_post,
@@ -318,12 +322,12 @@ def _cloud() -> List[TimeoutSpec]:
     for name in ("openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI", "openai.AsyncAzureOpenAI"):
         specs.append(TimeoutSpec(name, (T,), 600.0, openai_src, "the OpenAI client defaults to a 600 s read timeout",
                                  carrier=True, category=MODEL, number_phases=4, default_per_attempt_s=1805.0,
-                                 bounded_per_request=MODEL_REQUESTS["openai"]))
+                                 bounded_per_request=MODEL_REQUESTS["openai"], timeout_from=given_client))
     for name in ("anthropic.Anthropic", "anthropic.AsyncAnthropic"):
         specs.append(TimeoutSpec(name, (T,), 600.0, anthropic_src,
                                  "the Anthropic client defaults to a 600 s read timeout", carrier=True, category=MODEL,
                                  number_phases=4, default_per_attempt_s=1805.0,
-                                 bounded_per_request=MODEL_REQUESTS["anthropic"]))
+                                 bounded_per_request=MODEL_REQUESTS["anthropic"], timeout_from=given_client))
     return specs
 
 

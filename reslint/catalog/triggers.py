@@ -47,7 +47,10 @@ TRIGGERS: Dict[str, Tuple[str, ...]] = {
     "RES104": tuple(dict.fromkeys(_TIMEOUTS + RETRY_TRIGGERS + ("async_timeout",))),
     # a budget matters only for a catalog call with a constant timeout
     "RES105": _TIMEOUTS,
-    **{code: RETRY_TRIGGERS for code in ("RES201", "RES202", "RES203", "RES204", "RES205", "RES206")},
+    # a hand-rolled loop needs no retry library and, when it retries at once, no sleep: what makes it a
+    # retry is the remote call it repeats, a call the timeout catalog knows (``table.put_item``)
+    **{code: tuple(dict.fromkeys(RETRY_TRIGGERS + _TIMEOUTS))
+       for code in ("RES201", "RES202", "RES203", "RES204", "RES205", "RES206")},
     # a key minted per attempt needs a retry (or an SDK that retries): a key generator alone is no trigger
     "RES401": RETRY_TRIGGERS + ("stripe", "boto3"),
     "RES402": RETRY_TRIGGERS + _WRITERS,

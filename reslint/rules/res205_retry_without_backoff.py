@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import List
+
+import libcst as cst
+
 from reslint.semantics.cstutil import source
 from reslint.diagnostics import Applicability
 from reslint.model.policy import LoopFacts, RetriedKind, RetryPolicy, Role
@@ -44,9 +48,10 @@ class RetryWithoutBackoff(PolicyRule):
                                  f"jittered, growing delay before the next attempt")
 
 
-#: exception names of lost races (a concurrent insert, an optimistic-lock conflict), where an immediate
-#: retry is the right thing and backoff buys nothing
-_RACE_WORDS = ("Duplicate", "Conflict", "Integrity", "Concurrent", "StaleData", "Deadlock")
+#: names of lost races (a concurrent insert, an optimistic-lock conflict, a conditional write whose
+#: condition no longer holds), where an immediate retry is the right thing and backoff buys nothing
+_RACE_WORDS = ("Duplicate", "Conflict", "Integrity", "Concurrent", "StaleData", "Deadlock", "ConditionalCheck",
+               "PreconditionFailed")
 
 
 def _races_only(loop: LoopFacts) -> bool:
@@ -54,6 +59,32 @@ def _races_only(loop: LoopFacts) -> bool:
     for handler in loop.handlers:
         if handler.type is None:
             return False
+        kept = _codes_kept(handler)
+        if kept:  # ``except ClientError as e: if e.code != "ConditionalCheckFailed": raise``
+            names.extend(kept)
+            continue
         text = source(handler.type)
         names.extend(part.strip() for part in text.strip("()").split(",") if part.strip())
     return bool(names) and all(any(word in n.rsplit(".", 1)[-1] for word in _RACE_WORDS) for n in names)
+
+
+def _codes_kept(handler: cst.ExceptHandler) -> List[str]:
+    """The error codes a handler keeps when it starts by re-raising every other one
+    (``if code != "X": raise``, ``if code not in ("X", "Y"): raise``); empty otherwise."""
+    body = handler.body.body
+    first = body[0] if body else None
+    if not isinstance(first, cst.If) or first.orelse is not None or not isinstance(first.test, cst.Comparison):
+        return []
+    inner = first.body.body
+    if len(inner) != 1 or not isinstance(inner[0], cst.SimpleStatementLine) or \
+            not all(isinstance(s, cst.Raise) and s.exc is None for s in inner[0].body):
+        return []
+    if len(first.test.comparisons) != 1:
+        return []
+    target = first.test.comparisons[0]
+    if not isinstance(target.operator, (cst.NotEqual, cst.NotIn)):
+        return []
+    values = target.comparator.elements if isinstance(target.comparator, (cst.Tuple, cst.List, cst.Set)) else None
+    exprs = [e.value for e in values] if values is not None else [target.comparator]
+    codes = [e.evaluated_value for e in exprs if isinstance(e, cst.SimpleString)]
+    return codes if len(codes) == len(exprs) and all(isinstance(c, str) for c in codes) else []
