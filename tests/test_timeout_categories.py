@@ -180,6 +180,9 @@ def test_green_deadlines_are_deadlines():
     ("c = openai.OpenAI(http_client=httpx.Client(timeout=30))\n", []),
     ("c = openai.OpenAI(http_client=httpx.Client(timeout=900))\n", ["RES103"]),
     ("def make(**kw):\n    return openai.OpenAI(**kw)\n", []),
+    # a visible config: what it holds decides
+    ("KEYS = {'api_key': 'k'}\nc = openai.OpenAI(**KEYS)\n", ["RES101"]),
+    ("def make(h):\n    kw = {'http_client': h}\n    return openai.OpenAI(**kw)\n", []),
 ])
 def test_a_model_client_given_an_http_client_takes_that_client_s_timeout(body, expected):
     """openai/_base_client.py: with no ``timeout=``, a custom ``http_client``'s timeout is used unless

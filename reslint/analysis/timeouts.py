@@ -188,10 +188,14 @@ def _given_client(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> Optional[T
     name = spec.timeout_from[0]
     arg = find_argument(call, *spec.timeout_from)
     if arg is UNKNOWN:
-        return TimeoutReading(spec, UNKNOWN_STATE, f"an `{name}=` with its own timeout may come from **kwargs")
-    if arg is None or (isinstance(arg.value, cst.Name) and arg.value.value == "None"):
+        unpacked = _visible_keywords(call, spec, ctx)  # ``**config``, a visible dict
+        if unpacked is None or (name in unpacked and unpacked[name] is None):
+            return TimeoutReading(spec, UNKNOWN_STATE, f"an `{name}=` with its own timeout may come from **kwargs")
+        inner = unpacked.get(name)
+    else:
+        inner = arg.value if arg is not None else None
+    if inner is None or (isinstance(inner, cst.Name) and inner.value == "None"):
         return None
-    inner = arg.value
     if isinstance(inner, cst.Call):
         qual = ctx.qualname(inner.func)
         inner_spec = (lookup_timeout_call(qual) or ctx.catalog.timeout(qual)) if qual is not None else None
