@@ -131,7 +131,7 @@ class Idempotency:
     def _reads_only(self, call: cst.Call, fixed: bool) -> bool:
         """Whether a POST reads or computes and changes nothing (``catalog.idempotency``
         ``GRAPHQL_*``, ``OAUTH_TOKEN_PARAMETER``, ``READ_PATH_PARTS``, ``READ_FUNCTION_*``): a GraphQL
-        query, an OAuth token request, an embeddings, speech synthesis or transcription request. ``fixed``: the method is the call's (``post``), so
+        query, an OAuth token request, a completion, embeddings, speech synthesis or transcription request. ``fixed``: the method is the call's (``post``), so
         the URL is its first argument, else the second (``request("POST", url)``)."""
         url = find_argument(call, "url", 0 if fixed else 1)
         text = self.ctx.string_text(url.value) if isinstance(url, cst.Arg) else None
