@@ -777,3 +777,47 @@ def test_a_handler_that_keeps_only_lost_races_retries_at_once_on_purpose(tmp_pat
 ])
 def test_a_loop_that_asks_a_person_each_pass_is_not_a_retry(linter, body, expected):
     assert codes(linter, body) == expected
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    # the pause after a success, before the loop is left, runs once: the waits are the handler's
+    ("""\
+    def wait_ready():
+        for _ in range(5):
+            try:
+                session.get('u', timeout=5)
+                time.sleep(1)
+                print('ready')
+                return
+            except T:
+                time.sleep(0.5)
+    """, []),
+    # a sleep before the attempt's call runs on every pass: a wait between attempts
+    ("""\
+    def fetch():
+        for _ in range(5):
+            try:
+                time.sleep(1)
+                return session.get('u', timeout=5)
+            except T:
+                pass
+    """, [(4, "RES201")]),
+])
+def test_a_pause_after_success_is_not_a_wait_between_attempts(linter, body, expected):
+    assert codes(linter, body) == expected
+
+
+def test_the_worst_case_counts_only_the_waits_between_attempts(linter):
+    body = """\
+    def wait_ready():
+        for _ in range(180):
+            try:
+                session.get('u', timeout=5)
+                time.sleep(1)
+                log.info('ready')
+                return
+            except T:
+                time.sleep(0.5)
+    """
+    [message] = messages(linter, body, "RES202")
+    assert "180 attempts × 10 s + up to 90 s of waits = 1890 s" in message

@@ -61,6 +61,43 @@ def own_nodes(body) -> List[cst.CSTNode]:
     return out
 
 
+def _sleeps_before_leaving(node: cst.Try) -> List[cst.Call]:
+    """The sleeps of a try's body that run only once the attempt has succeeded: a statement that is
+    a bare call, after which the body only logs and leaves (``op(); time.sleep(1); log.info("ready");
+    return``): a settling pause, not a wait between attempts."""
+    body = list(node.body.body)
+    if not body or not _statement_leaves(body[-1]):
+        return []
+    found: List[cst.Call] = []
+    for index, statement in enumerate(body[:-1]):
+        call = _bare_call(statement)
+        if call is None or index == 0:
+            continue
+        if all(_logs_only(after) for after in body[index + 1:-1]):
+            found.append(call)
+    return found
+
+
+def _bare_call(statement) -> Optional[cst.Call]:
+    """The call a statement consists of (``time.sleep(1)``, ``await asyncio.sleep(1)``), else ``None``."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1 or \
+            not isinstance(statement.body[0], cst.Expr):
+        return None
+    value = statement.body[0].value
+    value = value.expression if isinstance(value, cst.Await) else value
+    return value if isinstance(value, cst.Call) else None
+
+
+def _logs_only(statement) -> bool:
+    """A statement that only logs (``log.info(...)``, ``print(...)``)."""
+    call = _bare_call(statement)
+    if call is None:
+        return False
+    func = call.func
+    return (isinstance(func, cst.Attribute) and func.attr.value in _LOG_METHODS) or \
+        (isinstance(func, cst.Name) and func.value == "print")
+
+
 def _always_leaves(block) -> bool:
     """Whether a block (an indented block or a one-line suite) always raises, returns or breaks."""
     body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
@@ -330,10 +367,12 @@ class LoopAnalyzer:
         if not exits:  # ``while not s.get(url).ok: sleep(5)``: the condition is the only way out
             return self.endless_poll(loop, nodes, scope) if flag is None and deadline_s is None else None
         sleeps = [n for n in nodes if isinstance(n, cst.Call) and self.ctx.qualname(n.func, scope) in cat.SLEEPS]
-        helper_sleeps = self.pausing_calls(nodes, sleeps, scope)
         # a try drives the retry when success leaves the loop from it (``try: return op()``, or an
         # ``else: break``); a try around logging or bookkeeping inside a poll does not
         tries = [t for t in self.tries(loop.body) if exits_on_success(t, flag, loop)]
+        helper_sleeps = self.pausing_calls(nodes, sleeps, scope)
+        settling = {id(s) for t in tries for s in _sleeps_before_leaving(t)}
+        sleeps = [s for s in sleeps if id(s) not in settling]  # run once, after success: no wait between attempts
         handlers = [h for t in tries for h in t.handlers if not _always_leaves(h.body)]
         handler_ids = {id(h) for h in handlers}  # not `h in handlers`, once per handler of every try
         if handlers and all(_changes_the_request(h, t) for t in tries for h in t.handlers if id(h) in handler_ids):
