@@ -1510,3 +1510,78 @@ def test_a_task_is_judged_itself_unless_its_class_spells_the_policy(linter):
         """
     assert rows(linter, head, body) == [(10, "RES201"), (10, "RES204"), (22, "RES202"), (26, "RES201"),
                                         (26, "RES203")]
+
+
+# -- a project function that stands for the task decorator ------------------------------------------
+FACTORY = """\
+import celery
+
+
+class ShopTask(celery.Task):
+    pass
+
+
+def task(**kwargs):
+    kwargs.setdefault("shared", False)
+
+    def deco(wrapped):
+        def callback(scanner, name, wrapped):
+            celery_app = scanner.config.registry["celery.app"]
+            celery_app.task(**kwargs)(wrapped)
+
+        scanner_attach(wrapped, callback)
+        return wrapped
+
+    return deco
+
+
+def scanner_attach(wrapped, callback):
+    pass
+"""
+FACTORY_USES = """\
+import requests
+
+from shop import tasks
+from shop.tasks import task
+
+
+@tasks.task(bind=True, autoretry_for=(Exception,), retry_backoff=15, retry_jitter=False, max_retries=5)
+def reindex(self, release):
+    return requests.get("https://e.invalid", timeout=5).json()
+
+
+@task(bind=True, autoretry_for=(requests.ConnectionError,), retry_backoff=True, max_retries=3)
+def notify(self, user):
+    return requests.post("https://e.invalid", json={"user": user}, timeout=5)
+
+
+@tasks.task(bind=True, ignore_result=True)
+def purge(self, key):
+    try:
+        requests.post("https://cdn.invalid/purge", json={"key": key}, timeout=5)
+    except requests.RequestException as exc:
+        raise self.retry(exc=exc)
+"""
+
+
+@pytest.mark.parametrize("factory, expected", [
+    (FACTORY, [("shop/jobs.py", 7, "RES201"), ("shop/jobs.py", 7, "RES204"), ("shop/jobs.py", 14, "RES402"),
+               ("shop/jobs.py", 20, "RES402"), ("shop/jobs.py", 22, "RES201")]),
+    # the factory hands its keywords to something of its own, in a module that does not import celery
+    (FACTORY.replace("import celery\n", "import registry\n").replace("celery.Task", "registry.Task"), []),
+    # it sets the options itself and takes none from its caller
+    (FACTORY.replace("celery_app.task(**kwargs)", "celery_app.task(shared=False)"), []),
+])
+def test_a_project_function_that_hands_its_keywords_to_the_task_decorator_is_that_decorator(
+        tmp_path, factory, expected):
+    """``def task(**kwargs)`` whose decorator registers the function with ``celery_app.task(**kwargs)``
+    (the app from a registry, its type unknown there): ``@tasks.task(autoretry_for=...)`` in another
+    module is celery's decorator, with those options (pypi/warehouse's layout)."""
+    _shop(tmp_path, FACTORY_USES)
+    (tmp_path / "shop/tasks.py").write_text(factory, encoding="utf-8")
+    (tmp_path / "shop/jobs.py").write_text(FACTORY_USES, encoding="utf-8")
+    assert _found(tmp_path) == expected
+    assert _found(tmp_path, use_cache=True) == expected
+    assert _found(tmp_path, use_cache=True) == expected  # from the cache
+    run = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path / "shop" / "jobs.py"])
+    assert sorted((f.filename, f.location.row, f.code) for r in run.results for f in r.findings) == expected

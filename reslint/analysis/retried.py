@@ -353,14 +353,25 @@ class RetriedScopes:
         instance's would (``@app.task(...)`` after ``from .celery import app``), when this module
         cannot tell what it is: the module is linted again once another module says."""
         func = decorator.func if isinstance(decorator, cst.Call) else decorator
+        if isinstance(func, cst.Name) and func.value in libraries.INSTANCE_METHODS:
+            # ``@task(...)`` after ``from app.tasks import task``: a project function may stand for it
+            found = self.ctx.lookup(func.value, scope)
+            dotted = found[0].qualname if found and len(found) == 1 and found[0].kind == "import" else None
+            if dotted and not dotted.startswith(".") and self.ctx.qualname(func, scope) not in libraries.BY_QUALNAME \
+                    and len(self.ctx.wanted) < self.ctx.MAX_WANTED:
+                self.ctx.wanted.add(dotted)
+            return
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and
                 func.attr.value in libraries.INSTANCE_METHODS):
             return
         dotted = self.ctx.imported_attribute(func, scope)
         if dotted is None or dotted.startswith(".") or self.ctx.qualname(func, scope) in libraries.BY_QUALNAME:
             return
-        if len(self.ctx.wanted) < self.ctx.MAX_WANTED:
+        if len(self.ctx.wanted) < self.ctx.MAX_WANTED - 1:
+            # the instance (``app`` of ``app.task``), or the module of a project function that stands
+            # for the decorator (``tasks`` of ``tasks.task``)
             self.ctx.wanted.add(dotted.rsplit(".", 1)[0])
+            self.ctx.wanted.add(dotted)
 
     def _loop_policy(self, loop, scope, deadline) -> Optional[RetryPolicy]:
         if isinstance(loop, cst.For):

@@ -17,6 +17,7 @@ from reslint.analysis.facts import ANY, UNKNOWN_TYPES, BudgetCall, CallSite, Fix
 from reslint.libraries import arq
 from reslint.model.reader import PolicyReader
 from reslint.semantics.context import Context
+from reslint.semantics.walk import children
 from reslint.model.policy import RetriedKind, RetryPolicy
 from reslint.values import UNKNOWN, is_number, spelled_as_constant
 
@@ -521,7 +522,51 @@ class SummaryCollector:
             found = self.ctx.type_of(bindings[0].value, scope)
             if found in libraries.SHARED_INSTANCE_TYPES:
                 out.append((name, found))
+        out.extend(self._decorator_factories())
         return tuple(out)
+
+    def _decorator_factories(self) -> List[Tuple[str, str]]:
+        """Module-level functions that stand for a library's decorator method: ``def task(**kwargs):``
+        whose body (its inner decorator's included) calls ``<app>.task(**kwargs)`` with the same
+        keywords, in a module that imports that library (the app may come from a registry, its type
+        unknown here). Entries as :attr:`UserCatalog.instances` spells a callable (``("task",
+        "=celery.Celery.task")``): a use ``@tasks.task(autoretry_for=...)`` is that decorator."""
+        from reslint.catalog.user import ALIAS_MARK
+
+        scope = self.ctx.model.module_scope
+        imported = {b.qualname.split(".")[0] for bindings in scope.bindings.values() for b in bindings
+                    if b.kind == "import" and b.qualname}
+        out = []
+        for name, bindings in scope.bindings.items():
+            if len(bindings) != 1 or bindings[0].kind != "def":
+                continue
+            star = bindings[0].node.params.star_kwarg
+            if not isinstance(star, cst.Param):
+                continue
+            target = self._forwarded_decorator(bindings[0].node, star.name.value, imported)
+            if target is not None:
+                out.append((name, ALIAS_MARK + target))
+        return out
+
+    def _forwarded_decorator(self, func: cst.FunctionDef, keywords: str, imported) -> Optional[str]:
+        """The library decorator method ``func`` hands its ``**keywords`` to (``app.task(**kwargs)``),
+        when exactly one is found in its body, else ``None``."""
+        found = set()
+        stack = [func.body]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+                    any(a.star == "**" and isinstance(a.value, cst.Name) and a.value.value == keywords
+                        for a in node.args):
+                owners = libraries.INSTANCE_METHODS.get(node.func.attr.value, frozenset())
+                qual = self.ctx.qualname(node.func, self.ctx.model.scopes.get(id(func.body)))
+                if qual is not None and qual.rsplit(".", 1)[0] in owners:
+                    found.add(qual)
+                elif qual is None:
+                    found.update(f"{owner}.{node.func.attr.value}" for owner in owners
+                                 if owner.split(".")[0] in imported)
+            stack.extend(children(node))
+        return found.pop() if len(found) == 1 else None
 
     def _task_classes(self):
         """Module-level celery task classes, with the options other modules' tasks built on one

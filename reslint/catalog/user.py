@@ -141,6 +141,10 @@ class ClientEntry:
     raises: Tuple[str, ...] = ()
 
 
+#: marks an entry of :attr:`UserCatalog.instances` that names a callable, not a type
+ALIAS_MARK = "="
+
+
 @dataclass(frozen=True)
 class UserCatalog:
     """``[tool.reslint.catalog]``, validated."""
@@ -157,7 +161,10 @@ class UserCatalog:
     #: qualified name: added by the project pass for the modules that read them (never declared)
     constants: Tuple[Tuple[str, float], ...] = ()
     #: instances other modules of the project bind once at module level (``app = Celery(...)``), by
-    #: qualified name -> their type: added by the project pass for the modules that import them
+    #: qualified name -> their type: added by the project pass for the modules that import them. A
+    #: type that starts with :data:`ALIAS_MARK` names instead the library callable a project function
+    #: stands for (a decorator factory that hands its ``**kwargs`` to ``celery_app.task``:
+    #: ``"=celery.Celery.task"``, :meth:`alias`)
     instances: Tuple[Tuple[str, str], ...] = ()
     #: arq jobs whose runs a settings class of another module of the project gives (``worker.py``
     #: lists ``shop.jobs.push``), by qualified name -> runs (at least 1): added by the project pass
@@ -217,7 +224,14 @@ class UserCatalog:
 
     def instance(self, qualname: str) -> Optional[str]:
         """The type of the instance another module binds to ``qualname``, or ``None``."""
-        return dict(self.instances).get(qualname)
+        found = dict(self.instances).get(qualname)
+        return None if found is None or found.startswith(ALIAS_MARK) else found
+
+    def alias(self, qualname: str) -> Optional[str]:
+        """The library callable (a qualified name) the project function ``qualname`` of another
+        module stands for, or ``None``."""
+        found = dict(self.instances).get(qualname)
+        return found[len(ALIAS_MARK):] if found is not None and found.startswith(ALIAS_MARK) else None
 
     def with_instances(self, instances: Dict[str, str]) -> "UserCatalog":
         """This catalog with the project instances ``instances`` (qualified name -> type) added."""

@@ -468,7 +468,7 @@ class Context:
             if len(quals) != 1:
                 return None
             qual = quals.pop()
-            return canonical(qual) if qual else None
+            return self._aliased(canonical(qual)) if qual else None
         if isinstance(expr, cst.Attribute):
             if isinstance(expr.value, cst.Name):
                 cls = self._self_class(expr.value.value, scope)
@@ -483,8 +483,16 @@ class Context:
                 base = self.type_of(expr.value, scope, depth + 1)
             if base is None:
                 return None
-            return canonical(f"{base}.{expr.attr.value}")
+            return self._aliased(canonical(f"{base}.{expr.attr.value}"))
         return None
+
+    def _aliased(self, qual: str) -> str:
+        """``qual``, or the library callable it stands for when another module of the project says
+        so (``tasks.task`` after ``from app import tasks``, a factory handing its ``**kwargs`` to
+        ``celery_app.task``: ``celery.Celery.task``; :meth:`UserCatalog.alias`)."""
+        if not self.catalog.instances:
+            return qual
+        return self.catalog.alias(qual) or qual
 
     def _local_class_name(self, binding: Binding) -> Optional[str]:
         scope = binding.scope
