@@ -188,3 +188,16 @@ def test_a_model_client_given_an_http_client_takes_that_client_s_timeout(body, e
     """openai/_base_client.py: with no ``timeout=``, a custom ``http_client``'s timeout is used unless
     it is httpx's default; checked against the installed SDK in the catalog-reality tests."""
     assert [code for code, _ in findings("import anthropic\nimport httpx\n" + body)] == expected
+
+
+@pytest.mark.parametrize(("timeout", "expected"), [
+    # the pool phase waits for a connection that another request, itself bounded, holds
+    ("httpx.Timeout(connect=5, read=40, write=10, pool=None)", []),
+    ("httpx.Timeout(10, pool=None)", []),
+    # a stalled peer is held by the read (or every) phase set to None
+    ("httpx.Timeout(connect=5, read=None, write=10, pool=None)", ["RES102"]),
+    ("httpx.Timeout(None)", ["RES102"]),
+    ("httpx.Timeout(None, pool=5)", ["RES102"]),
+])
+def test_an_httpx_pool_phase_without_a_bound_holds_no_call_on_a_stalled_peer(timeout, expected):
+    assert [code for code, _ in findings(f"import httpx\nc = httpx.AsyncClient(timeout={timeout})\n")] == expected

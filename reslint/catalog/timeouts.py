@@ -416,7 +416,11 @@ TIMEOUT_OBJECTS: Dict[str, TimeoutObjectSpec] = {
         TimeoutObjectSpec(
             "httpx.Timeout",
             phases=("connect", "read", "write", "pool"),
-            essential=("connect", "read", "write", "pool"),
+            # the pool phase waits for a connection another request of the client holds, and each of
+            # those is bounded by its own connect, read and write: ``pool=None`` alone holds no call
+            # on a stalled peer (https://www.python-httpx.org/advanced/timeouts/: "the maximum
+            # duration to wait for a connection from the connection pool")
+            essential=("connect", "read", "write"),
             positional=("timeout",),
             all_phases_param="timeout",
             source=HTTPX_SRC + "; httpx.Timeout(timeout, *, connect, read, write, pool)",
