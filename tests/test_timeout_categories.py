@@ -201,3 +201,35 @@ def test_a_model_client_given_an_http_client_takes_that_client_s_timeout(body, e
 ])
 def test_an_httpx_pool_phase_without_a_bound_holds_no_call_on_a_stalled_peer(timeout, expected):
     assert [code for code, _ in findings(f"import httpx\nc = httpx.AsyncClient(timeout={timeout})\n")] == expected
+
+
+SUBSCRIBER = """\
+import asyncio
+
+import httpx
+
+client = httpx.AsyncClient(timeout=30)
+
+
+async def paid_invoices():
+    while True:
+        try:
+            async with client.stream("GET", "/invoices/subscribe", timeout=None) as r:
+                async for line in r.aiter_lines():
+                    %s
+        except httpx.HTTPError:
+            await asyncio.sleep(5)
+"""
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    # an event subscription: the generator hands on each event as it comes, and waits between them
+    ("yield line", []),
+    # the stream read to its first line and returned: a request, whose answer may never come
+    ("return line", ["RES102"]),
+    # the lines collected, nothing handed on while the stream is open
+    ("print(line)", ["RES102"]),
+])
+def test_an_event_subscription_waits_between_events_on_purpose(body, expected):
+    source = SUBSCRIBER % body
+    assert [code for code, _ in findings(source)] == expected

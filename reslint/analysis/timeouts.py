@@ -22,7 +22,7 @@ from reslint.analysis.model_calls import items_set_no_timeout, setting_value, un
 from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
 from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, NETWORK as NETWORK_CALL, TimeoutObjectSpec, \
     TimeoutParam, TimeoutSpec
-from reslint.catalog.timeouts import MOUNTED_TIMEOUTS
+from reslint.catalog.timeouts import MOUNTED_TIMEOUTS, STREAM_READERS, STREAM_REQUESTS
 from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import UNKNOWN, Context
 from reslint.semantics.cstutil import source
@@ -487,6 +487,36 @@ def _module_socket_default(ctx: Context) -> bool:
             scope is module and _finite_default_call(call, ctx, scope) for call, scope in ctx.model.expression_calls
         )
     return ctx.cache[key]
+
+
+def subscription(call: cst.Call, ctx: Context) -> bool:
+    """Whether ``call`` opens an event subscription: a streamed request (:data:`STREAM_REQUESTS`)
+    opened by a ``with`` whose body reads the response piece by piece (:data:`STREAM_READERS`) in a
+    loop that yields what it reads (``async for line in r.aiter_lines(): ... yield event``). Waiting
+    between events is what it is for: no read timeout fits it, so ``timeout=None`` there disables
+    nothing a timeout could keep."""
+    if ctx.qualname(call.func) not in STREAM_REQUESTS:
+        return False
+    statements = ctx.statements
+    owner = next((s for s in reversed(statements) if isinstance(s, cst.With)), None)
+    function = next((s for s in reversed(statements) if isinstance(s, cst.FunctionDef)), None)
+    if owner is None or function is None:
+        return False
+    item = next((i for i in owner.items if (i.item.expression if isinstance(i.item, cst.Await) else i.item) is call),
+                None)
+    if item is None or item.asname is None or not isinstance(item.asname.name, cst.Name):
+        return False
+    response = item.asname.name.value
+    for loop in nodes_within(owner.body):
+        if not isinstance(loop, cst.For):
+            continue
+        reader = loop.iter
+        if isinstance(reader, cst.Call) and isinstance(reader.func, cst.Attribute) and \
+                isinstance(reader.func.value, cst.Name) and reader.func.value.value == response and \
+                reader.func.attr.value in STREAM_READERS and \
+                any(isinstance(n, (cst.Yield,)) for n in nodes_within(loop.body)):
+            return True
+    return False
 
 
 def restores_socket_default(call: cst.Call, reading: TimeoutReading, ctx: Context) -> bool:

@@ -410,6 +410,14 @@ TIMEOUT_CALLS: Dict[str, TimeoutSpec] = _index(
     + list(langchain.TIMEOUTS + mcp.TIMEOUTS + llama_index.TIMEOUTS + haystack.TIMEOUTS)
 )
 
+#: Streamed requests whose response is read piece by piece, and the response methods that read it so: a
+#: generator that yields what it reads from one is an event subscription (a server-sent-events or
+#: long-poll stream), waiting between events by design. Sources: httpx ``Client.stream``,
+#: ``Response.iter_lines``/``aiter_lines``... (https://www.python-httpx.org/quickstart/#streaming-responses).
+STREAM_REQUESTS: Tuple[str, ...] = ("httpx.stream", "httpx.Client.stream", "httpx.AsyncClient.stream")
+STREAM_READERS: Tuple[str, ...] = ("iter_lines", "aiter_lines", "iter_bytes", "aiter_bytes", "iter_text", "aiter_text",
+                                   "iter_raw", "aiter_raw")
+
 TIMEOUT_OBJECTS: Dict[str, TimeoutObjectSpec] = {
     spec.qualname: spec
     for spec in (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from reslint.analysis.timeouts import DISABLED, read_call_timeout, restores_socket_default
+from reslint.analysis.timeouts import DISABLED, read_call_timeout, restores_socket_default, subscription
 from reslint.catalog import NO_OP_ATTRIBUTES
 from reslint.diagnostics import Applicability
 from reslint.rules.base import Rule
@@ -19,6 +19,8 @@ class DisabledTimeout(Rule):
         reading = read_call_timeout(node, self.ctx)
         if reading is None or reading.state != DISABLED or restores_socket_default(node, reading, self.ctx):
             return
+        if subscription(node, self.ctx):
+            return  # an event stream a generator yields from: it waits between events on purpose
         self.report(
             node,
             f"`{reading.spec.qualname}` timeout is disabled: {reading.reason}, so a stalled peer holds this call "
