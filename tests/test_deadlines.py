@@ -168,3 +168,19 @@ def test_budget_parameters_option(tmp_path):
 def test_budget_parameters_must_be_a_list_of_names(tmp_path, value):
     with pytest.raises(ConfigError, match="budget-parameters` must be a list of non-empty strings"):
         settings_from_table({"rules": {"RES105": {"budget-parameters": value}}}, tmp_path, None)
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a server stream a generator yields from: a subscription, which a deadline would end
+    ("async def paid():\n    while True:\n        async for event in stub.Subscribe(request):\n"
+     "            yield event\n", []),
+    # the same stream read to its end (no event handed on while it is open): a call like any other
+    ("async def paid():\n    async for event in stub.Subscribe(request):\n        print(event)\n",
+     [(2, "RES101", "`stub.Subscribe`")]),
+    # a unary call in a generator: its answer may never come
+    ("def paid():\n    yield stub.GetInvoice(request)\n", [(2, "RES101", "`stub.GetInvoice`")]),
+])
+def test_a_grpc_server_stream_that_a_generator_yields_from_is_a_subscription(tmp_path, body, expected):
+    """The finding names the stub method as written, not the catalog's pattern for gRPC stubs."""
+    found = findings(tmp_path, body, select=("RES101",))
+    assert [(row, code, message.split(" ", 1)[0]) for row, code, message in found] == expected

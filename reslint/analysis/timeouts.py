@@ -22,7 +22,7 @@ from reslint.analysis.model_calls import items_set_no_timeout, setting_value, un
 from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
 from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, NETWORK as NETWORK_CALL, TimeoutObjectSpec, \
     TimeoutParam, TimeoutSpec
-from reslint.catalog.timeouts import MOUNTED_TIMEOUTS, STREAM_READERS, STREAM_REQUESTS
+from reslint.catalog.timeouts import MOUNTED_TIMEOUTS, STREAM_READERS, STREAM_REQUESTS, STREAMED_WHEN_ITERATED
 from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import UNKNOWN, Context
 from reslint.semantics.cstutil import source
@@ -489,15 +489,26 @@ def _module_socket_default(ctx: Context) -> bool:
     return ctx.cache[key]
 
 
+def called_name(call: cst.Call, spec: TimeoutSpec) -> str:
+    """The name a finding gives the call: the catalog's qualified name, or the call as written when
+    the entry is a pattern (a gRPC stub's ``*_pb2_grpc.*Stub.*``: ``self.rpc.SubscribeInvoices``)."""
+    return source(call.func) if "*" in spec.qualname else spec.qualname
+
+
 def subscription(call: cst.Call, ctx: Context) -> bool:
     """Whether ``call`` opens an event subscription: a streamed request (:data:`STREAM_REQUESTS`)
     opened by a ``with`` whose body reads the response piece by piece (:data:`STREAM_READERS`) in a
-    loop that yields what it reads (``async for line in r.aiter_lines(): ... yield event``). Waiting
-    between events is what it is for: no read timeout fits it, so ``timeout=None`` there disables
-    nothing a timeout could keep."""
-    if ctx.qualname(call.func) not in STREAM_REQUESTS:
-        return False
+    loop that yields what it reads (``async for line in r.aiter_lines(): ... yield event``), or a
+    server stream (:data:`STREAMED_WHEN_ITERATED`) that a loop yielding what it receives iterates
+    (``async for invoice in stub.SubscribeInvoices(request): yield ...``). Waiting between events is
+    what it is for: no read timeout or deadline fits it (a deadline ends the stream)."""
     statements = ctx.statements
+    if ctx.qualname(call.func) not in STREAM_REQUESTS:
+        reading = read_call_timeout(call, ctx)
+        if reading is None or reading.spec.qualname not in STREAMED_WHEN_ITERATED:
+            return False
+        return any(isinstance(s, cst.For) and s.iter is call and
+                   any(isinstance(n, cst.Yield) for n in nodes_within(s.body)) for s in statements)
     owner = next((s for s in reversed(statements) if isinstance(s, cst.With)), None)
     function = next((s for s in reversed(statements) if isinstance(s, cst.FunctionDef)), None)
     if owner is None or function is None:

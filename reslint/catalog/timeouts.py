@@ -497,6 +497,13 @@ TIMEOUT_INJECTION_HOOKS: Dict[str, Tuple[str, ...]] = {
 MOUNTED_TIMEOUTS: Tuple[Tuple[str, str], ...] = (("requests.Session.", "requests.HTTPAdapter"),)
 
 
+#: Calls that, iterated by a ``for``, are server streams: a gRPC stub method whose response is a stream
+#: of messages (https://grpc.io/docs/languages/python/basics/#response-streaming-rpc; a unary
+#: response is no iterable). A generator that yields what such a stream sends is an event
+#: subscription, as :data:`STREAM_REQUESTS` read piece by piece are.
+STREAMED_WHEN_ITERATED: Tuple[str, ...] = (GRPC_STUB_SPEC.qualname,)
+
+
 def lookup_timeout_call(qualname: str):
     """Return the :class:`TimeoutSpec` for a canonical qualified name, or ``None``."""
     spec = TIMEOUT_CALLS.get(qualname)

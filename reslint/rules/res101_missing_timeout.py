@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from reslint.analysis.deadlines import grpc_deadline_value
-from reslint.analysis.timeouts import MISSING, read_call_timeout
+from reslint.analysis.timeouts import MISSING, called_name, read_call_timeout, subscription
 from reslint.catalog import ONCE_DONE_METHODS
 from reslint.catalog.model import CEILING_CATEGORIES
 from reslint.diagnostics import Applicability
@@ -108,6 +108,8 @@ class MissingTimeout(Rule):
         spec = reading.spec
         if self._under_deadline(node, spec.carrier) or self._overwritten(node, spec):
             return
+        if subscription(node, self.ctx):
+            return  # an event stream a generator yields from: a deadline would end it
         what = "client" if spec.carrier else "call"
         why = self._why(reading)
         param = spec.params[0].name
@@ -119,6 +121,6 @@ class MissingTimeout(Rule):
         advice = f"`{param}=`" + (f", or {reading.advice}" if reading.advice else "")
         self.report(
             node,
-            f"`{spec.qualname}` {what} has no timeout: {why}; pass {advice}",
+            f"`{called_name(node, spec)}` {what} has no timeout: {why}; pass {advice}",
             fix=add_timeout_fix(node, reading, self.ctx),
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from reslint.analysis.timeouts import DISABLED, read_call_timeout, restores_socket_default, subscription
+from reslint.analysis.timeouts import DISABLED, called_name, read_call_timeout, restores_socket_default, subscription
 from reslint.catalog import NO_OP_ATTRIBUTES
 from reslint.diagnostics import Applicability
 from reslint.rules.base import Rule
@@ -23,7 +23,7 @@ class DisabledTimeout(Rule):
             return  # an event stream a generator yields from: it waits between events on purpose
         self.report(
             node,
-            f"`{reading.spec.qualname}` timeout is disabled: {reading.reason}, so a stalled peer holds this call "
+            f"`{called_name(node, reading.spec)}` timeout is disabled: {reading.reason}, so a stalled peer holds this call "
             f"forever; use a finite timeout",
             fix=replace_disabled_fix(reading, self.ctx),
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from reslint.analysis.timeouts import EXCESSIVE, read_call_timeout
+from reslint.analysis.timeouts import EXCESSIVE, called_name, read_call_timeout
 from reslint.rules.base import Rule
 from reslint.rules.timeout_fixes import ceiling_name
 
@@ -21,7 +21,7 @@ class ExcessiveTimeout(Rule):
         name = ceiling_name(category)
         self.report(
             node,
-            f"`{reading.spec.qualname}` allows {reading.seconds:g} s ({reading.reason}), above {name} "
+            f"`{called_name(node, reading.spec)}` allows {reading.seconds:g} s ({reading.reason}), above {name} "
             f"({limit:g} s): a dependency that stops answering holds a connection and a worker that long before "
             f"the call fails; lower the timeout or raise {name} for this code",
         )
