@@ -171,9 +171,13 @@ def test_budget_parameters_must_be_a_list_of_names(tmp_path, value):
 
 
 @pytest.mark.parametrize("body, expected", [
-    # a server stream a generator yields from: a subscription, which a deadline would end
-    ("async def paid():\n    while True:\n        async for event in stub.Subscribe(request):\n"
-     "            yield event\n", []),
+    # a server stream a generator yields from, opened again when it fails: a subscription, which a
+    # deadline would end
+    ("async def paid():\n    while True:\n        try:\n            async for event in stub.Subscribe(request):\n"
+     "                yield event\n        except grpc.RpcError:\n            await asyncio.sleep(5)\n", []),
+    # the same with no reconnect: a finite stream (an export) that may stall forever
+    ("def export():\n    for row in stub.ListRows(request):\n        yield row\n",
+     [(2, "RES101", "`stub.ListRows`")]),
     # the same stream read to its end (no event handed on while it is open): a call like any other
     ("async def paid():\n    async for event in stub.Subscribe(request):\n        print(event)\n",
      [(2, "RES101", "`stub.Subscribe`")]),

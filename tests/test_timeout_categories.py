@@ -233,3 +233,15 @@ async def paid_invoices():
 def test_an_event_subscription_waits_between_events_on_purpose(body, expected):
     source = SUBSCRIBER % body
     assert [code for code, _ in findings(source)] == expected
+
+
+@pytest.mark.parametrize("source", [
+    # a download read in bytes: a read timeout fits it
+    SUBSCRIBER.replace("aiter_lines", "aiter_bytes") % "yield line",
+    # lines read once, with no reconnect around the stream: a stall there is never noticed
+    "import httpx\n\nclient = httpx.Client(timeout=30)\n\n\ndef rows():\n"
+    "    with client.stream('GET', '/export', timeout=None) as r:\n        for line in r.iter_lines():\n"
+    "            yield line\n",
+])
+def test_a_stream_that_is_no_subscription_is_reported(source):
+    assert [code for code, _ in findings(source)] == ["RES102"]

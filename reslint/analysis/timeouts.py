@@ -496,22 +496,23 @@ def called_name(call: cst.Call, spec: TimeoutSpec) -> str:
 
 
 def subscription(call: cst.Call, ctx: Context) -> bool:
-    """Whether ``call`` opens an event subscription: a streamed request (:data:`STREAM_REQUESTS`)
-    opened by a ``with`` whose body reads the response piece by piece (:data:`STREAM_READERS`) in a
-    loop that yields what it reads (``async for line in r.aiter_lines(): ... yield event``), or a
-    server stream (:data:`STREAMED_WHEN_ITERATED`) that a loop yielding what it receives iterates
-    (``async for invoice in stub.SubscribeInvoices(request): yield ...``). Waiting between events is
-    what it is for: no read timeout or deadline fits it (a deadline ends the stream)."""
+    """Whether ``call`` opens an event subscription that reconnects when it drops: a streamed request
+    (:data:`STREAM_REQUESTS`) opened by a ``with`` whose body reads the response line by line
+    (:data:`STREAM_READERS`) in a loop that yields what it reads (``async for line in r.aiter_lines():
+    ... yield event``), or a server stream (:data:`STREAMED_WHEN_ITERATED`) that a loop yielding what
+    it receives iterates (``async for invoice in stub.SubscribeInvoices(request): yield ...``); either
+    inside a ``while`` loop whose ``try`` goes round again when the stream fails (the reconnect). Waiting
+    between events is what it is for: no read timeout or deadline fits it (a deadline ends the stream).
+    A download read in bytes, or a finite stream with no reconnect around it, is no subscription."""
     statements = ctx.statements
     if ctx.qualname(call.func) not in STREAM_REQUESTS:
         reading = read_call_timeout(call, ctx)
         if reading is None or reading.spec.qualname not in STREAMED_WHEN_ITERATED:
             return False
-        return any(isinstance(s, cst.For) and s.iter is call and
-                   any(isinstance(n, cst.Yield) for n in nodes_within(s.body)) for s in statements)
+        reads = next((s for s in statements if isinstance(s, cst.For) and s.iter is call and _yields(s.body)), None)
+        return reads is not None and _reconnects(reads, statements)
     owner = next((s for s in reversed(statements) if isinstance(s, cst.With)), None)
-    function = next((s for s in reversed(statements) if isinstance(s, cst.FunctionDef)), None)
-    if owner is None or function is None:
+    if owner is None:
         return False
     item = next((i for i in owner.items if (i.item.expression if isinstance(i.item, cst.Await) else i.item) is call),
                 None)
@@ -524,9 +525,37 @@ def subscription(call: cst.Call, ctx: Context) -> bool:
         reader = loop.iter
         if isinstance(reader, cst.Call) and isinstance(reader.func, cst.Attribute) and \
                 isinstance(reader.func.value, cst.Name) and reader.func.value.value == response and \
-                reader.func.attr.value in STREAM_READERS and \
-                any(isinstance(n, (cst.Yield,)) for n in nodes_within(loop.body)):
-            return True
+                reader.func.attr.value in STREAM_READERS and _yields(loop.body):
+            return _reconnects(owner, statements)
+    return False
+
+
+def _yields(body) -> bool:
+    return any(isinstance(n, cst.Yield) for n in nodes_within(body))
+
+
+def _reconnects(stream, statements) -> bool:
+    """Whether the statement ``stream`` (the ``with`` or ``for`` reading a stream) sits in a ``try``
+    of a ``while`` loop (among the enclosing ``statements``) whose handler does not leave it: when
+    the stream fails, the loop opens it again."""
+    index = next((k for k, s in enumerate(statements) if s is stream), None)
+    if index is None:
+        return False
+    for k in range(index - 1, -1, -1):
+        outer = statements[k]
+        if isinstance(outer, (cst.FunctionDef, cst.ClassDef)):
+            return False
+        if isinstance(outer, cst.Try) and any(k2 < k and isinstance(statements[k2], cst.While)
+                                              for k2 in range(k)):
+            return any(not _handler_leaves(h) for h in outer.handlers)
+    return False
+
+
+def _handler_leaves(handler: cst.ExceptHandler) -> bool:
+    body = handler.body.body
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        return any(isinstance(x, (cst.Raise, cst.Return, cst.Break)) for x in last.body)
     return False
 
 

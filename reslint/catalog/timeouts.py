@@ -415,8 +415,9 @@ TIMEOUT_CALLS: Dict[str, TimeoutSpec] = _index(
 #: long-poll stream), waiting between events by design. Sources: httpx ``Client.stream``,
 #: ``Response.iter_lines``/``aiter_lines``... (https://www.python-httpx.org/quickstart/#streaming-responses).
 STREAM_REQUESTS: Tuple[str, ...] = ("httpx.stream", "httpx.Client.stream", "httpx.AsyncClient.stream")
-STREAM_READERS: Tuple[str, ...] = ("iter_lines", "aiter_lines", "iter_bytes", "aiter_bytes", "iter_text", "aiter_text",
-                                   "iter_raw", "aiter_raw")
+#: (lines and text: events arrive as lines, a server-sent event or a JSON document each; a body read in
+#: bytes is a download, which a read timeout fits)
+STREAM_READERS: Tuple[str, ...] = ("iter_lines", "aiter_lines", "iter_text", "aiter_text")
 
 TIMEOUT_OBJECTS: Dict[str, TimeoutObjectSpec] = {
     spec.qualname: spec
