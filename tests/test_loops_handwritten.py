@@ -754,7 +754,7 @@ def test_a_handler_that_keeps_only_lost_races_retries_at_once_on_purpose(tmp_pat
                 print(exc)
                 time.sleep(1)
     """, []),
-    # a retry the person confirms after each failure
+    # a retry the person confirms after each failure is still a retry: the POST replays
     ("""\
     def upload(data):
         for _ in range(3):
@@ -764,7 +764,18 @@ def test_a_handler_that_keeps_only_lost_races_retries_at_once_on_purpose(tmp_pat
                 if input('retry? ') != 'y':
                     raise
                 time.sleep(1)
-    """, []),
+    """, [(4, "RES402"), (8, "RES201")]),
+    # a prompt outside the attempt (a pause a setting asks for) changes nothing either
+    ("""\
+    def charge(order):
+        for _ in range(3):
+            if order.get('step'):
+                input('press enter')
+            try:
+                return session.post('u/charges', json=order, timeout=5)
+            except T:
+                pass
+    """, [(2, "RES205"), (6, "RES402")]),
     # the same loop with no prompt retries on its own
     ("""\
     def upload(data):
@@ -792,6 +803,17 @@ def test_a_loop_that_asks_a_person_each_pass_is_not_a_retry(linter, body, expect
             except T:
                 time.sleep(0.5)
     """, []),
+    # a sleep before the attempt (``return`` does the work) runs on every pass: a wait
+    ("""\
+    def fetch(url):
+        for _ in range(5):
+            try:
+                target = url.strip()
+                time.sleep(1)
+                return session.get(target, timeout=5)
+            except T:
+                pass
+    """, [(5, "RES201")]),
     # a sleep before the attempt's call runs on every pass: a wait between attempts
     ("""\
     def fetch():

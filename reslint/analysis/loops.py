@@ -66,7 +66,7 @@ def _sleeps_before_leaving(node: cst.Try) -> List[cst.Call]:
     a bare call, after which the body only logs and leaves (``op(); time.sleep(1); log.info("ready");
     return``): a settling pause, not a wait between attempts."""
     body = list(node.body.body)
-    if not body or not _statement_leaves(body[-1]):
+    if not body or not _leaves_with_nothing_to_do(body[-1]):
         return []
     found: List[cst.Call] = []
     for index, statement in enumerate(body[:-1]):
@@ -76,6 +76,18 @@ def _sleeps_before_leaving(node: cst.Try) -> List[cst.Call]:
         if all(_logs_only(after) for after in body[index + 1:-1]):
             found.append(call)
     return found
+
+
+def _leaves_with_nothing_to_do(statement) -> bool:
+    """``return``, ``break`` or ``return value`` of a name or a constant: a statement that leaves the
+    loop doing no work (``return session.get(url)`` is the attempt itself)."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    if isinstance(small, cst.Break):
+        return True
+    return isinstance(small, cst.Return) and (small.value is None or isinstance(
+        small.value, (cst.Name, cst.Integer, cst.Float, cst.SimpleString)))
 
 
 def _bare_call(statement) -> Optional[cst.Call]:
@@ -358,8 +370,8 @@ class LoopAnalyzer:
             return None
         attempts, var, start = counted
         nodes = own_nodes(loop.body)
-        if self._asks(nodes, scope):
-            return None  # an interactive loop: each pass runs on what the person types
+        if any(self._asks(own_nodes(t.body), scope) for t in self.tries(loop.body)):
+            return None  # an interactive session: each pass runs on what the person types
         flag = self._flag(loop, scope)
         if flag is not None and _runs_once(loop, flag):
             return None  # ``while not retried: ...; retried = True``: one pass, nothing is retried
@@ -617,8 +629,10 @@ class LoopAnalyzer:
         return qual
 
     def _asks(self, nodes, scope) -> bool:
-        """A pass of the loop asks a person for input (``input()``, ``getpass()``): the loop goes round
-        on the person's answer (a prompt until it parses, an interactive session), not after a fault."""
+        """Whether ``nodes`` (a ``try`` body of the loop) ask a person for input (``input()``,
+        ``getpass()``): the pass runs on the person's answer (a prompt until it parses, an interactive
+        session), and a failure waits for the next command, not for a retry. A prompt elsewhere (a
+        handler asking "retry?") leaves the loop a retry, whose writes replay as any other's."""
         return any(isinstance(n, cst.Call) and self._call_qualname(n, scope) in cat.PROMPTS for n in nodes)
 
     def _remote(self, tries, handlers, scope) -> bool:
