@@ -2076,3 +2076,12 @@ def test_model_clients_take_the_timeout_of_the_http_client_they_are_given(qualna
     assert given.timeout.read == 30 and given.timeout.connect == 30
     plain = getattr(sdk, name)(api_key="k", http_client=client_class())
     assert plain.timeout.read == spec.default_s
+    # httpx's default spelled out cannot be told from no timeout (the catalog's 5 s for httpx clients)
+    spelled = getattr(sdk, name)(api_key="k", http_client=client_class(timeout=TIMEOUT_CALLS["httpx.Client"].default_s))
+    assert spelled.timeout.read == spec.default_s
+    # the SDK's own HTTP client carries the SDK's default unless given one (MODEL_SDK_HTTP_CLIENTS)
+    own = f"{package}.Default{'Async' if name.startswith('Async') else ''}HttpxClient"
+    assert own in timeouts.MODEL_SDK_HTTP_CLIENTS
+    sdk_client = getattr(sdk, own.rsplit(".", 1)[1])
+    assert getattr(sdk, name)(api_key="k", http_client=sdk_client()).timeout.read == spec.default_s
+    assert getattr(sdk, name)(api_key="k", http_client=sdk_client(timeout=30)).timeout.read == 30

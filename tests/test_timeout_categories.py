@@ -180,6 +180,13 @@ def test_green_deadlines_are_deadlines():
     ("c = openai.OpenAI(http_client=httpx.Client(timeout=30))\n", []),
     ("c = openai.OpenAI(http_client=httpx.Client(timeout=900))\n", ["RES103"]),
     ("def make(**kw):\n    return openai.OpenAI(**kw)\n", []),
+    # httpx's default spelled out, the SDK's own HTTP client, a module's client bound once with none:
+    # the SDK cannot tell them from no client, and keeps its 600 s
+    ("c = openai.OpenAI(http_client=httpx.Client(timeout=5))\n", ["RES101"]),
+    ("c = openai.OpenAI(http_client=openai.DefaultHttpxClient())\n", ["RES101"]),
+    ("HTTP = httpx.Client()\nc = openai.OpenAI(http_client=HTTP)\n", ["RES101"]),
+    ("HTTP = httpx.Client(timeout=30)\nc = openai.OpenAI(http_client=HTTP)\n", []),
+    ("c = openai.OpenAI(http_client=openai.DefaultHttpxClient(timeout=30))\n", []),
     # a visible config: what it holds decides
     ("KEYS = {'api_key': 'k'}\nc = openai.OpenAI(**KEYS)\n", ["RES101"]),
     ("def make(h):\n    kw = {'http_client': h}\n    return openai.OpenAI(**kw)\n", []),

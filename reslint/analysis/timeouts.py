@@ -22,7 +22,8 @@ from reslint.analysis.model_calls import items_set_no_timeout, setting_value, un
 from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
 from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, NETWORK as NETWORK_CALL, TimeoutObjectSpec, \
     TimeoutParam, TimeoutSpec
-from reslint.catalog.timeouts import MOUNTED_TIMEOUTS, STREAM_READERS, STREAM_REQUESTS, STREAMED_WHEN_ITERATED
+from reslint.catalog.timeouts import MODEL_SDK_HTTP_CLIENTS, MOUNTED_TIMEOUTS, STREAM_READERS, STREAM_REQUESTS, \
+    STREAMED_WHEN_ITERATED
 from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import UNKNOWN, Context
 from reslint.semantics.cstutil import source
@@ -194,16 +195,27 @@ def _given_client(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> Optional[T
         inner = unpacked.get(name)
     else:
         inner = arg.value if arg is not None else None
-    if inner is None or (isinstance(inner, cst.Name) and inner.value == "None"):
+    if isinstance(inner, cst.Name) and inner.value == "None":
+        return None
+    if inner is not None:
+        inner, _ = ctx.resolve(inner)  # ``http = httpx.Client()`` bound once, then ``http_client=http``
+    if inner is None:
         return None
     if isinstance(inner, cst.Call):
         qual = ctx.qualname(inner.func)
+        if qual in MODEL_SDK_HTTP_CLIENTS:  # the SDK's own HTTP client: its default unless given one
+            return None if find_argument(inner, "timeout", None) is None and not any(a.star for a in inner.args) \
+                else TimeoutReading(spec, UNKNOWN_STATE, f"the `{name}=` it is given sets a timeout")
         inner_spec = (lookup_timeout_call(qual) or ctx.catalog.timeout(qual)) if qual is not None else None
         if inner_spec is not None and inner_spec.carrier:
             if any(a.star for a in inner.args):
                 return TimeoutReading(spec, UNKNOWN_STATE, f"the `{name}=` it is given may set a timeout")
-            if all(find_argument(inner, p.name, p.position) is None for p in inner_spec.params):
+            given = [find_argument(inner, p.name, p.position) for p in inner_spec.params]
+            if all(arg is None for arg in given):
                 return None  # the HTTP client's default timeout: the SDK puts its own in its place
+            values = [ctx.value_of(arg.value) for arg in given if isinstance(arg, cst.Arg)]
+            if values and all(v == inner_spec.default_s for v in values):
+                return None  # the HTTP library's default spelled out: the SDK cannot tell it apart
             return TimeoutReading(spec, OK, f"uses the timeout of the `{name}=` it is given, judged where built")
     return TimeoutReading(spec, UNKNOWN_STATE, f"the `{name}=` it is given may carry its own timeout")
 

@@ -297,7 +297,8 @@ def _cloud() -> List[TimeoutSpec]:
     anthropic_src = "anthropic/_constants.py DEFAULT_TIMEOUT = httpx2.Timeout(timeout=10 * 60, connect=5.0) (2.17.0)"
     # a custom http_client= carries the timeout when the client is given none and the HTTP client's own
     # is not httpx's default (openai/_base_client.py BaseClient.__init__: ``if http_client and
-    # client_timeout != HTTPX_DEFAULT_TIMEOUT: timeout = client_timeout``) (2.54.0; anthropic 2.17.0 alike)
+    # client_timeout != HTTPX_DEFAULT_TIMEOUT: timeout = client_timeout``) (2.54.0; anthropic 2.17.0 alike);
+    # the SDKs' own HTTP clients (MODEL_SDK_HTTP_CLIENTS) carry the SDK's default unless given one
     given_client = ("http_client", None)
     botocore_fix = "config={obj0}(connect_timeout={seconds}, read_timeout={seconds})"
     # the presigners botocore adds to its clients sign locally and send nothing
@@ -330,6 +331,13 @@ def _cloud() -> List[TimeoutSpec]:
                                  bounded_per_request=MODEL_REQUESTS["anthropic"], timeout_from=given_client))
     return specs
 
+
+#: The model SDKs' own HTTP clients, built with the SDK's default timeout (600 s) unless given a
+#: ``timeout=`` (openai/_base_client.py ``_DefaultHttpxClient.__init__``: ``kwargs.setdefault("timeout",
+#: DEFAULT_TIMEOUT)``) (openai 2.54.0, anthropic 2.17.0): handed to a client as ``http_client=``, they
+#: leave the SDK's default in place.
+MODEL_SDK_HTTP_CLIENTS: Tuple[str, ...] = tuple(
+    f"{sdk}.{name}" for sdk in ("openai", "anthropic") for name in ("DefaultHttpxClient", "DefaultAsyncHttpxClient"))
 
 #: The request methods of the model SDKs' clients (each resource as the client spells it): a
 #: per-request ``timeout=`` replaces the client's for that request (openai/_base_client.py
