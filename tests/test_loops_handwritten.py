@@ -724,6 +724,8 @@ def put(key, value):
     # a throttled or failing service is retried at once: the fault
     ('!= "ThrottlingException"', [(8, "RES205")]),
     ('not in ("ConditionalCheckFailedException", "ThrottlingException")', [(8, "RES205")]),
+    # a quota error that merely says "Concurrent" is no lost race
+    ('!= "ConcurrentRunsExceededException"', [(8, "RES205")]),
 ])
 def test_a_handler_that_keeps_only_lost_races_retries_at_once_on_purpose(tmp_path, test, expected):
     """``except ClientError as e: if code != "ConditionalCheckFailedException": raise``: the handler
@@ -843,3 +845,17 @@ def test_the_worst_case_counts_only_the_waits_between_attempts(linter):
     """
     [message] = messages(linter, body, "RES202")
     assert "180 attempts × 10 s + up to 90 s of waits = 1890 s" in message
+
+
+def test_a_one_line_code_check_keeps_the_race_and_a_check_of_no_code_keeps_nothing(tmp_path):
+    from reslint.engine.filepass import Linter
+
+    two_lines = RACE_HEAD % '!= "ConditionalCheckFailedException"'
+    one_line = two_lines.replace('"ConditionalCheckFailedException":\n                raise',
+                                 '"ConditionalCheckFailedException": raise')
+    assert one_line != two_lines
+    found, _ = Linter(Settings(root=tmp_path)).lint_text(one_line, "m.py")
+    assert [f.code for f in found if f.code == "RES205"] == []
+    not_a_code = two_lines.replace('exc.response["Error"]["Code"]', 'attempt_kind')
+    found, _ = Linter(Settings(root=tmp_path)).lint_text(not_a_code, "m.py")
+    assert [(f.location.row, f.code) for f in found if f.code == "RES205"] == [(8, "RES205")]

@@ -204,3 +204,13 @@ TRANSIENT_NAMES: FrozenSet[str] = TRANSIENT_ERROR_NAMES | RATE_LIMIT_ERRORS | BU
                                      "httpx.TimeoutException", "httpx.ConnectError", "httpx.ConnectTimeout",
                                      "httpx.ReadTimeout", "httpx.NetworkError"})
 
+
+
+#: Error codes of a conditional write that lost a race to another writer, which a handler keeps while
+#: it re-raises every other code (``if e.response["Error"]["Code"] != "ConditionalCheckFailedException":
+#: raise``): read again and retry at once. Sources: DynamoDB's ``ConditionalCheckFailedException`` and
+#: ``TransactionConflictException``
+#: (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.Errors.html); HTTP
+#: 412 ``PreconditionFailed`` of a conditional request (S3's conditional writes,
+#: https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-requests.html).
+LOST_RACE_CODES: Tuple[str, ...] = ("ConditionalCheckFailed", "TransactionConflict", "PreconditionFailed")

@@ -6,6 +6,7 @@ from typing import List
 
 import libcst as cst
 
+from reslint.catalog.retries import LOST_RACE_CODES
 from reslint.semantics.cstutil import source
 from reslint.diagnostics import Applicability
 from reslint.model.policy import LoopFacts, RetriedKind, RetryPolicy, Role
@@ -50,22 +51,27 @@ class RetryWithoutBackoff(PolicyRule):
 
 #: names of lost races (a concurrent insert, an optimistic-lock conflict, a conditional write whose
 #: condition no longer holds), where an immediate retry is the right thing and backoff buys nothing
-_RACE_WORDS = ("Duplicate", "Conflict", "Integrity", "Concurrent", "StaleData", "Deadlock", "ConditionalCheck",
-               "PreconditionFailed")
+_RACE_WORDS = ("Duplicate", "Conflict", "Integrity", "Concurrent", "StaleData", "Deadlock")
 
 
 def _races_only(loop: LoopFacts) -> bool:
-    names = []
+    """Whether every handler of the loop catches only a lost race: by its exception's name
+    (:data:`_RACE_WORDS`), or by the error codes it keeps (:data:`LOST_RACE_CODES`)."""
+    if not loop.handlers:
+        return False
     for handler in loop.handlers:
         if handler.type is None:
             return False
         kept = _codes_kept(handler)
         if kept:  # ``except ClientError as e: if e.code != "ConditionalCheckFailed": raise``
-            names.extend(kept)
+            if not all(any(code.startswith(race) for race in LOST_RACE_CODES) for code in kept):
+                return False
             continue
         text = source(handler.type)
-        names.extend(part.strip() for part in text.strip("()").split(",") if part.strip())
-    return bool(names) and all(any(word in n.rsplit(".", 1)[-1] for word in _RACE_WORDS) for n in names)
+        names = [part.strip() for part in text.strip("()").split(",") if part.strip()]
+        if not names or not all(any(word in n.rsplit(".", 1)[-1] for word in _RACE_WORDS) for n in names):
+            return False
+    return True
 
 
 def _codes_kept(handler: cst.ExceptHandler) -> List[str]:
@@ -76,10 +82,11 @@ def _codes_kept(handler: cst.ExceptHandler) -> List[str]:
     if not isinstance(first, cst.If) or first.orelse is not None or not isinstance(first.test, cst.Comparison):
         return []
     inner = first.body.body
-    if len(inner) != 1 or not isinstance(inner[0], cst.SimpleStatementLine) or \
-            not all(isinstance(s, cst.Raise) and s.exc is None for s in inner[0].body):
+    smalls = inner if isinstance(first.body, cst.SimpleStatementSuite) else \
+        (inner[0].body if len(inner) == 1 and isinstance(inner[0], cst.SimpleStatementLine) else ())
+    if not smalls or not all(isinstance(s, cst.Raise) and s.exc is None for s in smalls):
         return []
-    if len(first.test.comparisons) != 1:
+    if len(first.test.comparisons) != 1 or not _names_an_error_code(first.test.left):
         return []
     target = first.test.comparisons[0]
     if not isinstance(target.operator, (cst.NotEqual, cst.NotIn)):
@@ -88,3 +95,19 @@ def _codes_kept(handler: cst.ExceptHandler) -> List[str]:
     exprs = [e.value for e in values] if values is not None else [target.comparator]
     codes = [e.evaluated_value for e in exprs if isinstance(e, cst.SimpleString)]
     return codes if len(codes) == len(exprs) and all(isinstance(c, str) for c in codes) else []
+
+
+def _names_an_error_code(expr) -> bool:
+    """``e.response["Error"]["Code"]``, ``exc.code``, ``error_code``: an expression that reads an error
+    code (a subscript by a ``"Code"`` key, or a name or attribute that ends in ``code``)."""
+    if isinstance(expr, cst.Subscript):
+        keys = [e.slice.value for e in expr.slice if isinstance(e.slice, cst.Index)]
+        return any(isinstance(k, cst.SimpleString) and k.evaluated_value.lower() == "code" for k in keys)
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value.lower().endswith("code")
+    if isinstance(expr, cst.Name):
+        return expr.value.lower().endswith("code")
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "get":
+        return bool(expr.args) and isinstance(expr.args[0].value, cst.SimpleString) and \
+            expr.args[0].value.evaluated_value.lower() == "code"
+    return False
