@@ -131,11 +131,15 @@ class Idempotency:
     def _reads_only(self, call: cst.Call, fixed: bool) -> bool:
         """Whether a POST reads or computes and changes nothing (``catalog.idempotency``
         ``GRAPHQL_*``, ``OAUTH_TOKEN_PARAMETER``, ``READ_PATH_PARTS``, ``READ_FUNCTION_*``): a GraphQL
-        query, an OAuth token request, a completion, embeddings, speech synthesis or transcription request. ``fixed``: the method is the call's (``post``), so
+        query, an OAuth token request, a chat completion not asked to be stored, embeddings, speech synthesis or
+        transcription request. ``fixed``: the method is the call's (``post``), so
         the URL is its first argument, else the second (``request("POST", url)``)."""
         url = find_argument(call, "url", 0 if fixed else 1)
         text = self.ctx.string_text(url.value) if isinstance(url, cst.Arg) else None
-        if text is not None and any(part in text for part in cat.READ_PATH_PARTS):
+        path = text.split("?", 1)[0].split("#", 1)[0].rstrip("/") if text is not None else None
+        if path is not None and any(part in path for part in cat.READ_PATH_PARTS):
+            return True
+        if path is not None and path.endswith(cat.COMPLETION_PATHS) and not self._stored(call):
             return True
         scope = self.ctx.scope
         while scope is not None and scope.kind != "function":
@@ -157,6 +161,22 @@ class Idempotency:
                     document = self.ctx.string_text(element.value)
                     if document is not None and _graphql_query(document):
                         return True
+        return False
+
+    def _stored(self, call: cst.Call) -> bool:
+        """Whether a completion request's body may ask to keep it (``"store": True``, or a body
+        reslint cannot read)."""
+        arg = find_argument(call, "json", None)
+        if arg is None:
+            return False
+        body = self.ctx.resolve(arg.value)[0] if isinstance(arg, cst.Arg) else None
+        if not isinstance(body, cst.Dict):
+            return False  # a payload built elsewhere: a completion stores nothing unless asked
+        for element in body.elements:
+            if not isinstance(element, cst.DictElement):
+                return True  # ``**extra``: may hold it
+            if _string(element.key) == cat.COMPLETION_STORE_KEY:
+                return not (isinstance(element.value, cst.Name) and element.value.value in ("False", "None"))
         return False
 
     def _annotated_method(self, func: cst.Attribute) -> Optional[str]:

@@ -65,9 +65,10 @@ NON_IDEMPOTENT_METHODS: FrozenSet[str] = frozenset({"POST", "PATCH"})
 #:   https://platform.openai.com/docs/api-reference/embeddings, a pure computation on the input),
 #:   or a POST in a function named for embedding (``embed_with_hf``, ``_embed_litellm_proxy``),
 #:   whose URL is a setting;
-#: - a completion request (``/chat/completions``, the legacy ``/v1/completions``: OpenAI's and the compatible APIs'
-#:   https://platform.openai.com/docs/api-reference/chat/create, the model's answer to the messages
-#:   sent); what the answer asks for (a tool call) is the caller's to run, not the request's;
+#: - a chat completion request (a URL whose path ends in ``/chat/completions``: OpenAI's and the
+#:   compatible APIs' https://platform.openai.com/docs/api-reference/chat/create, the model's answer to
+#:   the messages sent), unless its body asks to keep it (``"store": true``, which saves the completion);
+#:   what the answer asks for (a tool call) is the caller's to run, not the request's;
 #: - a speech synthesis or transcription request, which turns the text or audio it is sent into
 #:   audio or text and keeps nothing (OpenAI's ``/audio/speech``, ``/audio/transcriptions``,
 #:   ``/audio/translations``: https://platform.openai.com/docs/api-reference/audio; MiniMax's
@@ -78,7 +79,9 @@ NON_IDEMPOTENT_METHODS: FrozenSet[str] = frozenset({"POST", "PATCH"})
 GRAPHQL_QUERY_KEY = "query"
 GRAPHQL_WRITE_OPERATIONS: Tuple[str, ...] = ("mutation", "subscription")
 OAUTH_TOKEN_PARAMETER = "grant_type"
-READ_PATH_PARTS: Tuple[str, ...] = ("/embeddings", "/chat/completions", "/v1/completions", "/audio/speech", "/audio/transcriptions", "/audio/translations",
+COMPLETION_PATHS: Tuple[str, ...] = ("/chat/completions",)
+COMPLETION_STORE_KEY = "store"
+READ_PATH_PARTS: Tuple[str, ...] = ("/embeddings", "/audio/speech", "/audio/transcriptions", "/audio/translations",
                                    "/t2a", "/tts")
 #: substrings of a function's name that say it embeds, and words of its ``_``-separated name that
 #: say it synthesises or transcribes speech
