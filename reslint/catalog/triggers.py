@@ -51,9 +51,10 @@ TRIGGERS: Dict[str, Tuple[str, ...]] = {
     # retry is the remote call it repeats, a call the timeout catalog knows (``table.put_item``)
     **{code: tuple(dict.fromkeys(RETRY_TRIGGERS + _TIMEOUTS))
        for code in ("RES201", "RES202", "RES203", "RES204", "RES205", "RES206")},
-    # a key minted per attempt needs a retry (or an SDK that retries): a key generator alone is no trigger
-    "RES401": RETRY_TRIGGERS + ("stripe", "boto3"),
-    "RES402": RETRY_TRIGGERS + _WRITERS,
+    # a key minted per attempt needs a retry (or an SDK that retries): a key generator alone is no trigger;
+    # a retry may be a bare loop around a remote call (the timeout catalog's modules, as for RES2xx)
+    "RES401": tuple(dict.fromkeys(RETRY_TRIGGERS + _TIMEOUTS + ("stripe", "boto3"))),
+    "RES402": tuple(dict.fromkeys(RETRY_TRIGGERS + _TIMEOUTS + _WRITERS)),
     "RES403": ("urllib3", "requests", "aiohttp_retry"),
     # the stores of dedup records (catalog/idempotency.py DEDUP_STORES and the ORM names)
     "RES404": ("redis", "django", "sqlalchemy", "flask_sqlalchemy", "sqlmodel"),
