@@ -1585,3 +1585,18 @@ def test_a_project_function_that_hands_its_keywords_to_the_task_decorator_is_tha
     assert _found(tmp_path, use_cache=True) == expected  # from the cache
     run = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path / "shop" / "jobs.py"])
     assert sorted((f.filename, f.location.row, f.code) for r in run.results for f in r.findings) == expected
+
+
+
+def test_a_module_that_imports_only_the_project_decorator_is_read_again(tmp_path):
+    """``from shop.tasks import task`` then ``@task(autoretry_for=...)`` in a module importing nothing
+    else a rule looks for (the text prefilter skips it): read again once the factory is known."""
+    _shop(tmp_path, FACTORY_USES)
+    (tmp_path / "shop/tasks.py").write_text(FACTORY, encoding="utf-8")
+    (tmp_path / "shop/mail_jobs.py").write_text(
+        "from shop.tasks import task\n\n\n@task(bind=True, autoretry_for=(Exception,), retry_backoff=15, "
+        "retry_jitter=False)\ndef send(self, to):\n    self.mailer.send(to)\n", encoding="utf-8")
+    expected = [("shop/mail_jobs.py", 4, "RES201"), ("shop/mail_jobs.py", 4, "RES204")]
+    assert [row for row in _found(tmp_path) if row[0] == "shop/mail_jobs.py"] == expected
+    run = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path / "shop" / "mail_jobs.py"])
+    assert sorted((f.filename, f.location.row, f.code) for r in run.results for f in r.findings) == expected

@@ -496,9 +496,11 @@ class Runner:
 
         helpers = {h.name: h for summary in summaries for h in summary.helpers}
         if any(summary.instances for summary in summaries):
-            # ``@app.task(...)`` after ``from .celery import app`` needs no import of the library
+            # ``@app.task(...)`` after ``from .celery import app`` needs no import of the library, nor
+            # ``@task(...)`` after ``from app.tasks import task`` (a project function standing for it)
             methods = "|".join(sorted(re.escape(m) for m in INSTANCE_METHODS))
-            self._lint_skipped(summaries, skipped, re.compile(r"@\s*\w+\s*\.\s*(?:" + methods + r")\b").search)
+            self._lint_skipped(summaries, skipped, re.compile(
+                r"@\s*(?:\w+\s*\.\s*)?(?:" + methods + r")\b").search)
         if not helpers and not any(summary.wanted for summary in summaries):
             return
         if any(set(summary.wanted).intersection(f.qualname for f in summary.functions) for summary in summaries):
