@@ -25,7 +25,7 @@ from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, NETWORK as NETW
 from reslint.catalog.timeouts import MODEL_SDK_HTTP_CLIENTS, MOUNTED_TIMEOUTS, STREAM_READERS, STREAM_REQUESTS, \
     STREAMED_WHEN_ITERATED
 from reslint.semantics.arguments import find_argument
-from reslint.semantics.context import UNKNOWN, Context
+from reslint.semantics.context import UNKNOWN, Context, dotted_name
 from reslint.semantics.cstutil import source
 from reslint.semantics.walk import children, expressions, nodes_within
 
@@ -504,7 +504,9 @@ def _module_socket_default(ctx: Context) -> bool:
 def called_name(call: cst.Call, spec: TimeoutSpec) -> str:
     """The name a finding gives the call: the catalog's qualified name, or the call as written when
     the entry is a pattern (a gRPC stub's ``*_pb2_grpc.*Stub.*``: ``self.rpc.SubscribeInvoices``)."""
-    return source(call.func) if "*" in spec.qualname else spec.qualname
+    if "*" not in spec.qualname:
+        return spec.qualname
+    return dotted_name(call.func) or " ".join(source(call.func).split())
 
 
 def subscription(call: cst.Call, ctx: Context) -> bool:

@@ -436,7 +436,9 @@ TIMEOUT_OBJECTS: Dict[str, TimeoutObjectSpec] = {
             # the pool phase waits for a connection another request of the client holds, and each of
             # those is bounded by its own connect, read and write: ``pool=None`` alone holds no call
             # on a stalled peer (https://www.python-httpx.org/advanced/timeouts/: "the maximum
-            # duration to wait for a connection from the connection pool")
+            # duration to wait for a connection from the connection pool"). A stream held open (a
+            # subscription) keeps its connection: a client that holds all of them so would make the
+            # others wait forever, which this entry does not see
             essential=("connect", "read", "write"),
             positional=("timeout",),
             all_phases_param="timeout",

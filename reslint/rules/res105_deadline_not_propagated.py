@@ -27,7 +27,7 @@ import libcst as cst
 from reslint.analysis.facts import DEADLINE_WHY as WHY
 from reslint.analysis.summary import function_name
 from reslint.analysis.deadlines import DEFAULT_BUDGET_PARAMETERS, GRPC, Budget, budgets_of, function_scope
-from reslint.analysis.timeouts import EXCESSIVE, OK, find_argument, read_call_timeout
+from reslint.analysis.timeouts import EXCESSIVE, OK, called_name, find_argument, read_call_timeout
 from reslint.catalog.model import CEILING_CATEGORIES
 from reslint.diagnostics import Applicability
 from reslint.rules.base import FixPlan, Rule
@@ -137,7 +137,7 @@ class DeadlineNotPropagated(Rule):
         longest = max(float(v) for v in numbers) * spec.unit_s
         if longest <= 0 or (in_loop and longest <= POLL_SLICE_S):
             return None  # a non-blocking poll, or a poll slice of a loop that enforces the budget
-        name = spec.qualname if "*" not in spec.qualname else source(node.func)
+        name = called_name(node, spec)
         return _Fixed(node, name, reading.param.name, arg.value, value if spec.unit_s == 1.0 else None, where)
 
     def _local_function(self, node: cst.Call) -> Optional[cst.FunctionDef]:
