@@ -164,8 +164,9 @@ class Idempotency:
         return False
 
     def _stored(self, call: cst.Call) -> bool:
-        """Whether a completion request's body may ask to keep it (``"store": True``, or a body
-        reslint cannot read)."""
+        """Whether a completion request's body may ask to keep it: ``"store"`` set to anything but
+        ``False``/``None``, or a ``**extra`` that may hold it. A payload built elsewhere is taken as
+        not stored (a completion is kept only when asked)."""
         arg = find_argument(call, "json", None)
         if arg is None:
             return False
