@@ -110,7 +110,7 @@ def _logs_only(statement) -> bool:
         (isinstance(func, cst.Name) and func.value == "print")
 
 
-def _always_leaves(block) -> bool:
+def always_leaves(block) -> bool:
     """Whether a block (an indented block or a one-line suite) always raises, returns or breaks."""
     body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
     if not body:
@@ -125,8 +125,8 @@ def _statement_leaves(last) -> bool:
         return True
     if isinstance(last, cst.If) and last.orelse is not None:
         orelse = last.orelse
-        other = _statement_leaves(orelse) if isinstance(orelse, cst.If) else _always_leaves(orelse.body)
-        return _always_leaves(last.body) and other
+        other = _statement_leaves(orelse) if isinstance(orelse, cst.If) else always_leaves(orelse.body)
+        return always_leaves(last.body) and other
     return False
 
 
@@ -154,7 +154,7 @@ def _leaves_after(loop, node: cst.Try, flag) -> bool:
         last = block[-1] if block else None  # ``except E:\n    continue`` or ``except E: continue``
         goes_round = isinstance(last, cst.Continue) or (
             isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Continue))
-        if not goes_round and not _always_leaves(handler.body):
+        if not goes_round and not always_leaves(handler.body):
             return False
     for stmt in body[index + 1:]:
         if isinstance(stmt, cst.SimpleStatementLine) and any(
@@ -343,9 +343,9 @@ def _raises(block) -> bool:
 
 def _one_branch_leaves(node: cst.If) -> bool:
     """``if x: raise`` or ``if x: ... else: raise``: a give-up branch."""
-    if _always_leaves(node.body):
+    if always_leaves(node.body):
         return True
-    return isinstance(node.orelse, cst.Else) and _always_leaves(node.orelse.body)
+    return isinstance(node.orelse, cst.Else) and always_leaves(node.orelse.body)
 
 
 class LoopAnalyzer:
@@ -385,7 +385,7 @@ class LoopAnalyzer:
         helper_sleeps = self.pausing_calls(nodes, sleeps, scope)
         settling = {id(s) for t in tries for s in _sleeps_before_leaving(t)}
         sleeps = [s for s in sleeps if id(s) not in settling]  # run once, after success: no wait between attempts
-        handlers = [h for t in tries for h in t.handlers if not _always_leaves(h.body)]
+        handlers = [h for t in tries for h in t.handlers if not always_leaves(h.body)]
         handler_ids = {id(h) for h in handlers}  # not `h in handlers`, once per handler of every try
         if handlers and all(_changes_the_request(h, t) for t in tries for h in t.handlers if id(h) in handler_ids):
             return None  # each pass sends a corrected request (an LLM re-prompt): not a blind retry
@@ -950,7 +950,7 @@ class LoopAnalyzer:
         if not isinstance(arg, cst.Name):
             return False
         for stmt in _statements_before(loop.body, sleep):
-            if not (isinstance(stmt, cst.If) and isinstance(stmt.test, cst.Comparison) and _always_leaves(stmt.body)
+            if not (isinstance(stmt, cst.If) and isinstance(stmt.test, cst.Comparison) and always_leaves(stmt.body)
                     and len(stmt.test.comparisons) == 1):
                 continue
             test, target = stmt.test, stmt.test.comparisons[0]

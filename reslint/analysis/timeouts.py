@@ -561,15 +561,9 @@ def _reconnects(stream, statements) -> bool:
             return False
         if isinstance(outer, cst.Try) and any(k2 < k and isinstance(statements[k2], cst.While)
                                               for k2 in range(k)):
-            return any(not _handler_leaves(h) for h in outer.handlers)
-    return False
+            from reslint.analysis.loops import always_leaves  # loops reads timeouts: imported when needed
 
-
-def _handler_leaves(handler: cst.ExceptHandler) -> bool:
-    body = handler.body.body
-    last = body[-1] if body else None
-    if isinstance(last, cst.SimpleStatementLine):
-        return any(isinstance(x, (cst.Raise, cst.Return, cst.Break)) for x in last.body)
+            return any(not always_leaves(h.body) for h in outer.handlers)
     return False
 
 
