@@ -833,13 +833,13 @@ def test_a_pause_after_success_is_not_a_wait_between_attempts(linter, body, expe
 
 def test_the_worst_case_counts_only_the_waits_between_attempts(linter):
     body = """\
-    def wait_ready():
+    def fetch_when_ready():
         for _ in range(180):
             try:
-                session.get('u', timeout=5)
+                items = session.get('u', timeout=5).json()
                 time.sleep(1)
                 log.info('ready')
-                return
+                return items
             except T:
                 time.sleep(0.5)
     """

@@ -584,3 +584,50 @@ def test_a_retry_of_a_locked_local_file_is_not_aimed_at_an_error_a_retry_cannot_
     """
     assert found(linter, body.replace("{caught}", "PermissionError")) == []
     assert [code for _, code in found(linter, body.replace("{caught}", "Exception"))] == ["RES204"]
+
+
+# -- readiness probes: the attempt only learns that the server answers ---------------------------
+PROBE = """\
+def wait_ready(client):
+    for _ in range(3):
+        try:
+            {attempt}
+            {leave}
+        except Exception:
+            time.sleep(3)
+"""
+
+
+@pytest.mark.parametrize("attempt, leave, expected", [
+    # a ping, a dropped GET, a connection opened and closed: a wait for readiness
+    ("client.ping()", "break", []),
+    ("client.search(index='i', body={})", "return", []),
+    ("session.get('https://api.example.invalid/health', timeout=5).raise_for_status()", "return True", []),
+    ("r = redis.Redis(socket_timeout=5, socket_connect_timeout=5)\n            r.close()", "break", []),
+    # the answer leaves the attempt, or the attempt writes: a retry
+    ("return session.get('https://api.example.invalid/items', timeout=5).json()", "", [(6, "RES204"), (7, "RES201")]),
+    ("session.put('https://api.example.invalid/items/1', json={}, timeout=5)", "break", [(6, "RES204"), (7, "RES201")]),
+    ("session.post('https://api.example.invalid/items', json={}, timeout=5)", "break",
+     [(4, "RES402"), (6, "RES204"), (7, "RES201")]),
+    # a project function: what it does is not known here
+    ("client.refresh_all()", "break", [(6, "RES204"), (7, "RES201")]),
+])
+def test_a_readiness_probe_is_a_poll(linter, attempt, leave, expected):
+    body = PROBE.format(attempt=attempt, leave=leave)
+    if not leave:
+        body = body.replace("            \n", "")
+        expected = [(row - 1 if row > 4 else row, code) for row, code in expected]
+    assert found(linter, body) == expected
+
+
+def test_a_connection_kept_after_the_wait_is_a_retry_of_the_connect(linter):
+    body = ("def connect():\n    for _ in range(3):\n        try:\n"
+            "            r = redis.Redis(socket_timeout=5, socket_connect_timeout=5)\n            break\n"
+            "        except Exception:\n            time.sleep(3)\n    return r\n")
+    assert found(linter, body) == [(6, "RES204"), (7, "RES201")]
+
+
+def test_a_probe_with_no_pause_is_a_busy_poll(linter):
+    body = ("def wait_ready(client):\n    for _ in range(20):\n        try:\n            client.ping()\n"
+            "            break\n        except redis.ConnectionError:\n            pass\n")
+    assert found(linter, body) == [(2, "RES205")]

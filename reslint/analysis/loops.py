@@ -447,6 +447,9 @@ class LoopAnalyzer:
         poll = poll or (bool(handlers) and not any(_success_leaves(t, flag, loop) for t in tries)
                         and not any(isinstance(n, cst.If) and checks_response(n.test) for n in nodes)
                         and any(id(n) not in in_handlers for n in sleeps + helper_sleeps))
+        # ``try: client.ping(); break / except Exception: sleep(5)``: it learns only that the server
+        # answers, so every error it catches means "not ready yet"
+        poll = poll or (bool(handlers) and bool(tries) and all(self.probes(t, scope) for t in tries))
         facts = LoopFacts(sleeps=tuple(sleeps), handlers=tuple(handlers), aimed_at_rate_limit=aimed,
                           sleeps_in_handlers=frozenset(id(s) for s in sleeps if id(s) in in_handlers),
                           sleeps_after_rate_limit=frozenset(id(s) for s in sleeps if id(s) in after_429),
@@ -455,6 +458,114 @@ class LoopAnalyzer:
                           bound=dict(self.ctx.param_values) or None)
         return RetryPolicy(POLLING if poll else HAND_ROLLED, Role.LOOP, loop, attempts=attempts,
                            max_delay_s=cap if capped else None, wait=wait, retried=retried, loop=facts)
+
+    def probes(self, node: cst.Try, scope) -> bool:
+        """Whether a try's attempt only tests that a server answers: a readiness probe.
+
+        Its body (and ``else``) runs straight through, statement by statement: calls whose value is
+        dropped (``client.ping()``, ``await conn.execute("SELECT 1")``), ``with`` blocks made of the
+        same (``async with engine.begin() as conn:``), a name bound to a constant (``ready = True``)
+        or to a call's value that is read only as the receiver of dropped calls in this try
+        (``conn = psycopg2.connect(dsn); conn.close()``), and a last statement that leaves with
+        nothing (``break``, ``return``, ``return True``). Its calls ask a server whether it is up and
+        change nothing (:meth:`_probe_call`: ``ping()``, a GET, a connection opened and closed), or
+        sleep and log; a PUT, an upload or a call of the project's own functions is no probe. The loop carries nothing out of the
+        attempt but "it answered", so it is a wait for readiness (DESIGN "Polls are not
+        retries"): a connection refused or a shard not yet allocated is the condition it waits
+        on, whatever the handler catches."""
+        blocks = [node.body] + ([node.orelse.body] if node.orelse is not None else [])
+        statements = [stmt for block in blocks for stmt in _statements(block)]
+        if not statements or not _leaves_with_nothing_to_do(statements[-1]):
+            return False
+        dropped: List[cst.Call] = []
+        receivers: Dict[str, cst.Call] = {}
+        pending = statements[:-1]
+        while pending:
+            stmt = pending.pop(0)
+            if isinstance(stmt, cst.With):
+                for item in stmt.items:
+                    call = item.item.expression if isinstance(item.item, cst.Await) else item.item
+                    if not isinstance(call, cst.Call):
+                        return False
+                    dropped.append(call)
+                    if item.asname is not None:
+                        if not isinstance(item.asname.name, cst.Name):
+                            return False
+                        receivers[item.asname.name.value] = call
+                pending[:0] = _statements(stmt.body)
+                continue
+            if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+                return False
+            small = stmt.body[0]
+            call = _bare_call(stmt)
+            if call is not None:
+                dropped.append(call)
+            elif isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+                    isinstance(small.targets[0].target, cst.Name):
+                value = small.value.expression if isinstance(small.value, cst.Await) else small.value
+                if isinstance(value, cst.Call):
+                    dropped.append(value)
+                    receivers[small.targets[0].target.value] = value
+                elif not _constant(self.ctx.value_of(value, scope)) and \
+                        not (isinstance(value, cst.Name) and value.value in ("True", "False", "None")):
+                    return False
+            else:
+                return False
+        if receivers and not self._only_receivers(node, receivers, scope):
+            return False
+        calls = [n for call in dropped for n in expressions(call) if isinstance(n, cst.Call)]  # ``get(u).raise_for_status()``
+        kinds = [self._probe_call(call, scope) for call in calls]
+        return None not in kinds and "probe" in kinds
+
+    def _probe_call(self, call: cst.Call, scope) -> Optional[str]:
+        """What a call of a readiness probe is: ``"probe"`` when it asks a server whether it is up
+        and changes nothing (an HTTP GET, HEAD or OPTIONS, a method of ``PROBE_METHODS``, building
+        a client or opening a connection), ``"quiet"`` for a sleep, a logger, ``print``,
+        ``raise_for_status()`` or ``close()``, and ``None`` for anything else (a PUT, an upload,
+        a project function: what it does is not known here)."""
+        from reslint.analysis.timeouts import read_call_timeout  # timeouts read loops: imported when needed
+        from reslint.catalog.idempotency import HTTP_CALLS
+        from reslint.catalog.names import FACTORIES
+
+        qual = self.ctx.qualname(call.func, scope)
+        func = call.func
+        method = func.attr.value if isinstance(func, cst.Attribute) else None
+        if qual in cat.SLEEPS or method in _LOG_METHODS or method in ("raise_for_status", "close") or \
+                (isinstance(func, cst.Name) and func.value == "print"):
+            return "quiet"
+        if method in cat.PROBE_METHODS:
+            return "probe"
+        if qual in HTTP_CALLS:
+            verb = HTTP_CALLS[qual]
+            if verb is None:
+                first = call.args[0].value if call.args and call.args[0].keyword is None else None
+                verb = self.ctx.string_text(first) if first is not None else None
+            return "probe" if isinstance(verb, str) and verb.upper() in ("GET", "HEAD", "OPTIONS") else None
+        saved, self.ctx.scope = self.ctx.scope, scope
+        try:
+            reading = read_call_timeout(call, self.ctx)
+        finally:
+            self.ctx.scope = saved
+        opens = reading is not None and reading.spec.category != "subprocess" and \
+            (reading.spec.carrier or qual in FACTORIES)  # a client built, a connection opened
+        return "probe" if opens else None
+
+    def _only_receivers(self, node: cst.Try, receivers: Dict[str, cst.Call], scope) -> bool:
+        """Whether each of ``receivers`` (names a probe binds) is read in its function only as
+        the receiver of a call whose value is dropped in the try ``node`` (``conn.close()``)."""
+        root = scope.node if scope is not None and scope.node is not None else node
+        inside = {id(n) for n in nodes_within(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda))}
+        allowed = set()
+        for stmt in nodes_within(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            call = _bare_call(stmt) if isinstance(stmt, cst.SimpleStatementLine) else None
+            if call is not None and isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name):
+                allowed.add(id(call.func.value))
+        bound = {id(n.target) for n in expressions(root) if isinstance(n, cst.AssignTarget)} | \
+            {id(n.name) for n in expressions(root) if isinstance(n, cst.AsName)}
+        for name in read_name_nodes(root):
+            if name.value in receivers and id(name) not in bound and (id(name) not in inside or id(name) not in allowed):
+                return False
+        return True
 
     def tries(self, body) -> List[cst.Try]:
         """``try`` statements of the loop body, not those nested in a handler (cleanup)."""

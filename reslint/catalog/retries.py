@@ -101,6 +101,16 @@ READ_TIMEOUT_ERRORS: FrozenSet[str] = frozenset({
 #: Semaphore.acquire, Queue.get, Queue.join; https://docs.python.org/3/library/asyncio-sync.html,
 #: https://docs.python.org/3/library/asyncio-queue.html).
 TIMED_WAITS: FrozenSet[str] = frozenset({"asyncio.wait_for"})
+#: Methods that ask a server whether it is up, or read without changing anything, as readiness
+#: waits call them and drop the answer (``client.ping()``): a loop whose attempt only makes such a
+#: call learns nothing but "it answered" (``LoopAnalyzer.probes``). redis-py ``Redis.ping``
+#: (redis/commands/core.py), PyMongo ``MongoClient.server_info``
+#: (https://pymongo.readthedocs.io/en/stable/api/pymongo/mongo_client.html), Elasticsearch and
+#: OpenSearch ``ping``, ``info``, ``search``, ``indices.exists``, ``cluster.health``
+#: (https://elasticsearch-py.readthedocs.io/en/stable/api/elasticsearch.html,
+#: https://opensearch.org/docs/latest/clients/python-low-level/), Chroma ``heartbeat``
+#: (https://docs.trychroma.com/reference/python/client).
+PROBE_METHODS: FrozenSet[str] = frozenset({"ping", "server_info", "info", "search", "exists", "health", "heartbeat"})
 LOCAL_WAIT_METHODS: FrozenSet[str] = frozenset({"wait", "get", "acquire", "join"})
 #: ``wait()`` of an event or condition is a local wait whatever the object; ``get()``,
 #: ``acquire()`` and ``join()`` are so only on these types (a database pool's ``acquire()`` may
