@@ -1485,6 +1485,17 @@ def test_local_primitives_have_the_wait_methods_the_catalog_names(qualname: str)
     assert any(callable(getattr(made, method, None)) for method in retries.LOCAL_WAIT_METHODS), qualname
 
 
+@pytest.mark.parametrize("owner, methods", [
+    ("redis.Redis", {"ping", "info"}),  # redis/commands/core.py
+    ("pymongo.MongoClient", {"server_info"}),  # pymongo/synchronous/mongo_client.py
+])
+def test_readiness_probe_methods_are_methods_of_the_installed_clients(owner: str, methods):
+    """``PROBE_METHODS`` names methods that ask a server whether it is up: the installed clients have them."""
+    cls, _, _ = resolve(owner)
+    assert methods <= retries.PROBE_METHODS
+    assert all(callable(getattr(cls, method, None)) for method in methods), owner
+
+
 # -- programs a subprocess runs (reslint/catalog/programs.py), checked against the installed ones ------
 def _program_help(name: str) -> Optional[str]:
     """What the installed program says about its options (``None`` when it is not installed):
