@@ -1496,6 +1496,22 @@ def test_readiness_probe_methods_are_methods_of_the_installed_clients(owner: str
     assert all(callable(getattr(cls, method, None)) for method in methods), owner
 
 
+@pytest.mark.parametrize("package, resource, path", [
+    ("openai", "resources/chat/completions/completions.py", "/chat/completions"),
+    ("openai", "resources/completions.py", "/completions"),
+    ("openai", "resources/responses/responses.py", "/responses"),
+    ("anthropic", "resources/messages/messages.py", "/v1/messages"),
+])
+def test_model_endpoint_paths_are_the_paths_the_installed_sdks_post_to(package, resource, path):
+    """``MODEL_ENDPOINT_PATHS``: the SDKs' generating resources send their requests to these paths."""
+    from reslint.catalog.timeouts import MODEL_ENDPOINT_PATHS
+
+    module = importlib.import_module(package)
+    text = (Path(module.__file__).parent / resource).read_text(encoding="utf-8")
+    assert f'"{path}"' in text
+    assert path in MODEL_ENDPOINT_PATHS
+
+
 # -- programs a subprocess runs (reslint/catalog/programs.py), checked against the installed ones ------
 def _program_help(name: str) -> Optional[str]:
     """What the installed program says about its options (``None`` when it is not installed):

@@ -252,3 +252,41 @@ def test_an_event_subscription_waits_between_events_on_purpose(body, expected):
 ])
 def test_a_stream_that_is_no_subscription_is_reported(source):
     assert [code for code, _ in findings(source)] == ["RES102"]
+
+
+MODEL_HEAD = 'import httpx\nimport requests\n\nBASE = "https://api.anthropic.com"\n\n\n'
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    # a request whose URL's path names a model API that generates is a model call
+    ("def f(base, body):\n    return requests.post(f'{base}/v1/chat/completions', json=body, timeout=120)\n", []),
+    ("def f(body):\n    return requests.post(BASE + '/v1/messages', json=body, timeout=300)\n", []),
+    ("def f(body):\n    return requests.post(f'{BASE}/v1/messages', json=body, timeout=301)\n",
+     ["RES103 timeouts.model.max-timeout (300 s)"]),
+    ("def f(base, model):\n    return requests.post(f'{base}/models/{model}:generateContent?alt=sse', timeout=240)\n", []),
+    # a client built for the function's requests to a model endpoint, streamed or not
+    ("async def f(body):\n    async with httpx.AsyncClient(timeout=300.0) as client:\n"
+     "        return await client.post(f'{BASE}/v1/messages', content=body)\n", []),
+    ("async def f(body):\n    async with httpx.AsyncClient(timeout=300.0) as client:\n"
+     "        async with client.stream('POST', f'{BASE}/v1/messages', content=body) as r:\n"
+     "            return await r.aread()\n", []),
+    # another URL, one unknown, a request to another endpoint beside it, or a client kept: the network ceiling
+    ("def f(base):\n    return requests.get(f'{base}/export', timeout=120)\n", ["RES103 max-timeout (60 s)"]),
+    ("async def f(path, body):\n    async with httpx.AsyncClient(timeout=300.0) as client:\n"
+     "        return await client.post(f'{BASE}/{path}', content=body)\n", ["RES103 max-timeout (60 s)"]),
+    ("async def f(body):\n    async with httpx.AsyncClient(timeout=300.0) as client:\n"
+     "        await client.post(f'{BASE}/v1/messages', content=body)\n"
+     "        return await client.get(f'{BASE}/v1/models')\n", ["RES103 max-timeout (60 s)"]),
+    ("def f():\n    return httpx.Client(timeout=300.0)\n", ["RES103 max-timeout (60 s)"]),
+])
+def test_a_plain_http_request_to_a_model_endpoint_is_a_model_call(body, expected):
+    linter = Linter(Settings(root=Path(".")))
+    found, errors = linter.lint_text(MODEL_HEAD + body, "m.py")
+    assert errors == []
+    assert [f"{f.code} {f.message.split('above ', 1)[1].split(':', 1)[0]}" for f in found] == expected
+
+
+def test_the_fix_for_a_model_request_inserts_the_model_default():
+    source = MODEL_HEAD + "def f(base, body):\n    return requests.post(f'{base}/v1/chat/completions', json=body)\n"
+    fixed = fix_text(Linter(Settings(root=Path("."))), source, "m.py", unsafe=True).text
+    assert "requests.post(f'{base}/v1/chat/completions', json=body, timeout=120)" in fixed

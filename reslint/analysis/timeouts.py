@@ -20,10 +20,11 @@ from reslint.analysis.commands import BOUNDED, INTERACTIVE, LOCAL, NETWORK, UNKN
     shown_command
 from reslint.analysis.model_calls import items_set_no_timeout, setting_value, unpacked_keywords
 from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_call
-from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, NETWORK as NETWORK_CALL, TimeoutObjectSpec, \
-    TimeoutParam, TimeoutSpec
-from reslint.catalog.timeouts import MODEL_SDK_HTTP_CLIENTS, MOUNTED_TIMEOUTS, STREAM_READERS, STREAM_REQUESTS, \
-    STREAMED_WHEN_ITERATED
+from reslint.catalog.idempotency import HTTP_CALLS
+from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, MODEL as MODEL_CALL, NETWORK as NETWORK_CALL, \
+    TimeoutObjectSpec, TimeoutParam, TimeoutSpec
+from reslint.catalog.timeouts import MODEL_ENDPOINT_PATHS, MODEL_SDK_HTTP_CLIENTS, MOUNTED_TIMEOUTS, STREAM_READERS, \
+    STREAM_REQUESTS, STREAMED_WHEN_ITERATED
 from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import UNKNOWN, Context, dotted_name
 from reslint.semantics.cstutil import source
@@ -119,6 +120,8 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
     if spec is None:
         return None
     spec = _categorised(call, spec, ctx)
+    if spec.category == NETWORK_CALL and (_asks_a_model(call, ctx) if not spec.carrier else _model_client(call, ctx)):
+        spec = dataclasses.replace(spec, category=MODEL_CALL)  # an HTTP request a model answers
     if _has_custom_adapter(call, spec, ctx):
         return TimeoutReading(spec, UNKNOWN_STATE, "a custom adapter is mounted on the session")
     if spec.connects_with is not None and find_argument(call, *spec.connects_with) is None:
@@ -364,34 +367,7 @@ def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) ->
                     return True
                 return node.func.attr.value in spec.bounded_per_request and \
                     any(a.keyword is not None and a.keyword.value == "timeout" for a in node.args)
-    scope = ctx.scope
-    if scope is None or scope.kind != "function":
-        return False
-    key = ("bound-values", id(scope))  # once per function: value -> the names bound to it
-    if key not in ctx.cache:
-        index: Dict[int, List[str]] = {}
-        for bound, bindings in scope.bindings.items():
-            for b in bindings:
-                if b.kind in ("assign", "with") and b.value is not None:
-                    index.setdefault(id(b.value), []).append(bound)
-        ctx.cache[key] = index
-    names = ctx.cache[key].get(id(call), [])
-    if len(names) != 1:
-        return False
-    name, body = names[0], scope.node
-    bindings = scope.bindings[name]
-    if len(bindings) != 1:  # ``async with Session() as s:`` twice in one function: each in its block
-        binding = next(b for b in bindings if b.value is call)
-        if binding.kind != "with" or not isinstance(binding.node, cst.With):
-            return False
-        body = binding.node.body
-        inside = {id(n) for n in expressions(body)}
-        if any(b is not binding and id(b.node) in inside for b in bindings):
-            return False  # rebound inside its own block
-    uses_key = ("name-uses", id(body), name)
-    if uses_key not in ctx.cache:
-        ctx.cache[uses_key] = _name_uses(body, name)
-    uses = ctx.cache[uses_key]
+    uses = _local_uses(call, ctx)
     if uses is None:
         return False
     requests = 0
@@ -420,6 +396,40 @@ def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) ->
             continue
         return False  # passed on, returned, stored, compared...: it may be used elsewhere
     return requests > 0
+
+
+def _local_uses(call: cst.Call, ctx: Context) -> Optional["_Uses"]:
+    """The reads of the one local name of the function being visited that the client ``call``
+    builds is bound to, once (``s = Client()``, ``async with Client() as s``), or ``None``: a client
+    bound to no local, to several, or rebound in its own block, or a name a nested scope rebinds."""
+    scope = ctx.scope
+    if scope is None or scope.kind != "function":
+        return None
+    key = ("bound-values", id(scope))  # once per function: value -> the names bound to it
+    if key not in ctx.cache:
+        index: Dict[int, List[str]] = {}
+        for bound, bindings in scope.bindings.items():
+            for b in bindings:
+                if b.kind in ("assign", "with") and b.value is not None:
+                    index.setdefault(id(b.value), []).append(bound)
+        ctx.cache[key] = index
+    names = ctx.cache[key].get(id(call), [])
+    if len(names) != 1:
+        return None
+    name, body = names[0], scope.node
+    bindings = scope.bindings[name]
+    if len(bindings) != 1:  # ``async with Session() as s:`` twice in one function: each in its block
+        binding = next(b for b in bindings if b.value is call)
+        if binding.kind != "with" or not isinstance(binding.node, cst.With):
+            return None
+        body = binding.node.body
+        inside = {id(n) for n in expressions(body)}
+        if any(b is not binding and id(b.node) in inside for b in bindings):
+            return None  # rebound inside its own block
+    uses_key = ("name-uses", id(body), name)
+    if uses_key not in ctx.cache:
+        ctx.cache[uses_key] = _name_uses(body, name)
+    return ctx.cache[uses_key]
 
 
 #: where a statement's own expressions end: nested scopes, blocks and the next clause's header
@@ -612,6 +622,49 @@ def _categorised(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> TimeoutSpec
     value = ctx.string_text(arg.value)
     category = dict(categories).get(value) if value is not None else None
     return spec if category is None else dataclasses.replace(spec, category=category)
+
+
+def _asks_a_model(call: cst.Call, ctx: Context) -> Optional[bool]:
+    """Whether an HTTP request ``call`` goes to a model API that generates (its URL's path ends with
+    one of ``MODEL_ENDPOINT_PATHS``: ``f"{BASE}/v1/messages"``, ``"/chat/completions"``): ``None``
+    when it is no request reslint knows or its URL's text is not known."""
+    qual = ctx.qualname(call.func)
+    if qual in HTTP_CALLS:
+        position = 0 if HTTP_CALLS[qual] is not None else 1
+    elif qual in STREAM_REQUESTS:
+        position = 1  # ``client.stream("POST", url)``
+    else:
+        return None
+    arg = find_argument(call, "url", position)
+    if not isinstance(arg, cst.Arg):
+        return None
+    url, _ = ctx.resolve(arg.value)
+    while isinstance(url, cst.BinaryOperation) and isinstance(url.operator, cst.Add):
+        url = url.right  # ``base + "/v1/messages"``: the path ends as its last part does
+    text = ctx.string_text(url)
+    if not text:
+        return None
+    return text.split("?", 1)[0].split("#", 1)[0].rstrip("/").endswith(MODEL_ENDPOINT_PATHS)
+
+
+def _model_client(call: cst.Call, ctx: Context) -> bool:
+    """Whether the HTTP client ``call`` builds is bound to a local of the function being visited and
+    used there only to send requests to model APIs that generate (:func:`_asks_a_model`), and to
+    close it: what it waits on is a model's answer."""
+    uses = _local_uses(call, ctx)
+    if uses is None:
+        return False
+    asked = 0
+    for parent, node in uses:
+        if not (isinstance(parent, cst.Attribute) and parent.value is node):
+            return False  # passed on, returned, stored: it may send other requests elsewhere
+        method, caller = uses.chains.get(id(node), (parent.attr.value, None))
+        if method in _CLOSING and caller is not None:
+            continue
+        if caller is None or _asks_a_model(caller, ctx) is not True:
+            return False
+        asked += 1
+    return asked > 0
 
 
 def _combine(readings: List[TimeoutReading]) -> TimeoutReading:

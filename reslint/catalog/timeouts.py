@@ -423,6 +423,19 @@ TIMEOUT_CALLS: Dict[str, TimeoutSpec] = _index(
 #: long-poll stream), waiting between events by design. Sources: httpx ``Client.stream``,
 #: ``Response.iter_lines``/``aiter_lines``... (https://www.python-httpx.org/quickstart/#streaming-responses).
 STREAM_REQUESTS: Tuple[str, ...] = ("httpx.stream", "httpx.Client.stream", "httpx.AsyncClient.stream")
+#: URL paths (their ends) of model APIs that generate: a plain HTTP client's request to one is a model
+#: call, judged against the model category's ceiling (a completion takes tens of seconds, a long
+#: answer minutes). OpenAI ``/chat/completions``, ``/completions``, ``/responses``
+#: (https://platform.openai.com/docs/api-reference); Anthropic ``/v1/messages``
+#: (https://docs.anthropic.com/en/api/messages); Gemini ``:generateContent``,
+#: ``:streamGenerateContent`` (https://ai.google.dev/api/generate-content); Ollama ``/api/generate``,
+#: ``/api/chat`` (https://github.com/ollama/ollama/blob/main/docs/api.md); SGLang and Text Generation
+#: Inference ``/generate``, ``/generate_stream`` (https://docs.sglang.ai/basic_usage/native_api.html,
+#: https://huggingface.github.io/text-generation-inference/).
+MODEL_ENDPOINT_PATHS: Tuple[str, ...] = (
+    "/chat/completions", "/completions", "/responses", "/v1/messages", ":generateContent",
+    ":streamGenerateContent", "/api/generate", "/api/chat", "/generate", "/generate_stream",
+)
 #: (lines and text: events arrive as lines, a server-sent event or a JSON document each; a body read in
 #: bytes is a download, which a read timeout fits)
 STREAM_READERS: Tuple[str, ...] = ("iter_lines", "aiter_lines", "iter_text", "aiter_text")
