@@ -290,3 +290,22 @@ def test_the_fix_for_a_model_request_inserts_the_model_default():
     source = MODEL_HEAD + "def f(base, body):\n    return requests.post(f'{base}/v1/chat/completions', json=body)\n"
     fixed = fix_text(Linter(Settings(root=Path("."))), source, "m.py", unsafe=True).text
     assert "requests.post(f'{base}/v1/chat/completions', json=body, timeout=120)" in fixed
+
+
+@pytest.mark.parametrize(("body", "read_s"), [
+    # a client that long-polls SQS: the read timeout outlasts the longest wait by the default
+    ("def consume():\n    sqs = boto3.client('sqs')\n    while True:\n"
+     "        sqs.receive_message(QueueUrl='q', WaitTimeSeconds=20)\n", 30),
+    ("WAIT_S = 15\n\n\ndef consume():\n    sqs = boto3.client('sqs')\n"
+     "    sqs.receive_message(QueueUrl='q', WaitTimeSeconds=WAIT_S)\n"
+     "    sqs.receive_message(QueueUrl='q', WaitTimeSeconds=5)\n", 25),
+    ("SQS = boto3.client('sqs')\n\n\ndef consume():\n    return SQS.receive_message(QueueUrl='q', WaitTimeSeconds=20)\n", 30),
+    # short polls, other requests, an unknown wait: the default alone
+    ("def consume():\n    sqs = boto3.client('sqs')\n    sqs.receive_message(QueueUrl='q')\n", 10),
+    ("def send():\n    sqs = boto3.client('sqs')\n    sqs.send_message(QueueUrl='q', MessageBody='x')\n", 10),
+    ("def consume(wait):\n    sqs = boto3.client('sqs')\n    sqs.receive_message(QueueUrl='q', WaitTimeSeconds=wait)\n", 10),
+])
+def test_the_fix_on_a_long_polling_client_outlasts_its_longest_wait(body, read_s):
+    source = HEAD + body
+    fixed = fix_text(Linter(Settings(root=Path("."))), source, "m.py", unsafe=True).text
+    assert f"boto3.client('sqs', config=Config(connect_timeout=10, read_timeout={read_s}))" in fixed

@@ -29,6 +29,7 @@ from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import UNKNOWN, Context, dotted_name
 from reslint.semantics.cstutil import source
 from reslint.semantics.walk import children, expressions, nodes_within
+from reslint.values import is_number
 
 OK, MISSING, DISABLED, EXCESSIVE, UNKNOWN_STATE = "ok", "missing", "disabled", "excessive", "unknown"
 _SEVERITY = {DISABLED: 4, EXCESSIVE: 3, UNKNOWN_STATE: 2, OK: 1}
@@ -62,6 +63,9 @@ class TimeoutReading:
     unbounded: bool = False
     #: another way to bound the call, for the message (a program's own timeout option)
     advice: str = ""
+    #: for ``missing``: the longest wait, in seconds, the server holds a request of this client
+    #: open by design (a long poll, ``spec.long_polls``): a read timeout a fix adds outlasts it
+    held_s: float = 0.0
 
 
 def read_call_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
@@ -74,6 +78,8 @@ def read_call_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
     if key in ctx.cache:
         return ctx.cache[key]
     reading = _read(call, ctx)
+    if reading is not None and reading.state == MISSING and reading.spec.long_polls:
+        reading.held_s = _longest_hold(call, reading.spec, ctx)
     ctx.cache[key] = reading
     if reading is not None and reading.spec.qualname == "socket.setdefaulttimeout" and \
             _finite_default_call(call, ctx, ctx.scope):
@@ -398,12 +404,13 @@ def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) ->
     return requests > 0
 
 
-def _local_uses(call: cst.Call, ctx: Context) -> Optional["_Uses"]:
+def _local_uses(call: cst.Call, ctx: Context, module: bool = False) -> Optional["_Uses"]:
     """The reads of the one local name of the function being visited that the client ``call``
     builds is bound to, once (``s = Client()``, ``async with Client() as s``), or ``None``: a client
-    bound to no local, to several, or rebound in its own block, or a name a nested scope rebinds."""
+    bound to no local, to several, or rebound in its own block, or a name a nested scope rebinds.
+    ``module``: a client bound to a global of the module counts too, with its reads in the module."""
     scope = ctx.scope
-    if scope is None or scope.kind != "function":
+    if scope is None or scope.kind not in (("function", "module") if module else ("function",)):
         return None
     key = ("bound-values", id(scope))  # once per function: value -> the names bound to it
     if key not in ctx.cache:
@@ -622,6 +629,26 @@ def _categorised(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> TimeoutSpec
     value = ctx.string_text(arg.value)
     category = dict(categories).get(value) if value is not None else None
     return spec if category is None else dataclasses.replace(spec, category=category)
+
+
+def _longest_hold(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> float:
+    """The longest constant wait, in seconds, of the long polls (``spec.long_polls``:
+    ``sqs.receive_message(WaitTimeSeconds=20)``) made on the client ``call`` builds, when it is
+    bound to a local of the function being visited or to a global of the module; ``0.0`` when
+    none is seen."""
+    uses = _local_uses(call, ctx, module=True)
+    if uses is None:
+        return 0.0
+    polls = dict(spec.long_polls)
+    longest = 0.0
+    for method, caller in uses.chains.values():
+        if method not in polls or caller is None:
+            continue
+        arg = find_argument(caller, polls[method], None)
+        value = ctx.value_of(arg.value) if isinstance(arg, cst.Arg) else None
+        if is_number(value) and value > longest:
+            longest = float(value)
+    return longest
 
 
 def _asks_a_model(call: cst.Call, ctx: Context) -> Optional[bool]:

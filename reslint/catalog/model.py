@@ -112,6 +112,10 @@ class TimeoutSpec:
       sign a URL or a token locally): a client bound to a local of one function and used there
       only through these, and through ``bounded_per_request`` methods that pass ``timeout=``, is
       not reported.
+    - ``long_polls``: ``(method, param name)`` of the built client's requests that the server holds
+      open for up to that argument's seconds before it answers (SQS ``receive_message``'s
+      ``WaitTimeSeconds``): a read timeout a fix inserts must outlast the longest such wait seen on
+      a client bound in the function, or every long poll would fail.
     - ``streams_from``: ``(param name, position, transports)``: the client reads a stream passed
       as this argument, and only a stream visibly made by one of ``transports`` (qualified names
       of transports that do not bound a read themselves) makes a missing timeout a wait forever; a
@@ -163,6 +167,7 @@ class TimeoutSpec:
     timeout_from: Optional[Tuple[str, Optional[int]]] = None
     bounded_per_request: Tuple[str, ...] = ()
     local_methods: Tuple[str, ...] = ()
+    long_polls: Tuple[Tuple[str, str], ...] = ()
     streams_from: Optional[Tuple[str, int, Tuple[str, ...]]] = None
     url: Optional[Tuple[str, int]] = None
     whole_units: bool = False

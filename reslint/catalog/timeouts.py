@@ -300,7 +300,12 @@ def _cloud() -> List[TimeoutSpec]:
     # client_timeout != HTTPX_DEFAULT_TIMEOUT: timeout = client_timeout``) (2.54.0; anthropic 2.17.0 alike);
     # the SDKs' own HTTP clients (MODEL_SDK_HTTP_CLIENTS) carry the SDK's default unless given one
     given_client = ("http_client", None)
-    botocore_fix = "config={obj0}(connect_timeout={seconds}, read_timeout={seconds})"
+    botocore_fix = "config={obj0}(connect_timeout={seconds}, read_timeout={read_seconds})"
+    # SQS long polling: ReceiveMessage's WaitTimeSeconds (0 to 20) holds the request open until a
+    # message arrives or the wait ends, so the HTTP read timeout must be longer
+    # (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_ReceiveMessage.html,
+    # https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-short-and-long-polling.html)
+    boto_long_polls = (("receive_message", "WaitTimeSeconds"),)
     # the presigners botocore adds to its clients sign locally and send nothing
     # (botocore/signers.py add_generate_presigned_url, add_generate_presigned_post,
     # add_generate_db_auth_token: generate_db_auth_token, generate_db_connect_auth_token,
@@ -319,7 +324,7 @@ def _cloud() -> List[TimeoutSpec]:
                                  "botocore defaults to 60 s connect + 60 s read, 120 s per attempt",
                                  fix=botocore_fix, fix_imports=("botocore.config.Config",), carrier=True,
                                  disable_values=(), category_by_argument=("service_name", 0, BOTO_MODEL_SERVICES),
-                                 local_methods=boto_local))
+                                 local_methods=boto_local, long_polls=boto_long_polls))
     for name in ("openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI", "openai.AsyncAzureOpenAI"):
         specs.append(TimeoutSpec(name, (T,), 600.0, openai_src, "the OpenAI client defaults to a 600 s read timeout",
                                  carrier=True, category=MODEL, number_phases=4, default_per_attempt_s=1805.0,

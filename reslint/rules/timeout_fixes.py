@@ -36,6 +36,8 @@ def _render(template: str, reading: TimeoutReading, ctx) -> Tuple[Optional[str],
     values = {
         "param": spec.params[0].name,
         "seconds": str(whole_units(seconds)) if spec.whole_units else format_seconds(seconds),
+        # a read that outlasts the client's long polls (``WaitTimeSeconds=20``) by the default timeout
+        "read_seconds": format_seconds(seconds + reading.held_s),
         "ms": str(whole_units(seconds, 0.001)),
     }
     imports: Tuple[str, ...] = ()
