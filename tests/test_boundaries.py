@@ -374,5 +374,5 @@ def test_the_task_queues_of_example_services_are_the_queued_adapters():
     from reslint import libraries
     from reslint.catalog import services
 
-    queued = tuple(m for a in libraries.ADAPTERS if a.queued for m in a.trigger_modules)
+    queued = tuple(dict.fromkeys(m for a in libraries.ADAPTERS if a.queued for m in a.trigger_modules))
     assert sorted(services.TASK_QUEUE_MODULES) == sorted(queued)

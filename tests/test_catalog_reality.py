@@ -1150,7 +1150,7 @@ EXTRACTOR_READS.update({
 #: huey's Django decorators, whose module needs configured Django settings to import
 #: (test_huey_task_retries).
 CELERY_ENTRIES = ("celery.shared_task", "celery.Celery.task")
-OWN_TESTS = ("dramatiq.actor", *rq_adapter.FORWARDING, *django_rq_adapter.ADAPTER.spellings,
+OWN_TESTS = ("dramatiq.actor", *dramatiq_adapter.DramatiqMiddleware.spellings, *rq_adapter.FORWARDING, *django_rq_adapter.ADAPTER.spellings,
              *huey_adapter.DJANGO_DECORATORS)
 #: backoff wait generators the extractor reads: name -> {parameter: default it assumes}.
 BACKOFF_GENERATORS = backoff_adapter.WAIT_GENERATORS
@@ -1932,6 +1932,29 @@ def test_dramatiq_retries_middleware():
     assert max(compute(20, factor=factor, max_backoff=5000)[1] for _ in range(50)) <= 5000
     # the actor decorator passes the options to the middleware through **options
     assert inspect.signature(_quiet_import("dramatiq").actor).parameters["options"].kind is P.VAR_KEYWORD
+
+
+def test_dramatiq_middleware_and_brokers():
+    """The ``Retries`` middleware a project builds takes the actor options of the same names, and
+    a broker built with no ``middleware=`` installs dramatiq's default list, which holds ``Retries``."""
+    require("dramatiq")
+    middleware = _quiet_import("dramatiq.middleware")
+    for spelled in dramatiq_adapter.DramatiqMiddleware.spellings:
+        if spelled in dramatiq_adapter.BROKERS:
+            continue
+        obj, _, _ = resolve(spelled)
+        assert obj is middleware.Retries, spelled
+    assert {"max_retries", "min_backoff", "max_backoff", "retry_when"} <= set(
+        inspect.signature(middleware.Retries).parameters)
+    assert middleware.Retries in middleware.default_middleware
+    for broker in dramatiq_adapter.BROKERS:
+        module, _, name = broker.rpartition(".")
+        cls = getattr(_quiet_import(module), name)
+        assert inspect.signature(cls).parameters["middleware"].default is None, broker
+    broker_module = _quiet_import("dramatiq.broker")
+    # Broker.__init__: ``middleware=None`` installs one of each class of default_middleware
+    made = broker_module.Broker(middleware=None)
+    assert any(isinstance(m, middleware.Retries) for m in made.middleware)
 
 
 def test_huey_task_retries():

@@ -711,13 +711,44 @@ def test_a_dramatiq_actor_with_the_middlewares_defaults_spelled_out_retries_for_
 
 def test_a_dramatiq_actor_leaves_what_it_does_not_set_to_the_middleware(default):
     """The broker's Retries middleware may be configured elsewhere: attempts and waits the
-    actor does not give are unknown, but every exception is still retried."""
+    actor does not give are unknown, and so is its predicate, which is judged where the
+    middleware is built; the write it replays is still the actor's."""
     body = """
         @dramatiq.actor
         def sync(x):
             requests.post("https://e.invalid", json={}, timeout=5)
         """
-    assert rows(default, DRAMATIQ, body) == [(2, "RES204"), (4, "RES402")]
+    assert rows(default, DRAMATIQ, body) == [(4, "RES402")]
+    # an actor that sets its own retry options and no predicate chose to retry everything
+    assert rows(default, DRAMATIQ, body.replace("@dramatiq.actor", "@dramatiq.actor(max_retries=3)")) == \
+        [(2, "RES204"), (4, "RES402")]
+
+
+@pytest.mark.parametrize("middleware, expected", [
+    # the project's own Retries: its catch-all and its worst case, once, where it is built
+    ("middleware.Retries(max_retries=20, min_backoff=2000)", [(3, "RES202"), (3, "RES204")]),
+    ("middleware.Retries(max_retries=5, min_backoff=1000)", [(3, "RES204")]),
+    ("middleware.Retries(max_retries=5, retry_when=lambda n, e: isinstance(e, requests.Timeout))", []),
+    ("middleware.Retries(max_retries=None)", [(3, "RES203"), (3, "RES204")]),
+])
+def test_the_projects_retries_middleware_is_judged_where_it_is_built(default, middleware, expected):
+    head = DRAMATIQ + "from dramatiq import middleware\nfrom dramatiq.brokers.redis import RedisBroker\n"
+    body = f"""
+        broker = RedisBroker(url="redis://q.invalid", middleware=[
+            {middleware},
+        ])
+        """
+    assert rows(default, head, body) == expected
+
+
+def test_a_broker_built_with_no_middleware_holds_the_default_retries(default):
+    head = DRAMATIQ + "from dramatiq.brokers.redis import RedisBroker\n"
+    body = """
+        broker = RedisBroker(url="redis://q.invalid")
+        """
+    assert rows(default, head, body) == [(2, "RES202"), (2, "RES204")]
+    [text] = messages(default, head, body, "RES204")
+    assert text.startswith("dramatiq's Retries middleware retries every exception (the default predicate)")
 
 
 def test_a_dramatiq_actor_that_does_not_retry_or_decides_by_predicate(default):
@@ -1599,4 +1630,65 @@ def test_a_module_that_imports_only_the_project_decorator_is_read_again(tmp_path
     expected = [("shop/mail_jobs.py", 4, "RES201"), ("shop/mail_jobs.py", 4, "RES204")]
     assert [row for row in _found(tmp_path) if row[0] == "shop/mail_jobs.py"] == expected
     run = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path / "shop" / "mail_jobs.py"])
+    assert sorted((f.filename, f.location.row, f.code) for r in run.results for f in r.findings) == expected
+
+
+ACTOR_FACTORY = """\
+import functools
+from typing import Any
+
+from dramatiq import actor as _actor
+
+
+def actor(actor_name=None, queue_name=None, priority=0, broker=None, **options: Any):
+    def decorator(fn):
+        @functools.wraps(fn)
+        async def _wrapped_fn(*args, **kwargs):
+            return await fn(*args, **kwargs)
+
+        _actor(_wrapped_fn, actor_name=actor_name, queue_name=queue_name, priority=priority, broker=broker,
+               **options)
+        return _wrapped_fn
+
+    return decorator
+"""
+ACTOR_USES = """\
+import httpx
+
+from shop.worker import actor
+
+
+@actor(actor_name="charge.create", priority=1)
+async def create_charge(order_id):
+    async with httpx.AsyncClient(timeout=10) as client:
+        await client.post("https://pay.invalid/charges", json={"order": order_id})
+
+
+@actor(actor_name="stock.refresh", max_retries=3)
+async def refresh_stock(sku):
+    async with httpx.AsyncClient(timeout=10) as client:
+        return (await client.get(f"https://stock.invalid/{sku}")).json()
+"""
+
+
+@pytest.mark.parametrize("factory, expected", [
+    # polar's layout: the wrapper it hands to ``dramatiq.actor`` calls the function: a dramatiq actor
+    (ACTOR_FACTORY, [("shop/jobs.py", 9, "RES402"), ("shop/jobs.py", 12, "RES204")]),
+    # a named parameter handed on under another keyword: ``retries=5`` at a use is not dramatiq's
+    (ACTOR_FACTORY.replace("def actor(actor_name=None,", "def actor(retries=3, actor_name=None,")
+     .replace("priority=priority, broker=broker,", "priority=priority, broker=broker, max_retries=retries,"), []),
+    # the decorator function of no task queue
+    (ACTOR_FACTORY.replace("from dramatiq import actor as _actor", "from registry import register as _actor"), []),
+])
+def test_a_project_function_that_hands_its_options_to_dramatiq_actor_is_that_decorator(tmp_path, factory, expected):
+    """``def actor(..., **options)`` whose decorator registers a wrapper of the function with
+    ``dramatiq.actor(wrapper, **options)``: ``@actor(...)`` in another module is a dramatiq actor
+    with those options; full and single-file runs, cold and warm, agree."""
+    _shop(tmp_path, "")
+    (tmp_path / "shop/worker.py").write_text(factory, encoding="utf-8")
+    (tmp_path / "shop/jobs.py").write_text(ACTOR_USES, encoding="utf-8")
+    assert _found(tmp_path) == expected
+    assert _found(tmp_path, use_cache=True) == expected
+    assert _found(tmp_path, use_cache=True) == expected  # from the cache
+    run = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path / "shop" / "jobs.py"])
     assert sorted((f.filename, f.location.row, f.code) for r in run.results for f in r.findings) == expected

@@ -353,7 +353,7 @@ class RetriedScopes:
         instance's would (``@app.task(...)`` after ``from .celery import app``), when this module
         cannot tell what it is: the module is linted again once another module says."""
         func = decorator.func if isinstance(decorator, cst.Call) else decorator
-        if isinstance(func, cst.Name) and func.value in libraries.INSTANCE_METHODS:
+        if isinstance(func, cst.Name) and func.value in libraries.TASK_DECORATOR_NAMES:
             # ``@task(...)`` after ``from app.tasks import task``: a project function may stand for it
             found = self.ctx.lookup(func.value, scope)
             dotted = found[0].qualname if found and len(found) == 1 and found[0].kind == "import" else None
@@ -362,7 +362,7 @@ class RetriedScopes:
                 self.ctx.wanted.add(dotted)
             return
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and
-                func.attr.value in libraries.INSTANCE_METHODS):
+                func.attr.value in libraries.TASK_DECORATOR_NAMES):
             return
         dotted = self.ctx.imported_attribute(func, scope)
         if dotted is None or dotted.startswith(".") or self.ctx.qualname(func, scope) in libraries.BY_QUALNAME:

@@ -17,8 +17,8 @@ from reslint.analysis.facts import ANY, UNKNOWN_TYPES, BudgetCall, CallSite, Fix
 from reslint.libraries import arq
 from reslint.model.reader import PolicyReader
 from reslint.semantics.context import Context
-from reslint.semantics.walk import children
-from reslint.model.policy import RetriedKind, RetryPolicy
+from reslint.semantics.walk import children, expressions
+from reslint.model.policy import RetriedKind, RetryPolicy, Role
 from reslint.values import UNKNOWN, is_number, spelled_as_constant
 
 #: the methods that run a framework's model object (LangChain ``invoke``, LlamaIndex ``complete``...)
@@ -555,18 +555,42 @@ class SummaryCollector:
         stack = [func.body]
         while stack:
             node = stack.pop()
-            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and \
+                    any(a.star == "**" and isinstance(a.value, cst.Name) and a.value.value == keywords
+                        for a in node.args):
+                # a task queue's decorator function (``dramatiq.actor(wrapper, **options)``, imported
+                # under another name): the function it is handed is a task with those options
+                qual = self.ctx.qualname(node.func, self.ctx.model.scopes.get(id(func.body)))
+                known = libraries.lookup(qual, (Role.DECORATOR,)) if qual is not None else None
+                if known is not None and known[0].queued:
+                    found.add(qual)
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
                     any(a.star == "**" and isinstance(a.value, cst.Name) and a.value.value == keywords
                         for a in node.args):
                 owners = libraries.INSTANCE_METHODS.get(node.func.attr.value, frozenset())
                 qual = self.ctx.qualname(node.func, self.ctx.model.scopes.get(id(func.body)))
+                known = libraries.lookup(qual, (Role.DECORATOR,)) if qual is not None else None
                 if qual is not None and qual.rsplit(".", 1)[0] in owners:
                     found.add(qual)
+                elif known is not None and known[0].queued:
+                    found.add(qual)  # ``dramatiq.actor(fn, **options)`` spelled through its module
                 elif qual is None:
                     found.update(f"{owner}.{node.func.attr.value}" for owner in owners
                                  if owner.split(".")[0] in imported)
             stack.extend(children(node))
-        return found.pop() if len(found) == 1 else None
+        if len(found) != 1 or self._renames_parameters(func):
+            return None
+        return found.pop()
+
+    @staticmethod
+    def _renames_parameters(func: cst.FunctionDef) -> bool:
+        """Whether ``func`` hands one of its named parameters on under another keyword
+        (``app.task(max_retries=retries, **kwargs)``): a use's ``retries=5`` is then not the
+        library's option of that name, so ``func`` does not stand for the library's decorator."""
+        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        return any(isinstance(node, cst.Arg) and node.keyword is not None and isinstance(node.value, cst.Name)
+                   and node.value.value in params and node.value.value != node.keyword.value
+                   for node in expressions(func.body))
 
     def _task_classes(self):
         """Module-level celery task classes, with the options other modules' tasks built on one

@@ -492,13 +492,13 @@ class Runner:
         from dataclasses import replace
 
         from reslint.analysis.callgraph import CallGraph
-        from reslint.libraries import INSTANCE_METHODS
+        from reslint.libraries import TASK_DECORATOR_NAMES
 
         helpers = {h.name: h for summary in summaries for h in summary.helpers}
         if any(summary.instances for summary in summaries):
             # ``@app.task(...)`` after ``from .celery import app`` needs no import of the library, nor
             # ``@task(...)`` after ``from app.tasks import task`` (a project function standing for it)
-            methods = "|".join(sorted(re.escape(m) for m in INSTANCE_METHODS))
+            methods = "|".join(sorted(re.escape(m) for m in TASK_DECORATOR_NAMES))
             self._lint_skipped(summaries, skipped, re.compile(
                 r"@\s*(?:\w+\s*\.\s*)?(?:" + methods + r")\b").search)
         if not helpers and not any(summary.wanted for summary in summaries):

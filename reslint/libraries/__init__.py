@@ -25,7 +25,7 @@ from reslint.values import UNKNOWN, Number, is_number
 ADAPTERS: Tuple[RetryAdapter, ...] = (
     tenacity.ADAPTER, backoff.ADAPTER, stamina.ADAPTER, retrying.ADAPTER, retry_package.ADAPTER, opnieuw.ADAPTER,
     redo.ADAPTER, urllib3.ADAPTER, requests.ADAPTER, httpx.ADAPTER, celery.ADAPTER, dramatiq.ADAPTER, huey.ADAPTER,
-    rq.ADAPTER, django_rq.ADAPTER, arq.ADAPTER, google_api_core.ADAPTER,
+    rq.ADAPTER, django_rq.ADAPTER, arq.ADAPTER, google_api_core.ADAPTER, dramatiq.MIDDLEWARE,
     langchain.ADAPTER,
 )
 #: hand-rolled loops (read by the loop analysis, not from a qualified name)
@@ -109,6 +109,14 @@ for _qualname in BY_QUALNAME:
     _owner, _, _method = _qualname.rpartition(".")
     if _owner in SHARED_INSTANCE_TYPES:
         INSTANCE_METHODS[_method] = INSTANCE_METHODS.get(_method, frozenset()) | {_owner}
+
+#: the names a project function that stands for a task queue's decorator shares with it: the
+#: shared instances' decorator methods (``task`` of ``app.task``) and the last part of the task
+#: queues' decorator functions (``actor`` of ``dramatiq.actor``). A decorator of such a name imported
+#: from another module of the project (``from app.worker import actor``) is looked up there.
+TASK_DECORATOR_NAMES: FrozenSet[str] = frozenset(INSTANCE_METHODS) | frozenset(
+    qualname.rsplit(".", 1)[-1] for qualname, (adapter, roles) in BY_QUALNAME.items()
+    if adapter.queued and Role.DECORATOR in roles and "." in qualname)
 
 #: names besides the spellings that can start a finding (``arq.Retry``, raised by a job): the prefilter's
 ENTRY_POINTS: FrozenSet[str] = frozenset(n for a in ADAPTERS for n in a.entry_points)

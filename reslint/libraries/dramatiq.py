@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
-from reslint.libraries.base import Remedy, RetryAdapter, Site, roles
+from reslint.libraries.base import Remedy, RetryAdapter, Site, merge, roles
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
 from reslint.values import UNKNOWN, clamp, is_number, mul, scaled_power
@@ -29,6 +29,8 @@ from reslint.values import UNKNOWN, clamp, is_number, mul, scaled_power
 #: dramatiq/middleware/retries.py: Retries(max_retries=20), DEFAULT_MIN_BACKOFF = 15000 ms,
 #: DEFAULT_MAX_BACKOFF = 86400000 * 7 ms (also the most ``max_backoff`` can be)
 DEFAULTS = {"max_retries": 20, "min_backoff_ms": 15000, "max_backoff_ms": 86400000 * 7}
+#: brokers whose default middleware holds ``Retries()`` (dramatiq/brokers/redis.py, rabbitmq.py)
+BROKERS = ("dramatiq.brokers.redis.RedisBroker", "dramatiq.brokers.rabbitmq.RabbitmqBroker")
 #: the actor options the reader takes (``Retries.actor_options``), passed through ``**options``
 OPTIONS = ("max_retries", "min_backoff", "max_backoff", "retry_when", "throws")
 #: the exponent of compute_backoff is capped (dramatiq/common.py ``max_exponent=32``)
@@ -56,7 +58,10 @@ class Dramatiq(RetryAdapter):
             return self.policy(site)
         # not given: the middleware's (20 unless the project builds its own Retries)
         retries = reader.count(args, "max_retries", UNKNOWN, scope)
-        retried = Retried(RetriedKind.ANY, ("Exception",), node=site.anchor, default=True)
+        # an actor that gives no retry option is retried as the middleware says: its catch-all is
+        # the middleware's, reported where the project builds it (one finding, not one per actor)
+        retried = Retried(RetriedKind.ANY, ("Exception",), node=site.anchor, default=True,
+                          inherited=not any(option in args for option in OPTIONS))
         excluded = reader.exception_types(args.expr("throws"), scope) if "throws" in args else ()
         if "throws" in args:  # these fail the message at once: no longer the default predicate
             retried = dataclasses.replace(retried, excluded=excluded, default=False) if excluded else \
@@ -68,13 +73,17 @@ class Dramatiq(RetryAdapter):
         return self.policy(site, attempts=retries + 1 if is_number(retries) else retries, max_delay_s=None,
                            wait=wait, retried=retried)
 
-    def _wait(self, reader: PolicyReader, args: Args, scope) -> Wait:
+    def _wait(self, reader: PolicyReader, args: Args, scope, default: bool = False) -> Wait:
+        """The waits; ``default``: what is not given is dramatiq's default (the middleware itself),
+        not the middleware's, which the project may have set (an actor)."""
         given = "min_backoff" in args
         low = reader.number(args, "min_backoff", None, scale=_MS, scope=scope)
         high = reader.number(args, "max_backoff", None, scale=_MS, scope=scope)
         # ``min_backoff or DEFAULT``: None and 0 are the middleware's (Retries.__init__, the message
         # options), which the project may have set; max_backoff is clamped to 7 days whatever it is
-        low = UNKNOWN if not given or low is None or low == 0 else low
+        if default and (not given or low is None or low == 0):
+            low = DEFAULTS["min_backoff_ms"] * _MS
+        low = UNKNOWN if low is None or low == 0 or (not given and not default) else low
         high = DEFAULTS["max_backoff_ms"] * _MS if high is None or high == 0 else high
         if is_number(high):
             high = min(high, DEFAULTS["max_backoff_ms"] * _MS)
@@ -98,4 +107,51 @@ class Dramatiq(RetryAdapter):
     }
 
 
+class DramatiqMiddleware(Dramatiq):
+    """The ``Retries`` middleware a project builds for its broker (``Retries(max_retries=20,
+    min_backoff=2000)``), and a broker built with no ``middleware=`` (its default list holds
+    ``Retries()``: dramatiq/middleware/__init__.py ``default_middleware``, dramatiq/broker.py
+    ``Broker.__init__``): the policy every actor that gives none of its own is retried with. Its
+    options are the actor options of the same names, in milliseconds; without ``retry_when`` it
+    retries every exception (the fault of every such actor, reported once, here)."""
+
+    name = "dramatiq-middleware"
+    label = "dramatiq's Retries middleware"
+    cap_label = "dramatiq's Retries middleware"
+    write_label = "dramatiq's Retries middleware"
+    layer_label = "dramatiq Retries middleware"
+    spellings = merge(roles("dramatiq.middleware.Retries", "dramatiq.middleware.retries.Retries", role=Role.OBJECT),
+                      roles(*BROKERS, role=Role.OBJECT))
+    forwarded = {}
+
+    def read(self, site: Site, reader: PolicyReader) -> Optional[RetryPolicy]:
+        qual = site.qualname
+        args = Args(site.call)
+        if qual in BROKERS:
+            if "middleware" in args or args.star:
+                return None  # its own list: a Retries in it is read where it is built
+            # Retries(): 20 retries of every exception, 15 s doubling (jittered) up to 7 days apart
+            return self.policy(site, attempts=DEFAULTS["max_retries"] + 1, max_delay_s=None,
+                               wait=self._wait(reader, args, site.scope, default=True),
+                               retried=Retried(RetriedKind.ANY, ("Exception",), node=site.anchor, default=True))
+        if args.star:
+            return self.policy(site)
+        scope = site.scope
+        retries = reader.count(args, "max_retries", DEFAULTS["max_retries"], scope)
+        wait = self._wait(reader, args, scope, default=True)
+        if "retry_when" in args:
+            return self.policy(site, max_delay_s=None, wait=wait,
+                               retried=Retried(RetriedKind.UNKNOWN, node=args.expr("retry_when")))
+        return self.policy(site, attempts=retries + 1 if is_number(retries) else retries, max_delay_s=None, wait=wait,
+                           retried=Retried(RetriedKind.ANY, ("Exception",), node=site.anchor, default=True))
+
+    advice_text = {
+        Remedy.TIME_CAP: "lower `max_retries` or `max_backoff` (dramatiq has no total-time cap)",
+        Remedy.BOUNDS: "set `max_retries=` to a number (None means forever)",
+        Remedy.NARROW: "give the middleware `retry_when=` a predicate that accepts only those (or each actor "
+                       "`retry_when=`, or `throws=` the errors no retry fixes)",
+    }
+
+
 ADAPTER = Dramatiq()
+MIDDLEWARE = DramatiqMiddleware()

@@ -124,7 +124,9 @@ class Retried:
     a broad predicate retries is a parse failure another attempt can fix (LangChain
     ``with_structured_output``). ``classified`` says the retried code's broad ``except`` handlers
     give up on the errors a test of their own picks out (``if not is_transient(e): raise``),
-    which reslint does not read.
+    which reslint does not read. ``inherited`` says the predicate is another object's, which is
+    judged where it is built (a dramatiq actor that gives no retry option is retried as its
+    broker's ``Retries`` middleware says).
     """
 
     kind: RetriedKind
@@ -137,6 +139,7 @@ class Retried:
     filtered: bool = False
     reasks: bool = False
     classified: bool = False
+    inherited: bool = False
 
     @property
     def retries_statuses(self) -> bool:

@@ -78,6 +78,8 @@ class RetryOnAnyError(PolicyRule):
     def problem(self, policy: RetryPolicy) -> Optional[str]:
         """Why what the policy retries is too broad, or ``None``."""
         retried = policy.retried
+        if retried.inherited:
+            return None  # the predicate is the middleware's: judged where the project builds it
         if policy.role is Role.OBJECT and retried.kind is RetriedKind.STATUS:  # a client's status retries
             bad = sorted(s for s in retried.statuses if 400 <= s < 500 and s not in cat.TRANSIENT_4XX)
             return f"retries client errors ({', '.join(map(str, bad))} in status_forcelist)" if bad else None
