@@ -326,3 +326,27 @@ def test_recursion_that_sleeps_in_a_helper_is_not_an_immediate_retry(tmp_path):
         "        return hot(url, attempt + 1)\n")
     rows = sorted(f.location.row for f in _run(tmp_path) if f.code == "RES205")
     assert rows == [27]  # at the recursive call of `hot`
+
+
+def test_a_recursion_is_reported_at_its_retry_of_faults_not_at_its_re_ask(tmp_path):
+    """``except ValidationError: return self.parse(attempt + 1)`` before ``except Exception: return
+    self.parse(attempt + 1)``: the immediate retry of every error is the fault, at the second call;
+    a recursion that only re-asks after a reply that does not parse is no retry at all."""
+    body = ("import pydantic\nimport requests\n\n\n"
+            "def parse(url, attempt=1):\n"
+            "    try:\n"
+            "        return Model.model_validate(requests.get(url, timeout=5).json())\n"
+            "    except pydantic.ValidationError:\n"
+            "        if attempt < 3:\n"
+            "            return parse(url, attempt + 1)\n"
+            "        raise\n"
+            "    except Exception:\n"
+            "        if attempt < 3:\n"
+            "            return parse(url, attempt + 1)\n"
+            "        raise\n")
+    (tmp_path / "m.py").write_text(body, encoding="utf-8")
+    assert sorted((f.location.row, f.code) for f in _run(tmp_path) if f.code in ("RES204", "RES205")) == \
+        [(12, "RES204"), (14, "RES205")]
+    only_reasks = body.split("    except Exception:")[0]
+    (tmp_path / "m.py").write_text(only_reasks, encoding="utf-8")
+    assert [f.code for f in _run(tmp_path)] == []

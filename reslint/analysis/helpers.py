@@ -349,14 +349,18 @@ class Helpers:
     def _recursive_call(self, func: cst.FunctionDef, inner: Scope):
         """(the first call, the ``except`` handlers that call again, the counter parameter, +1 or -1)
         of calls of ``func`` to itself, from handlers of its own body, passing a parameter plus or
-        minus a number."""
+        minus a number; the first call from a handler of other than local errors when there is one."""
         found = None
         handlers = []
         for handler in (n for n in own_nodes(func.body) if isinstance(n, cst.ExceptHandler)):
             again = self._call_again(handler, func, inner)
             if again is not None:
                 handlers.append(handler)
-                found = found or again
+                # the findings go to a call from a handler of the faults a retry is for, not to the
+                # re-ask after a reply that does not parse (``except ValidationError:``) before it
+                if found is None or (self.loops.local_errors_only(found[3], inner) and
+                                     not self.loops.local_errors_only(handler, inner)):
+                    found = (*again, handler)
         return (found[0], handlers, found[1], found[2]) if found is not None else None
 
     def _call_again(self, handler: cst.ExceptHandler, func: cst.FunctionDef, inner: Scope):
