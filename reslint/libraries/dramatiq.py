@@ -29,6 +29,8 @@ from reslint.values import UNKNOWN, clamp, is_number, mul, scaled_power
 #: dramatiq/middleware/retries.py: Retries(max_retries=20), DEFAULT_MIN_BACKOFF = 15000 ms,
 #: DEFAULT_MAX_BACKOFF = 86400000 * 7 ms (also the most ``max_backoff`` can be)
 DEFAULTS = {"max_retries": 20, "min_backoff_ms": 15000, "max_backoff_ms": 86400000 * 7}
+#: the Retries middleware (dramatiq/middleware/retries.py, exported by dramatiq.middleware)
+MIDDLEWARE = ("dramatiq.middleware.Retries", "dramatiq.middleware.retries.Retries")
 #: brokers whose default middleware holds ``Retries()`` (dramatiq/brokers/redis.py, rabbitmq.py)
 BROKERS = ("dramatiq.brokers.redis.RedisBroker", "dramatiq.brokers.rabbitmq.RabbitmqBroker")
 #: the actor options the reader takes (``Retries.actor_options``), passed through ``**options``
@@ -38,6 +40,13 @@ MAX_EXPONENT = 32
 #: compute_backoff's jitter multiplies the wait by ``uniform(1, 2)``: at most twice the base
 JITTER_FACTOR = 2.0
 _MS = 0.001
+
+
+def _schedule(low, high, node) -> Wait:
+    """compute_backoff's waits, ``low`` doubling up to ``high`` (seconds), each drawn up to twice."""
+    return Wait(WaitShape.SCHEDULE, Jitter.YES,
+                lambda k: clamp(mul(mul(low, JITTER_FACTOR), scaled_power(2.0, min(k - 1, MAX_EXPONENT))), None, high),
+                node)
 
 
 class Dramatiq(RetryAdapter):
@@ -87,10 +96,7 @@ class Dramatiq(RetryAdapter):
         high = DEFAULTS["max_backoff_ms"] * _MS if high is None or high == 0 else high
         if is_number(high):
             high = min(high, DEFAULTS["max_backoff_ms"] * _MS)
-        return Wait(WaitShape.SCHEDULE, Jitter.YES,
-                    lambda k: clamp(mul(mul(low, JITTER_FACTOR), scaled_power(2.0, min(k - 1, MAX_EXPONENT))),
-                                    None, high),
-                    args.expr("min_backoff") or args.expr("max_backoff"))
+        return _schedule(low, high, args.expr("min_backoff") or args.expr("max_backoff"))
 
     def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
         if remedy is Remedy.NARROW and (policy.retried.excluded or policy.retried.filtered):
@@ -120,8 +126,9 @@ class DramatiqMiddleware(Dramatiq):
     cap_label = "dramatiq's Retries middleware"
     write_label = "dramatiq's Retries middleware"
     layer_label = "dramatiq Retries middleware"
-    spellings = merge(roles("dramatiq.middleware.Retries", "dramatiq.middleware.retries.Retries", role=Role.OBJECT),
-                      roles(*BROKERS, role=Role.OBJECT))
+    spellings = merge(roles(*MIDDLEWARE, role=Role.OBJECT), roles(*BROKERS, role=Role.OBJECT))
+    keywords = {**{name: ("max_retries", "min_backoff", "max_backoff", "retry_when") for name in MIDDLEWARE},
+                **{name: ("middleware",) for name in BROKERS}}
     forwarded = {}
 
     def read(self, site: Site, reader: PolicyReader) -> Optional[RetryPolicy]:
@@ -132,7 +139,7 @@ class DramatiqMiddleware(Dramatiq):
                 return None  # its own list: a Retries in it is read where it is built
             # Retries(): 20 retries of every exception, 15 s doubling (jittered) up to 7 days apart
             return self.policy(site, attempts=DEFAULTS["max_retries"] + 1, max_delay_s=None,
-                               wait=self._wait(reader, args, site.scope, default=True),
+                               wait=_schedule(DEFAULTS["min_backoff_ms"] * _MS, DEFAULTS["max_backoff_ms"] * _MS, None),
                                retried=Retried(RetriedKind.ANY, ("Exception",), node=site.anchor, default=True))
         if args.star:
             return self.policy(site)
