@@ -382,7 +382,7 @@ def test_a_request_retried_with_the_method_its_callers_give_names_the_writes(tmp
     [(row, code, message)] = findings(tmp_path, FORWARDING, select=("RES402",))
     assert (row, code) == (4, "RES402")
     assert message.startswith("`_request` sends the method its callers give inside a hand-rolled retry loop, "
-                              "and `create`, `rename` send HTTP POST and PATCH through it with no idempotency key")
+                              "and `create` and `rename` send HTTP POST and PATCH through it with no idempotency key")
     assert "retry only the idempotent methods" in message
     # the loop goes round on a status only: an exception is not retried, so the message says 5xx alone
     assert "a 5xx answer (a gateway's 502 or 504 too) does not say whether the server acted" in message
@@ -565,3 +565,51 @@ def test_a_key_minted_in_another_module_s_function_the_retried_code_calls(tmp_pa
     assert (finding.code, finding.filename, finding.location.row, finding.location.column) == \
         ("RES401", "payments.py", 7, 15)  # where it is minted
     assert [(r.filename, r.location.row - offset) for r in finding.related] == [("app.py", 7)]
+
+
+SLACK_CALLS = """\
+from slack_sdk.web.client import WebClient
+from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+
+from .enums import Endpoints
+
+
+@retry(stop=stop_after_attempt(5), retry=retry_if_exception_type(TimeoutError), wait=wait_random_exponential(max=30))
+def make_call(client: WebClient, endpoint: str, **kwargs):
+    if endpoint in ("users.info", "conversations.info"):
+        return client.api_call(endpoint, http_verb="GET", params=kwargs)
+    return client.api_call(endpoint, json=kwargs)
+
+
+def send_message(client, channel, text):
+    return make_call(client, Endpoints.chat_post_message, channel=channel, text=text)
+
+
+def remind(client, text):
+    return make_call(client, "reminders.add", text=text, time="in 5 minutes")
+
+
+def user(client, user_id):
+    return make_call(client, "users.info", user=user_id)
+
+
+def rename(client, channel, name):
+    return make_call(client, "conversations.rename", channel=channel, name=name)
+"""
+
+
+def test_a_retried_slack_call_names_the_writes_its_callers_send_through_it(tmp_path):
+    """``make_call(client, endpoint, **kwargs)`` under a retry, called with ``chat.postMessage`` (here by
+    an enum member of another module, named after the method) and ``reminders.add``: one finding at the
+    call that posts, naming them; the GET branch, reads and renames are no replays of a post."""
+    from reslint.engine.filepass import Linter
+
+    found, errors = Linter(Settings(root=tmp_path)).lint_text(SLACK_CALLS, "m.py")
+    assert errors == []
+    assert [(f.location.row, f.code) for f in found] == [(11, "RES402")]
+    assert found[0].message.startswith(
+        "`make_call` calls the Slack method its callers give inside a tenacity retry, and `send_message` and "
+        "`remind` send `chat.postMessage` and `reminders.add` through it, which Slack takes with no idempotency key")
+    only_reads = SLACK_CALLS.split("def send_message")[0] + "def user" + SLACK_CALLS.split("def user")[1]
+    found, _ = Linter(Settings(root=tmp_path)).lint_text(only_reads, "m.py")
+    assert found == []

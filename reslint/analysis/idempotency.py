@@ -183,23 +183,31 @@ class Idempotency:
     def _annotated_method(self, func: cst.Attribute) -> Optional[str]:
         """``Type.method`` for a method called on a parameter annotated with a tool-calling session type
         (``session: ClientSession``, ``Optional[ClientSession]``, ``ClientSession | None``), else ``None``."""
-        if not isinstance(func.value, cst.Name) or f".{func.attr.value}" not in cat.TOOL_METHODS:
+        if f".{func.attr.value}" not in cat.TOOL_METHODS:
             return None
-        found = self.ctx.lookup(func.value.value)
+        return next((f"{qual}.{func.attr.value}" for qual in self.annotated_types(func.value)
+                     if f"{qual}.{func.attr.value}" in cat.TOOL_CALLS), None)
+
+    def annotated_types(self, expr) -> List[str]:
+        """The qualified names of the types a parameter ``expr`` (a name) is annotated with
+        (``client: WebClient``, ``Optional[ClientSession]``, ``ClientSession | None``), in order."""
+        if not isinstance(expr, cst.Name):
+            return []
+        found = self.ctx.lookup(expr.value)
         if not found or len(found) != 1 or found[0].kind != "param" or not isinstance(found[0].node, cst.FunctionDef):
-            return None
+            return []
         params = found[0].node.params
         param = next((p for p in (*params.posonly_params, *params.params, *params.kwonly_params)
-                      if p.name.value == func.value.value), None)
+                      if p.name.value == expr.value), None)
         if param is None or param.annotation is None:
-            return None
+            return []
+        out = []
         for part in expressions(param.annotation.annotation):
             if isinstance(part, (cst.Name, cst.Attribute)):
                 qual = self.ctx.qualname(part)
-                name = f"{qual}.{func.attr.value}" if qual else None
-                if name in cat.TOOL_CALLS:
-                    return name
-        return None
+                if qual:
+                    out.append(qual)
+        return out
 
     def _tool_call(self, call: cst.Call, position: int) -> Optional[str]:
         """An MCP tool call: a write unless its tool is a constant name the project declares
@@ -300,36 +308,55 @@ class Idempotency:
         return f"Lambda `{func.attr.value}`", int(attempts), client.off, client.qualname.split(".")[0]
 
     def forwarded_writes(self, call: cst.Call) -> List[Tuple[str, str]]:
-        """For an HTTP request that takes its method from a parameter of the function it is in
-        (``self._client.request(method, path)`` in ``def _request(self, method, path)``), visited
-        inside a retry: ``(METHOD, calling function)`` for each call of that function in this
-        module that gives it a method a replay duplicates and hands on no idempotency key, in
-        source order. Empty when the request passes headers of its own (they may carry a key) or
-        the method is not a parameter."""
+        """For a request that takes what it does from a parameter of the function it is in
+        (``self._client.request(method, path)`` in ``def _request(self, method, path)``, a Slack
+        ``client.api_call(endpoint, json=kwargs)`` in ``def make_call(client, endpoint, **kwargs)``),
+        visited inside a retry: ``(write, calling function)`` for each call of that function in
+        this module that gives it a write a replay duplicates (``HTTP POST``, Slack
+        ``chat.postMessage``) and hands on no idempotency key, in source order. Empty when an HTTP
+        request passes headers of its own (they may carry a key) or that is not a parameter."""
         scope = self.ctx.scope
         qual = self.ctx.qualname(call.func)
-        if scope is None or scope.kind != "function" or qual not in cat.HTTP_CALLS or cat.HTTP_CALLS[qual] is not None:
+        if qual is None and isinstance(call.func, cst.Attribute) and call.func.attr.value == "api_call":
+            # ``def make_call(client: WebClient, endpoint, **kwargs)``: the annotation says the client
+            qual = next((f"{t}.api_call" for t in self.annotated_types(call.func.value) if t in cat.SLACK_CLIENTS), None)
+        if scope is None or scope.kind != "function" or qual is None:
+            return []
+        if qual in cat.HTTP_CALLS and cat.HTTP_CALLS[qual] is None:
+            given, keyword = find_argument(call, "method", 0), True
+        elif qual.endswith(".api_call") and qual.rsplit(".", 1)[0] in cat.SLACK_CLIENTS:
+            verb = find_argument(call, "http_verb", 1)
+            if isinstance(verb, cst.Arg) and self.ctx.string_text(verb.value) == cat.SLACK_READ_VERB:
+                return []  # ``api_call(endpoint, http_verb="GET", params=...)``: a read
+            given, keyword = find_argument(call, "api_method", 0), False  # Slack takes no key
+        else:
             return []
         func = scope.node
         params = [p.name.value for p in list(func.params.posonly_params) + list(func.params.params)]
         if scope.self_name is not None:
             params = params[1:]
-        method = find_argument(call, "method", 0)
-        if not (isinstance(method, cst.Arg) and isinstance(method.value, cst.Name) and method.value.value in params):
+        if not (isinstance(given, cst.Arg) and isinstance(given.value, cst.Name) and given.value.value in params):
             return []
-        found = self.ctx.lookup(method.value.value, scope) or ()
-        headers = find_argument(call, "headers", None)
+        found = self.ctx.lookup(given.value.value, scope) or ()
+        headers = find_argument(call, "headers", None) if keyword else None
         if not found or any(b.kind != "param" for b in found) or (headers is not None and not (
                 isinstance(headers, cst.Arg) and isinstance(headers.value, cst.Name) and headers.value.value in params)):
             return []
-        param = method.value.value
+        param = given.value.value
         out = []
         for caller, caller_scope in self._calls_of(func):
             arg = find_argument(caller, param, params.index(param))
-            text = self.ctx.string_text(arg.value, caller_scope) if isinstance(arg, cst.Arg) else None
-            if isinstance(text, str) and text.upper() in cat.NON_IDEMPOTENT_METHODS and \
-                    not self.keys(caller, scope=caller_scope):
-                out.append((text.upper(), caller_scope.name or "<module>"))
+            if not isinstance(arg, cst.Arg):
+                continue
+            if keyword:
+                text = self.ctx.string_text(arg.value, caller_scope)
+                if isinstance(text, str) and text.upper() in cat.NON_IDEMPOTENT_METHODS and \
+                        not self.keys(caller, scope=caller_scope):
+                    out.append((f"HTTP {text.upper()}", caller_scope.name or "<module>"))
+                continue
+            api = _slack_method(self.ctx.string_text(arg.value, caller_scope), arg.value)
+            if api is not None:
+                out.append((f"`{api}`", caller_scope.name or "<module>"))
         return out
 
     def _calls_of(self, func: cst.FunctionDef) -> List[Tuple[cst.Call, object]]:
@@ -701,12 +728,46 @@ def forwarded_write_message(function: str, writes: List[Tuple[str, str]], policy
     :func:`keyless_write_message`."""
     if _unsent_only(policy) or not writes:
         return None
-    methods = " and ".join(dict.fromkeys(method for method, _ in writes))
-    callers = ", ".join(f"`{name}`" for name in dict.fromkeys(name for _, name in writes))
-    return (f"`{function}` sends the method its callers give inside {policy.adapter.write_label}, and {callers} "
-            f"send HTTP {methods} through it with no idempotency key: {_why(policy)}; retry only the idempotent "
-            f"methods (GET, HEAD, PUT, DELETE) here, or have the callers send a stable idempotency key minted "
-            f"once before the first attempt")
+    http = all(kind.startswith("HTTP ") for kind, _ in writes)
+    kinds = list(dict.fromkeys(kind[len("HTTP "):] if http else kind for kind, _ in writes))
+    named = _listed(kinds, " and ") if http else _listed(kinds, ", ")
+    callers = list(dict.fromkeys(name for _, name in writes))
+    who = _listed([f"`{name}`" for name in callers], ", ")
+    send = "sends" if len(callers) == 1 else "send"
+    if http:
+        return (f"`{function}` sends the method its callers give inside {policy.adapter.write_label}, and {who} "
+                f"{send} HTTP {named} through it with no idempotency key: {_why(policy)}; retry only the idempotent "
+                f"methods (GET, HEAD, PUT, DELETE) here, or have the callers send a stable idempotency key minted "
+                f"once before the first attempt")
+    return (f"`{function}` calls the Slack method its callers give inside {policy.adapter.write_label}, and {who} "
+            f"{send} {named} through it, which Slack takes with no idempotency key: {_why(policy)}; retry only "
+            f"the methods that change nothing here, or check for the first attempt's result before sending again")
+
+
+def _listed(items: List[str], separator: str) -> str:
+    """``a, b, c and 2 more`` (at most :data:`MAX_NAMED_WRITES` named; ``separator`` between the
+    first ones, `` and `` before the last)."""
+    shown = items[:MAX_NAMED_WRITES]
+    more = len(items) - len(shown)
+    if more:
+        return separator.join(shown) + f" and {more} more"
+    return shown[0] if len(shown) == 1 else separator.join(shown[:-1]) + " and " + shown[-1]
+
+
+#: how many writes and callers a forwarded-write message names before it counts the rest
+MAX_NAMED_WRITES = 4
+
+
+def _slack_method(text: Optional[str], expr) -> Optional[str]:
+    """The Slack write method a caller hands on, by its text (``"chat.postMessage"``) or, when the
+    text lives in another module, by the name of the constant that holds it
+    (``SlackAPIPostEndpoints.chat_post_message``: the method's name, its dots and case aside)."""
+    if isinstance(text, str):
+        return text if text in cat.SLACK_WRITE_METHODS else None
+    if not isinstance(expr, cst.Attribute):
+        return None
+    spelled = expr.attr.value.replace("_", "").lower()
+    return next((m for m in sorted(cat.SLACK_WRITE_METHODS) if m.replace(".", "").lower() == spelled), None)
 
 
 def sdk_replay_message(kind: str, attempts: int, off: str, library: str) -> str:

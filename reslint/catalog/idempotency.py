@@ -141,7 +141,16 @@ SLACK_CLIENTS: FrozenSet[str] = frozenset({
     "slack_sdk.WebClient", "slack_sdk.web.WebClient", "slack_sdk.web.client.WebClient",
     "slack_sdk.web.async_client.AsyncWebClient", "slack_sdk.web.AsyncWebClient", "slack.WebClient",
 })
-SLACK_WRITE_METHODS: FrozenSet[str] = frozenset({"chat.postMessage"})
+#: Slack Web API methods that post or create something new on each call and take no key to dedupe
+#: a replay (https://api.slack.com/methods: chat.postMessage, chat.postEphemeral, chat.scheduleMessage,
+#: chat.meMessage, canvases.create, bookmarks.add, reminders.add). ``conversations.create`` is not
+#: one: a replay fails with ``name_taken`` instead of creating a second channel.
+SLACK_WRITE_METHODS: FrozenSet[str] = frozenset({
+    "chat.postMessage", "chat.postEphemeral", "chat.scheduleMessage", "chat.meMessage", "canvases.create",
+    "bookmarks.add", "reminders.add",
+})
+#: ``api_call(method, http_verb="GET")``: a Slack read (slack_sdk/web/base_client.py api_call)
+SLACK_READ_VERB = "GET"
 
 #: Google API client (googleapiclient): ``service.<collection>().<method>(...).execute()`` sends the request
 #: built by ``<method>``; these methods create or send (googleapiclient/discovery.py builds them from the
