@@ -1512,6 +1512,16 @@ def test_model_endpoint_paths_are_the_paths_the_installed_sdks_post_to(package, 
     assert path in MODEL_ENDPOINT_PATHS
 
 
+def test_the_jira_client_has_no_timeout_unless_given_one():
+    """``JIRA(timeout=None)`` builds its session with that timeout, which every request of it uses."""
+    require("jira")
+    jira = _quiet_import("jira")
+    assert inspect.signature(jira.JIRA).parameters["timeout"].default is None
+    assert "ResilientSession(timeout=timeout)" in inspect.getsource(jira.JIRA.__init__)
+    session = _quiet_import("jira.resilientsession").ResilientSession
+    assert "timeout" in inspect.signature(session).parameters
+
+
 # -- programs a subprocess runs (reslint/catalog/programs.py), checked against the installed ones ------
 def _program_help(name: str) -> Optional[str]:
     """What the installed program says about its options (``None`` when it is not installed):

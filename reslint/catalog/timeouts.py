@@ -337,6 +337,20 @@ def _cloud() -> List[TimeoutSpec]:
     return specs
 
 
+def _issue_trackers() -> List[TimeoutSpec]:
+    """The jira client (pycontribs/jira): ``JIRA(server, ..., timeout=None)`` hands its timeout to its
+    requests session (jira/client.py ``JIRA.__init__``: ``ResilientSession(timeout=timeout)``, and
+    jira/resilientsession.py passes it on each request), so without one every request waits
+    forever; with ``get_server_info=True`` (the default) the constructor itself sends a request."""
+    source = "jira/client.py JIRA.__init__(server, options, ..., max_retries=3, proxies=None, timeout=None) (jira 3.10)"
+    return [
+        TimeoutSpec(name, (TimeoutParam("timeout", 15),), None, source,
+                    "jira passes no timeout to requests unless given one, and requests then waits forever",
+                    carrier=True, opens_connection=True)
+        for name in ("jira.JIRA", "jira.client.JIRA")
+    ]
+
+
 #: The model SDKs' own HTTP clients, built with the SDK's default timeout (600 s) unless given a
 #: ``timeout=`` (openai/_base_client.py ``_DefaultHttpxClient.__init__``: ``kwargs.setdefault("timeout",
 #: DEFAULT_TIMEOUT)``) (openai 2.54.0, anthropic 2.17.0): handed to a client as ``http_client=``, they
@@ -418,7 +432,7 @@ def _index(specs: List[TimeoutSpec]) -> Dict[str, TimeoutSpec]:
 
 TIMEOUT_CALLS: Dict[str, TimeoutSpec] = _index(
     _requests() + _httpx() + _aiohttp() + _urllib3() + _stdlib() + _subprocess() + _databases() + _cloud() +
-    _model_requests() + litellm.timeout_specs()
+    _model_requests() + _issue_trackers() + litellm.timeout_specs()
     # model and agent frameworks: one catalog module each
     + list(langchain.TIMEOUTS + mcp.TIMEOUTS + llama_index.TIMEOUTS + haystack.TIMEOUTS)
 )
