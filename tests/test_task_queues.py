@@ -702,7 +702,7 @@ def test_a_dramatiq_actor_with_the_middlewares_defaults_spelled_out_retries_for_
         def sync(x):
             return requests.get("https://e.invalid", timeout=5).json()
         """
-    assert rows(default, DRAMATIQ, body) == [(2, "RES202"), (2, "RES204")]
+    assert rows(default, DRAMATIQ, body) == [(2, "RES202")]
     [text] = messages(default, DRAMATIQ, body, "RES202")
     # 15 s doubling, each drawn up to twice that, capped at 7 days: 30 * (2**15 - 1) + 5 * 604800 s
     assert "21 attempts × 10 s + up to 4007010 s (46.4 days) of waits" in text
@@ -719,8 +719,10 @@ def test_a_dramatiq_actor_leaves_what_it_does_not_set_to_the_middleware(default)
             requests.post("https://e.invalid", json={}, timeout=5)
         """
     assert rows(default, DRAMATIQ, body) == [(4, "RES402")]
-    # an actor that sets its own retry options and no predicate chose to retry everything
+    # a count of its own does not make the predicate its own; naming errors to fail does
     assert rows(default, DRAMATIQ, body.replace("@dramatiq.actor", "@dramatiq.actor(max_retries=3)")) == \
+        [(4, "RES402")]
+    assert rows(default, DRAMATIQ, body.replace("@dramatiq.actor", "@dramatiq.actor(throws=(KeyError,))")) == \
         [(2, "RES204"), (4, "RES402")]
 
 
@@ -800,13 +802,18 @@ def test_a_dramatiq_actor_that_throws_some_errors_still_retries_every_other(defa
         assert text.endswith("give the actor `retry_when=` a predicate that accepts only those (`throws=` fails only "
                              "the errors it lists; every error nobody listed is still retried)")
         assert "default predicate" not in text and "or `throws=`" not in text
-    [default_actor] = messages(default, DRAMATIQ, """
+    # an actor that sets only a count takes the middleware's predicate, judged where that is built
+    assert messages(default, DRAMATIQ, """
         @dramatiq.actor(max_retries=3, min_backoff=1000)
         def every(x):
             return requests.get("https://e.invalid", timeout=5).json()
+        """, "RES204") == []
+    [built] = messages(default, DRAMATIQ + "from dramatiq import middleware\n", """
+        retries = middleware.Retries(max_retries=3, min_backoff=1000)
         """, "RES204")
-    assert "retries every exception (the default predicate)" in default_actor
-    assert default_actor.endswith("or `throws=` the errors no retry fixes")
+    assert "dramatiq's Retries middleware retries every exception (the default predicate)" in built
+    assert built.endswith("give the middleware `retry_when=` a predicate that accepts only those (or each actor "
+                          "`retry_when=`, or `throws=` the errors no retry fixes)")
 
 
 # -- huey -------------------------------------------------------------------------------------------
@@ -1664,7 +1671,7 @@ async def create_charge(order_id):
         await client.post("https://pay.invalid/charges", json={"order": order_id})
 
 
-@actor(actor_name="stock.refresh", max_retries=3)
+@actor(actor_name="stock.refresh", max_retries=3, throws=(KeyError,))
 async def refresh_stock(sku):
     async with httpx.AsyncClient(timeout=10) as client:
         return (await client.get(f"https://stock.invalid/{sku}")).json()

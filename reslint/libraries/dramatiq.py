@@ -67,10 +67,11 @@ class Dramatiq(RetryAdapter):
             return self.policy(site)
         # not given: the middleware's (20 unless the project builds its own Retries)
         retries = reader.count(args, "max_retries", UNKNOWN, scope)
-        # an actor that gives no retry option is retried as the middleware says: its catch-all is
-        # the middleware's, reported where the project builds it (one finding, not one per actor)
+        # an actor that gives no predicate of its own (``throws=``, ``retry_when=``) retries what the
+        # middleware says: that catch-all is the middleware's, reported where the project builds it
+        # (one finding, not one per actor; a count the actor sets does not make the predicate its own)
         retried = Retried(RetriedKind.ANY, ("Exception",), node=site.anchor, default=True,
-                          inherited=not any(option in args for option in OPTIONS))
+                          inherited="throws" not in args and "retry_when" not in args)
         excluded = reader.exception_types(args.expr("throws"), scope) if "throws" in args else ()
         if "throws" in args:  # these fail the message at once: no longer the default predicate
             retried = dataclasses.replace(retried, excluded=excluded, default=False) if excluded else \
