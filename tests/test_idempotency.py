@@ -613,3 +613,20 @@ def test_a_retried_slack_call_names_the_writes_its_callers_send_through_it(tmp_p
     only_reads = SLACK_CALLS.split("def send_message")[0] + "def user" + SLACK_CALLS.split("def user")[1]
     found, _ = Linter(Settings(root=tmp_path)).lint_text(only_reads, "m.py")
     assert found == []
+
+
+def test_slack_client_methods_named_after_a_write_are_writes(tmp_path):
+    """``client.chat_postEphemeral(...)`` and ``client.reminders_add(...)`` are the same writes as
+    ``api_call("chat.postEphemeral")``: one list of Slack writes drives both spellings."""
+    from reslint.engine.filepass import Linter
+
+    text = ("from slack_sdk import WebClient\nfrom tenacity import retry, stop_after_attempt, wait_random_exponential\n\n"
+            "client = WebClient(token='x', timeout=10)\n\n\n"
+            "@retry(stop=stop_after_attempt(3), wait=wait_random_exponential(max=10))\n"
+            "def notify(channel, user, text):\n"
+            "    client.chat_postEphemeral(channel=channel, user=user, text=text)\n"
+            "    client.reminders_add(text=text, time='in 5 minutes')\n"
+            "    client.chat_update(channel=channel, ts='1', text=text)\n")
+    found, errors = Linter(Settings(root=tmp_path)).lint_text(text, "m.py")
+    assert errors == []
+    assert [(f.location.row, f.code) for f in found if f.code == "RES402"] == [(9, "RES402"), (10, "RES402")]

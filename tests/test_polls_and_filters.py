@@ -631,3 +631,20 @@ def test_a_probe_with_no_pause_is_a_busy_poll(linter):
     body = ("def wait_ready(client):\n    for _ in range(20):\n        try:\n            client.ping()\n"
             "            break\n        except redis.ConnectionError:\n            pass\n")
     assert found(linter, body) == [(2, "RES205")]
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a write before the probe: the loop retries the write
+    ("def submit(order):\n    for _ in range(3):\n"
+     "        session.post('https://api.example.invalid/orders', json=order, timeout=5)\n"
+     "        try:\n            session.get('https://api.example.invalid/ready', timeout=5).raise_for_status()\n"
+     "            break\n        except Exception:\n            time.sleep(1)\n",
+     [(2, "RES202"), (3, "RES402"), (7, "RES204"), (8, "RES201")]),
+    # a method of the project named like a probe: what it does is not known here
+    ("class Svc:\n    def ping(self):\n        return session.post('https://api.example.invalid/register', timeout=5)\n\n"
+     "    def register(self):\n        for _ in range(3):\n            try:\n                self.ping()\n"
+     "                break\n            except Exception:\n                time.sleep(1)\n",
+     [(10, "RES204"), (11, "RES201")]),
+])
+def test_a_probe_beside_a_write_or_a_project_method_is_no_readiness_wait(linter, body, expected):
+    assert found(linter, body) == expected

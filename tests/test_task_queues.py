@@ -749,6 +749,8 @@ def test_a_broker_built_with_no_middleware_holds_the_default_retries(default):
         broker = RedisBroker(url="redis://q.invalid")
         """
     assert rows(default, head, body) == [(2, "RES202"), (2, "RES204")]
+    assert rows(default, head, body.replace('q.invalid")', 'q.invalid", middleware=None)')) == \
+        [(2, "RES202"), (2, "RES204")]
     [text] = messages(default, head, body, "RES204")
     assert text.startswith("dramatiq's Retries middleware retries every exception (the default predicate)")
 
@@ -1681,9 +1683,18 @@ async def refresh_stock(sku):
 @pytest.mark.parametrize("factory, expected", [
     # polar's layout: the wrapper it hands to ``dramatiq.actor`` calls the function: a dramatiq actor
     (ACTOR_FACTORY, [("shop/jobs.py", 9, "RES402"), ("shop/jobs.py", 12, "RES204")]),
-    # a named parameter handed on under another keyword: ``retries=5`` at a use is not dramatiq's
+    # the factory sets a retry option itself (from a parameter of its own, or as a constant, or in
+    # its **options): a use's options are not dramatiq's alone
     (ACTOR_FACTORY.replace("def actor(actor_name=None,", "def actor(retries=3, actor_name=None,")
      .replace("priority=priority, broker=broker,", "priority=priority, broker=broker, max_retries=retries,"), []),
+    (ACTOR_FACTORY.replace("priority=priority, broker=broker,", "priority=priority, broker=broker, max_retries=0,"),
+     []),
+    (ACTOR_FACTORY.replace("    def decorator(fn):", "    options.setdefault('max_retries', 0)\n\n    def decorator(fn):"),
+     []),
+    # a parameter handed on as another option changes no retry
+    (ACTOR_FACTORY.replace("def actor(actor_name=None,", "def actor(q=None, actor_name=None,")
+     .replace("queue_name=queue_name,", "queue_name=q,"),
+     [("shop/jobs.py", 9, "RES402"), ("shop/jobs.py", 12, "RES204")]),
     # the decorator function of no task queue
     (ACTOR_FACTORY.replace("from dramatiq import actor as _actor", "from registry import register as _actor"), []),
 ])

@@ -278,6 +278,14 @@ MODEL_HEAD = 'import httpx\nimport requests\n\nBASE = "https://api.anthropic.com
      "        await client.post(f'{BASE}/v1/messages', content=body)\n"
      "        return await client.get(f'{BASE}/v1/models')\n", ["RES103 max-timeout (60 s)"]),
     ("def f():\n    return httpx.Client(timeout=300.0)\n", ["RES103 max-timeout (60 s)"]),
+    # a GET of a model API reads (stored completions), and ends other APIs share are no model calls
+    ("def f(base):\n    return requests.get(f'{base}/v1/chat/completions', timeout=120)\n",
+     ["RES103 max-timeout (60 s)"]),
+    ("def f(api, body):\n    return requests.post(f'{api}/reports/1/generate', json=body, timeout=120)\n",
+     ["RES103 max-timeout (60 s)"]),
+    ("def f(api, body):\n    return requests.post(f'{api}/forms/1/responses', json=body, timeout=120)\n",
+     ["RES103 max-timeout (60 s)"]),
+    ("def f(base, body):\n    return requests.request('POST', f'{base}/api/chat', json=body, timeout=120)\n", []),
 ])
 def test_a_plain_http_request_to_a_model_endpoint_is_a_model_call(body, expected):
     linter = Linter(Settings(root=Path(".")))
@@ -293,19 +301,15 @@ def test_the_fix_for_a_model_request_inserts_the_model_default():
 
 
 @pytest.mark.parametrize(("body", "read_s"), [
-    # a client that long-polls SQS: the read timeout outlasts the longest wait by the default
-    ("def consume():\n    sqs = boto3.client('sqs')\n    while True:\n"
-     "        sqs.receive_message(QueueUrl='q', WaitTimeSeconds=20)\n", 30),
-    ("WAIT_S = 15\n\n\ndef consume():\n    sqs = boto3.client('sqs')\n"
-     "    sqs.receive_message(QueueUrl='q', WaitTimeSeconds=WAIT_S)\n"
-     "    sqs.receive_message(QueueUrl='q', WaitTimeSeconds=5)\n", 25),
-    ("SQS = boto3.client('sqs')\n\n\ndef consume():\n    return SQS.receive_message(QueueUrl='q', WaitTimeSeconds=20)\n", 30),
-    # short polls, other requests, an unknown wait: the default alone
-    ("def consume():\n    sqs = boto3.client('sqs')\n    sqs.receive_message(QueueUrl='q')\n", 10),
-    ("def send():\n    sqs = boto3.client('sqs')\n    sqs.send_message(QueueUrl='q', MessageBody='x')\n", 10),
-    ("def consume(wait):\n    sqs = boto3.client('sqs')\n    sqs.receive_message(QueueUrl='q', WaitTimeSeconds=wait)\n", 10),
+    # an SQS client may long-poll, by a call's WaitTimeSeconds or the queue's own attribute (20 s at
+    # most): its read timeout outlasts that wait by the default, however the client is used
+    ("def consume():\n    sqs = boto3.client('sqs')\n    sqs.receive_message(QueueUrl='q', WaitTimeSeconds=20)\n", 30),
+    ("SQS = boto3.client('sqs')\n", 30),
+    ("class Consumer:\n    def __init__(self):\n        self.sqs = boto3.client(service_name='sqs')\n", 30),
+    # another service: the default alone
+    ("def send():\n    sns = boto3.client('sns')\n", 10),
 ])
 def test_the_fix_on_a_long_polling_client_outlasts_its_longest_wait(body, read_s):
     source = HEAD + body
     fixed = fix_text(Linter(Settings(root=Path("."))), source, "m.py", unsafe=True).text
-    assert f"boto3.client('sqs', config=Config(connect_timeout=10, read_timeout={read_s}))" in fixed
+    assert f"config=Config(connect_timeout=10, read_timeout={read_s}))" in fixed

@@ -730,9 +730,9 @@ def forwarded_write_message(function: str, writes: List[Tuple[str, str]], policy
         return None
     http = all(kind.startswith("HTTP ") for kind, _ in writes)
     kinds = list(dict.fromkeys(kind[len("HTTP "):] if http else kind for kind, _ in writes))
-    named = _listed(kinds, " and ") if http else _listed(kinds, ", ")
+    named = _listed(kinds)
     callers = list(dict.fromkeys(name for _, name in writes))
-    who = _listed([f"`{name}`" for name in callers], ", ")
+    who = _listed([f"`{name}`" for name in callers])
     send = "sends" if len(callers) == 1 else "send"
     if http:
         return (f"`{function}` sends the method its callers give inside {policy.adapter.write_label}, and {who} "
@@ -744,14 +744,13 @@ def forwarded_write_message(function: str, writes: List[Tuple[str, str]], policy
             f"the methods that change nothing here, or check for the first attempt's result before sending again")
 
 
-def _listed(items: List[str], separator: str) -> str:
-    """``a, b, c and 2 more`` (at most :data:`MAX_NAMED_WRITES` named; ``separator`` between the
-    first ones, `` and `` before the last)."""
+def _listed(items: List[str]) -> str:
+    """``a, b and c``, or ``a, b, c, d and 2 more`` (at most :data:`MAX_NAMED_WRITES` named)."""
     shown = items[:MAX_NAMED_WRITES]
     more = len(items) - len(shown)
     if more:
-        return separator.join(shown) + f" and {more} more"
-    return shown[0] if len(shown) == 1 else separator.join(shown[:-1]) + " and " + shown[-1]
+        return ", ".join(shown) + f" and {more} more"
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
 #: how many writes and callers a forwarded-write message names before it counts the rest

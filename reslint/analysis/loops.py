@@ -449,7 +449,8 @@ class LoopAnalyzer:
                         and any(id(n) not in in_handlers for n in sleeps + helper_sleeps))
         # ``try: client.ping(); break / except Exception: sleep(5)``: it learns only that the server
         # answers, so every error it catches means "not ready yet"
-        poll = poll or (bool(handlers) and bool(tries) and all(self.probes(t, scope) for t in tries))
+        poll = poll or (bool(handlers) and bool(tries) and all(self.probes(t, scope) for t in tries)
+                        and self._quiet_outside(loop, tries, scope))
         facts = LoopFacts(sleeps=tuple(sleeps), handlers=tuple(handlers), aimed_at_rate_limit=aimed,
                           sleeps_in_handlers=frozenset(id(s) for s in sleeps if id(s) in in_handlers),
                           sleeps_after_rate_limit=frozenset(id(s) for s in sleeps if id(s) in after_429),
@@ -463,8 +464,8 @@ class LoopAnalyzer:
         """Whether a try's attempt only tests that a server answers: a readiness probe.
 
         Its body (and ``else``) runs straight through, statement by statement: calls whose value is
-        dropped (``client.ping()``, ``await conn.execute("SELECT 1")``), ``with`` blocks made of the
-        same (``async with engine.begin() as conn:``), a name bound to a constant (``ready = True``)
+        dropped (``client.ping()``, ``session.get(url).raise_for_status()``), ``with`` blocks made of
+        the same (``with redis.Redis() as r: r.ping()``), a name bound to a constant (``ready = True``)
         or to a call's value that is read only as the receiver of dropped calls in this try
         (``conn = psycopg2.connect(dsn); conn.close()``), and a last statement that leaves with
         nothing (``break``, ``return``, ``return True``). Its calls ask a server whether it is up and
@@ -531,8 +532,12 @@ class LoopAnalyzer:
         func = call.func
         method = func.attr.value if isinstance(func, cst.Attribute) else None
         if qual in cat.SLEEPS or method in _LOG_METHODS or method in ("raise_for_status", "close") or \
-                (isinstance(func, cst.Name) and func.value == "print"):
+                (isinstance(func, cst.Name) and func.value in ("print", "len")):
             return "quiet"
+        own = self.local_def(call, scope) is not None or (
+            isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"))
+        if own:
+            return None  # the project's own function or method: what it does is not known here
         if method in cat.PROBE_METHODS:
             return "probe"
         if qual in HTTP_CALLS:
@@ -549,6 +554,16 @@ class LoopAnalyzer:
         opens = reading is not None and reading.spec.category != "subprocess" and \
             (reading.spec.carrier or qual in FACTORIES)  # a client built, a connection opened
         return "probe" if opens else None
+
+    def _quiet_outside(self, loop, tries: List[cst.Try], scope) -> bool:
+        """Whether the calls of a loop outside its tries (not in their handlers either, which may
+        reconnect) are readiness probes or quiet ones (:meth:`_probe_call`): a POST sent before the
+        ``try: ping()`` makes the loop a retry of that POST."""
+        inside = {id(n) for t in tries for n in own_nodes(t)} | {id(t) for t in tries}
+        outside = [n for n in own_nodes(loop.body) if id(n) not in inside and isinstance(n, cst.Call)]
+        if isinstance(loop, cst.While):
+            outside += [n for n in expressions(loop.test) if isinstance(n, cst.Call)]
+        return all(self._probe_call(call, scope) is not None for call in outside)
 
     def _only_receivers(self, node: cst.Try, receivers: Dict[str, cst.Call], scope) -> bool:
         """Whether each of ``receivers`` (names a probe binds) is read in its function only as

@@ -550,8 +550,9 @@ class SummaryCollector:
 
     def _forwarded_decorator(self, func: cst.FunctionDef, keywords: str, imported) -> Optional[str]:
         """The library decorator method ``func`` hands its ``**keywords`` to (``app.task(**kwargs)``),
-        when exactly one is found in its body, else ``None``."""
-        found = set()
+        when exactly one is found in its body and the options a use passes are that decorator's own,
+        else ``None`` (:meth:`_sets_options`)."""
+        found: Dict[str, List[cst.Call]] = {}
         stack = [func.body]
         while stack:
             node = stack.pop()
@@ -563,7 +564,7 @@ class SummaryCollector:
                 qual = self.ctx.qualname(node.func, self.ctx.model.scopes.get(id(func.body)))
                 known = libraries.lookup(qual, (Role.DECORATOR,)) if qual is not None else None
                 if known is not None and known[0].queued:
-                    found.add(qual)
+                    found.setdefault(qual, []).append(node)
             elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
                     any(a.star == "**" and isinstance(a.value, cst.Name) and a.value.value == keywords
                         for a in node.args):
@@ -571,26 +572,47 @@ class SummaryCollector:
                 qual = self.ctx.qualname(node.func, self.ctx.model.scopes.get(id(func.body)))
                 known = libraries.lookup(qual, (Role.DECORATOR,)) if qual is not None else None
                 if qual is not None and qual.rsplit(".", 1)[0] in owners:
-                    found.add(qual)
+                    found.setdefault(qual, []).append(node)
                 elif known is not None and known[0].queued:
-                    found.add(qual)  # ``dramatiq.actor(fn, **options)`` spelled through its module
+                    found.setdefault(qual, []).append(node)  # ``dramatiq.actor(fn, **options)`` through its module
                 elif qual is None:
-                    found.update(f"{owner}.{node.func.attr.value}" for owner in owners
-                                 if owner.split(".")[0] in imported)
+                    for owner in owners:
+                        if owner.split(".")[0] in imported:
+                            found.setdefault(f"{owner}.{node.func.attr.value}", []).append(node)
             stack.extend(children(node))
-        if len(found) != 1 or self._renames_parameters(func):
+        if len(found) != 1:
             return None
-        return found.pop()
+        [(qual, calls)] = found.items()
+        return None if self._sets_options(func, keywords, qual, calls) else qual
 
     @staticmethod
-    def _renames_parameters(func: cst.FunctionDef) -> bool:
-        """Whether ``func`` hands one of its named parameters on under another keyword
-        (``app.task(max_retries=retries, **kwargs)``): a use's ``retries=5`` is then not the
-        library's option of that name, so ``func`` does not stand for the library's decorator."""
-        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
-        return any(isinstance(node, cst.Arg) and node.keyword is not None and isinstance(node.value, cst.Name)
-                   and node.value.value in params and node.value.value != node.keyword.value
-                   for node in expressions(func.body))
+    def _sets_options(func: cst.FunctionDef, keywords: str, qual: str, calls: List[cst.Call]) -> bool:
+        """Whether ``func`` decides retry options itself, so a use's options are not the library
+        decorator's alone: the forwarded call passes one of them (``max_retries=0``, ``retry_when=``),
+        ``func`` sets one in its ``**keywords`` (``kwargs.setdefault("max_retries", 5)``,
+        ``kwargs["retry_when"] = ...``), also from a parameter of ``func`` under another name
+        (``max_retries=retries``: a use's ``retries=5`` is no option of the library). A parameter handed
+        on as another option (``queue=q``) changes no retry."""
+        known = libraries.lookup(qual, (Role.DECORATOR,))
+        options = set(known[0].keywords.get(qual, ()) + known[0].forwarded.get(qual, ())) if known else set()
+        for call in calls:
+            for arg in call.args:
+                if arg.keyword is None:
+                    continue
+                if arg.keyword.value in options:
+                    return True
+        for node in expressions(func.body):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+                    isinstance(node.func.value, cst.Name) and node.func.value.value == keywords and \
+                    node.func.attr.value in ("setdefault", "update") and node.args:
+                first = node.args[0].value
+                if node.func.attr.value == "update" or (isinstance(first, cst.SimpleString) and
+                                                        first.evaluated_value in options):
+                    return True
+            if isinstance(node, cst.AssignTarget) and isinstance(node.target, cst.Subscript) and \
+                    isinstance(node.target.value, cst.Name) and node.target.value.value == keywords:
+                return True
+        return False
 
     def _task_classes(self):
         """Module-level celery task classes, with the options other modules' tasks built on one

@@ -64,7 +64,7 @@ class TimeoutReading:
     #: another way to bound the call, for the message (a program's own timeout option)
     advice: str = ""
     #: for ``missing``: the longest wait, in seconds, the server holds a request of this client
-    #: open by design (a long poll, ``spec.long_polls``): a read timeout a fix adds outlasts it
+    #: open by design (a long poll, ``spec.held_by_argument``): a read timeout a fix adds outlasts it
     held_s: float = 0.0
 
 
@@ -78,8 +78,8 @@ def read_call_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
     if key in ctx.cache:
         return ctx.cache[key]
     reading = _read(call, ctx)
-    if reading is not None and reading.state == MISSING and reading.spec.long_polls:
-        reading.held_s = _longest_hold(call, reading.spec, ctx)
+    if reading is not None and reading.state == MISSING and reading.spec.held_by_argument is not None:
+        reading.held_s = _held(call, reading.spec, ctx)
     ctx.cache[key] = reading
     if reading is not None and reading.spec.qualname == "socket.setdefaulttimeout" and \
             _finite_default_call(call, ctx, ctx.scope):
@@ -404,13 +404,12 @@ def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) ->
     return requests > 0
 
 
-def _local_uses(call: cst.Call, ctx: Context, module: bool = False) -> Optional["_Uses"]:
+def _local_uses(call: cst.Call, ctx: Context) -> Optional["_Uses"]:
     """The reads of the one local name of the function being visited that the client ``call``
     builds is bound to, once (``s = Client()``, ``async with Client() as s``), or ``None``: a client
-    bound to no local, to several, or rebound in its own block, or a name a nested scope rebinds.
-    ``module``: a client bound to a global of the module counts too, with its reads in the module."""
+    bound to no local, to several, or rebound in its own block, or a name a nested scope rebinds."""
     scope = ctx.scope
-    if scope is None or scope.kind not in (("function", "module") if module else ("function",)):
+    if scope is None or scope.kind != "function":
         return None
     key = ("bound-values", id(scope))  # once per function: value -> the names bound to it
     if key not in ctx.cache:
@@ -631,37 +630,29 @@ def _categorised(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> TimeoutSpec
     return spec if category is None else dataclasses.replace(spec, category=category)
 
 
-def _longest_hold(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> float:
-    """The longest constant wait, in seconds, of the long polls (``spec.long_polls``:
-    ``sqs.receive_message(WaitTimeSeconds=20)``) made on the client ``call`` builds, when it is
-    bound to a local of the function being visited or to a global of the module; ``0.0`` when
-    none is seen."""
-    uses = _local_uses(call, ctx, module=True)
-    if uses is None:
-        return 0.0
-    polls = dict(spec.long_polls)
-    longest = 0.0
-    for method, caller in uses.chains.values():
-        if method not in polls or caller is None:
-            continue
-        arg = find_argument(caller, polls[method], None)
-        value = ctx.value_of(arg.value) if isinstance(arg, cst.Arg) else None
-        if is_number(value) and value > longest:
-            longest = float(value)
-    return longest
+def _held(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> float:
+    """How long, in seconds, the service the client ``call`` builds holds a request open by design
+    (``spec.held_by_argument``: an SQS client's long polls, 20 s at most); ``0.0`` for another."""
+    name, position, held = spec.held_by_argument
+    arg = find_argument(call, name, position)
+    service = ctx.string_text(arg.value) if isinstance(arg, cst.Arg) else None
+    return dict(held).get(service, 0.0) if service is not None else 0.0
 
 
 def _asks_a_model(call: cst.Call, ctx: Context) -> Optional[bool]:
-    """Whether an HTTP request ``call`` goes to a model API that generates (its URL's path ends with
-    one of ``MODEL_ENDPOINT_PATHS``: ``f"{BASE}/v1/messages"``, ``"/chat/completions"``): ``None``
-    when it is no request reslint knows or its URL's text is not known."""
+    """Whether an HTTP request ``call`` is a POST to a model API that generates (its URL's path ends
+    with one of ``MODEL_ENDPOINT_PATHS``: ``f"{BASE}/v1/messages"``, ``"/chat/completions"``): ``None``
+    when it is no request reslint knows, or its method or URL's text is not known."""
     qual = ctx.qualname(call.func)
-    if qual in HTTP_CALLS:
-        position = 0 if HTTP_CALLS[qual] is not None else 1
-    elif qual in STREAM_REQUESTS:
-        position = 1  # ``client.stream("POST", url)``
+    if qual in HTTP_CALLS and HTTP_CALLS[qual] is not None:
+        verb, position = HTTP_CALLS[qual], 0
+    elif qual in HTTP_CALLS or qual in STREAM_REQUESTS:
+        method = find_argument(call, "method", 0)  # ``request("POST", url)``, ``stream("POST", url)``
+        verb, position = (ctx.string_text(method.value) if isinstance(method, cst.Arg) else None), 1
     else:
         return None
+    if not isinstance(verb, str) or verb.upper() != "POST":
+        return False if isinstance(verb, str) else None  # a GET of a model API reads: it generates nothing
     arg = find_argument(call, "url", position)
     if not isinstance(arg, cst.Arg):
         return None

@@ -126,11 +126,6 @@ WRITES: Dict[str, Tuple[str, ...]] = {
     # EmailMessage.send -> connection.send_messages; EmailMultiAlternatives subclasses it)
     "django.core.mail.EmailMessage.send": (), "django.core.mail.EmailMultiAlternatives.send": (),
     "django.core.mail.message.EmailMessage.send": (), "django.core.mail.message.EmailMultiAlternatives.send": (),
-    # Slack: chat.postMessage posts a new message each call, it takes no key
-    # (https://api.slack.com/methods/chat.postMessage; slack_sdk/web/client.py WebClient.chat_postMessage)
-    "slack_sdk.WebClient.chat_postMessage": (), "slack_sdk.web.WebClient.chat_postMessage": (),
-    "slack_sdk.web.client.WebClient.chat_postMessage": (), "slack_sdk.web.async_client.AsyncWebClient.chat_postMessage": (),
-    "slack_sdk.web.AsyncWebClient.chat_postMessage": (), "slack.WebClient.chat_postMessage": (),
     # Twilio: each messages.create sends an SMS (https://www.twilio.com/docs/messaging/api/message-resource#create-a-message-resource;
     # twilio/rest/__init__.py Client, twilio/rest/api/v2010/account/message/__init__.py MessageList.create)
     "twilio.rest.Client.messages.create": (),
@@ -151,6 +146,9 @@ SLACK_WRITE_METHODS: FrozenSet[str] = frozenset({
 })
 #: ``api_call(method, http_verb="GET")``: a Slack read (slack_sdk/web/base_client.py api_call)
 SLACK_READ_VERB = "GET"
+# the same writes as the clients' methods, named after them (slack_sdk/web/client.py
+# WebClient.chat_postMessage, chat_postEphemeral, reminders_add...)
+WRITES.update({f"{client}.{method.replace('.', '_')}": () for client in SLACK_CLIENTS for method in SLACK_WRITE_METHODS})
 
 #: Google API client (googleapiclient): ``service.<collection>().<method>(...).execute()`` sends the request
 #: built by ``<method>``; these methods create or send (googleapiclient/discovery.py builds them from the

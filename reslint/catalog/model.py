@@ -112,10 +112,10 @@ class TimeoutSpec:
       sign a URL or a token locally): a client bound to a local of one function and used there
       only through these, and through ``bounded_per_request`` methods that pass ``timeout=``, is
       not reported.
-    - ``long_polls``: ``(method, param name)`` of the built client's requests that the server holds
-      open for up to that argument's seconds before it answers (SQS ``receive_message``'s
-      ``WaitTimeSeconds``): a read timeout a fix inserts must outlast the longest such wait seen on
-      a client bound in the function, or every long poll would fail.
+    - ``held_by_argument``: ``(param name, position, ((value, seconds), ...))``: a client whose
+      argument names a service that holds a request open by design before it answers (an SQS client
+      long-polls up to 20 s, set per call or by the queue's own attribute): a read timeout a fix
+      inserts outlasts that wait, or every long poll of an empty queue would fail.
     - ``streams_from``: ``(param name, position, transports)``: the client reads a stream passed
       as this argument, and only a stream visibly made by one of ``transports`` (qualified names
       of transports that do not bound a read themselves) makes a missing timeout a wait forever; a
@@ -167,7 +167,7 @@ class TimeoutSpec:
     timeout_from: Optional[Tuple[str, Optional[int]]] = None
     bounded_per_request: Tuple[str, ...] = ()
     local_methods: Tuple[str, ...] = ()
-    long_polls: Tuple[Tuple[str, str], ...] = ()
+    held_by_argument: Optional[Tuple[str, int, Tuple[Tuple[str, float], ...]]] = None
     streams_from: Optional[Tuple[str, int, Tuple[str, ...]]] = None
     url: Optional[Tuple[str, int]] = None
     whole_units: bool = False

@@ -106,11 +106,11 @@ TIMED_WAITS: FrozenSet[str] = frozenset({"asyncio.wait_for"})
 #: call learns nothing but "it answered" (``LoopAnalyzer.probes``). redis-py ``Redis.ping``
 #: (redis/commands/core.py), PyMongo ``MongoClient.server_info``
 #: (https://pymongo.readthedocs.io/en/stable/api/pymongo/mongo_client.html), Elasticsearch and
-#: OpenSearch ``ping``, ``info``, ``search``, ``indices.exists``, ``cluster.health``
+#: OpenSearch ``ping``, ``search``, ``indices.exists``, ``cluster.health``
 #: (https://elasticsearch-py.readthedocs.io/en/stable/api/elasticsearch.html,
 #: https://opensearch.org/docs/latest/clients/python-low-level/), Chroma ``heartbeat``
 #: (https://docs.trychroma.com/reference/python/client).
-PROBE_METHODS: FrozenSet[str] = frozenset({"ping", "server_info", "info", "search", "exists", "health", "heartbeat"})
+PROBE_METHODS: FrozenSet[str] = frozenset({"ping", "server_info", "search", "exists", "health", "heartbeat"})
 LOCAL_WAIT_METHODS: FrozenSet[str] = frozenset({"wait", "get", "acquire", "join"})
 #: ``wait()`` of an event or condition is a local wait whatever the object; ``get()``,
 #: ``acquire()`` and ``join()`` are so only on these types (a database pool's ``acquire()`` may

@@ -301,11 +301,12 @@ def _cloud() -> List[TimeoutSpec]:
     # the SDKs' own HTTP clients (MODEL_SDK_HTTP_CLIENTS) carry the SDK's default unless given one
     given_client = ("http_client", None)
     botocore_fix = "config={obj0}(connect_timeout={seconds}, read_timeout={read_seconds})"
-    # SQS long polling: ReceiveMessage's WaitTimeSeconds (0 to 20) holds the request open until a
-    # message arrives or the wait ends, so the HTTP read timeout must be longer
+    # SQS long polling: ReceiveMessage's WaitTimeSeconds (at most 20), or the queue's own
+    # ReceiveMessageWaitTimeSeconds when the call gives none, holds the request open until a message
+    # arrives or the wait ends, so the HTTP read timeout must be longer
     # (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_ReceiveMessage.html,
     # https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-short-and-long-polling.html)
-    boto_long_polls = (("receive_message", "WaitTimeSeconds"),)
+    boto_held = ("service_name", 0, (("sqs", 20.0),))
     # the presigners botocore adds to its clients sign locally and send nothing
     # (botocore/signers.py add_generate_presigned_url, add_generate_presigned_post,
     # add_generate_db_auth_token: generate_db_auth_token, generate_db_connect_auth_token,
@@ -324,7 +325,7 @@ def _cloud() -> List[TimeoutSpec]:
                                  "botocore defaults to 60 s connect + 60 s read, 120 s per attempt",
                                  fix=botocore_fix, fix_imports=("botocore.config.Config",), carrier=True,
                                  disable_values=(), category_by_argument=("service_name", 0, BOTO_MODEL_SERVICES),
-                                 local_methods=boto_local, long_polls=boto_long_polls))
+                                 local_methods=boto_local, held_by_argument=boto_held))
     for name in ("openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI", "openai.AsyncAzureOpenAI"):
         specs.append(TimeoutSpec(name, (T,), 600.0, openai_src, "the OpenAI client defaults to a 600 s read timeout",
                                  carrier=True, category=MODEL, number_phases=4, default_per_attempt_s=1805.0,
@@ -442,18 +443,18 @@ TIMEOUT_CALLS: Dict[str, TimeoutSpec] = _index(
 #: long-poll stream), waiting between events by design. Sources: httpx ``Client.stream``,
 #: ``Response.iter_lines``/``aiter_lines``... (https://www.python-httpx.org/quickstart/#streaming-responses).
 STREAM_REQUESTS: Tuple[str, ...] = ("httpx.stream", "httpx.Client.stream", "httpx.AsyncClient.stream")
-#: URL paths (their ends) of model APIs that generate: a plain HTTP client's request to one is a model
+#: URL paths (their ends) of model APIs that generate: a plain HTTP client's POST to one is a model
 #: call, judged against the model category's ceiling (a completion takes tens of seconds, a long
-#: answer minutes). OpenAI ``/chat/completions``, ``/completions``, ``/responses``
+#: answer minutes). OpenAI ``/chat/completions``, ``/v1/completions``, ``/v1/responses``
 #: (https://platform.openai.com/docs/api-reference); Anthropic ``/v1/messages``
 #: (https://docs.anthropic.com/en/api/messages); Gemini ``:generateContent``,
 #: ``:streamGenerateContent`` (https://ai.google.dev/api/generate-content); Ollama ``/api/generate``,
-#: ``/api/chat`` (https://github.com/ollama/ollama/blob/main/docs/api.md); SGLang and Text Generation
-#: Inference ``/generate``, ``/generate_stream`` (https://docs.sglang.ai/basic_usage/native_api.html,
-#: https://huggingface.github.io/text-generation-inference/).
+#: ``/api/chat`` (https://github.com/ollama/ollama/blob/main/docs/api.md). Ends that other APIs use
+#: too (``/responses`` of a form, ``/generate`` of a report or a code) are not in the list, and a GET
+#: (``GET /v1/chat/completions`` lists stored completions) is no model call.
 MODEL_ENDPOINT_PATHS: Tuple[str, ...] = (
-    "/chat/completions", "/completions", "/responses", "/v1/messages", ":generateContent",
-    ":streamGenerateContent", "/api/generate", "/api/chat", "/generate", "/generate_stream",
+    "/chat/completions", "/v1/completions", "/v1/responses", "/v1/messages", ":generateContent",
+    ":streamGenerateContent", "/api/generate", "/api/chat",
 )
 #: (lines and text: events arrive as lines, a server-sent event or a JSON document each; a body read in
 #: bytes is a download, which a read timeout fits)

@@ -21,6 +21,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
+import libcst as cst
+
 from reslint.libraries.base import Remedy, RetryAdapter, Site, merge, roles
 from reslint.model.policy import Jitter, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.model.reader import Args, PolicyReader
@@ -136,7 +138,8 @@ class DramatiqMiddleware(Dramatiq):
         qual = site.qualname
         args = Args(site.call)
         if qual in BROKERS:
-            if "middleware" in args or args.star:
+            given = args.expr("middleware")
+            if args.star or (given is not None and not (isinstance(given, cst.Name) and given.value == "None")):
                 return None  # its own list: a Retries in it is read where it is built
             # Retries(): 20 retries of every exception, 15 s doubling (jittered) up to 7 days apart
             return self.policy(site, attempts=DEFAULTS["max_retries"] + 1, max_delay_s=None,
