@@ -155,7 +155,8 @@ def test_fix_adds_an_import_once(linter):
     assert outcome.text == (
         "import boto3\nimport botocore.config\n\n"
         "s3 = boto3.client('s3', config=botocore.config.Config(connect_timeout=10, read_timeout=10))\n"
-        "sqs = boto3.client('sqs', config=botocore.config.Config(connect_timeout=10, read_timeout=10))\n"
+        # an SQS client's read outlasts SQS's 20 s long poll by the default 10 s
+        "sqs = boto3.client('sqs', config=botocore.config.Config(connect_timeout=10, read_timeout=30))\n"
     )
     cst.parse_module(outcome.text)
     assert fix_text(linter, outcome.text, "m.py", unsafe=True).text is None
