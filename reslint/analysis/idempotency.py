@@ -75,6 +75,26 @@ def _parameter_slot(params: cst.Parameters, name: str, shift: int) -> Optional[T
     return None
 
 
+def first_string(call: cst.Call, ctx: Context, scope=None) -> Optional[str]:
+    """The text of a call's first positional argument, or of its ``method=`` (the method of
+    ``request("POST", url)``, ``stream("GET", url)``), read in ``scope``; ``None`` when unknown."""
+    for arg in call.args:
+        if (arg.keyword is None and not arg.star) or (arg.keyword is not None and arg.keyword.value == "method"):
+            return ctx.string_text(arg.value, scope)
+    return None
+
+
+def request_method(call: cst.Call, ctx: Context, scope=None) -> Optional[str]:
+    """The HTTP method an HTTP request call of the catalog sends (``requests.get``: ``GET``;
+    ``session.request("POST", url)``: ``POST``), upper case; ``None`` for another call or a
+    method that is not known."""
+    qual = ctx.qualname(call.func, scope)
+    if qual not in cat.HTTP_CALLS:
+        return None
+    method = cat.HTTP_CALLS[qual] or first_string(call, ctx, scope)
+    return method.upper() if isinstance(method, str) else None
+
+
 class Idempotency:
     """Per-file idempotency analysis (memoised on the context's cache)."""
 
@@ -378,12 +398,7 @@ class Idempotency:
         return out
 
     def _first_string(self, call: cst.Call) -> Optional[str]:
-        for arg in call.args:
-            if arg.keyword is None and not arg.star:
-                return self.ctx.string_text(arg.value)
-            if arg.keyword is not None and arg.keyword.value == "method":
-                return self.ctx.string_text(arg.value)
-        return None
+        return first_string(call, self.ctx)
 
     def _sql(self, call: cst.Call) -> Optional[str]:
         if not call.args or call.args[0].keyword is not None:

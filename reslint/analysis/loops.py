@@ -525,6 +525,7 @@ class LoopAnalyzer:
         ``raise_for_status()`` or ``close()``, and ``None`` for anything else (a PUT, an upload,
         a project function: what it does is not known here)."""
         from reslint.analysis.timeouts import read_call_timeout  # timeouts read loops: imported when needed
+        from reslint.analysis.idempotency import request_method
         from reslint.catalog.idempotency import HTTP_CALLS
         from reslint.catalog.names import FACTORIES
 
@@ -541,11 +542,7 @@ class LoopAnalyzer:
         if method in cat.PROBE_METHODS:
             return "probe"
         if qual in HTTP_CALLS:
-            verb = HTTP_CALLS[qual]
-            if verb is None:
-                first = call.args[0].value if call.args and call.args[0].keyword is None else None
-                verb = self.ctx.string_text(first) if first is not None else None
-            return "probe" if isinstance(verb, str) and verb.upper() in ("GET", "HEAD", "OPTIONS") else None
+            return "probe" if request_method(call, self.ctx, scope) in ("GET", "HEAD", "OPTIONS") else None
         saved, self.ctx.scope = self.ctx.scope, scope
         try:
             reading = read_call_timeout(call, self.ctx)
