@@ -286,6 +286,28 @@ MODEL_HEAD = 'import httpx\nimport requests\n\nBASE = "https://api.anthropic.com
     ("def f(api, body):\n    return requests.post(f'{api}/forms/1/responses', json=body, timeout=120)\n",
      ["RES103 max-timeout (60 s)"]),
     ("def f(base, body):\n    return requests.request('POST', f'{base}/api/chat', json=body, timeout=120)\n", []),
+    # a URL whose query is appended later keeps its path; a rebinding to another path does not
+    ("def f(query, body):\n    url = f'{BASE}/v1/messages'\n    if query:\n        url = f'{url}?{query}'\n"
+     "    return requests.post(url, json=body, timeout=300)\n", []),
+    ("def f(query, body):\n    url = f'{BASE}/v1/messages'\n    if query:\n        url = f'{BASE}/v1/messages/count_tokens'\n"
+     "    return requests.post(url, json=body, timeout=300)\n", ["RES103 max-timeout (60 s)"]),
+    ("def f(query, body):\n    url = f'{BASE}/v1/messages'\n    if query:\n        url = f'{url}/batches'\n"
+     "    return requests.post(url, json=body, timeout=300)\n", ["RES103 max-timeout (60 s)"]),
+    # a nested generator's client sends to the enclosing function's URL
+    ("async def f(query, body):\n    url = f'{BASE}/v1/messages'\n    if query:\n        url = f'{url}?{query}'\n"
+     "    async def gen():\n        async with httpx.AsyncClient(timeout=300.0) as client:\n"
+     "            async with client.stream('POST', url, content=body) as r:\n"
+     "                async for chunk in r.aiter_bytes():\n                    yield chunk\n"
+     "    return gen()\n", []),
+    # a configured endpoint with a model API's URL as its default; a module constant built by a sum
+    ("CODEX = 'https://chatgpt.com/backend-api/codex/responses'\n"
+     "def f(config, body):\n    endpoint = config.endpoint or CODEX\n"
+     "    return requests.post(endpoint, json=body, timeout=120)\n", []),
+    ("CODEX = 'https://chatgpt.com/backend-api/codex/responses'\n"
+     "def f(config, body):\n    endpoint = CODEX or config.endpoint\n"
+     "    return requests.post(endpoint, json=body, timeout=120)\n", ["RES103 max-timeout (60 s)"]),
+    ("MESSAGES = BASE + '/v1/messages'\n"
+     "def f(body):\n    return requests.post(MESSAGES, json=body, timeout=300)\n", []),
 ])
 def test_a_plain_http_request_to_a_model_endpoint_is_a_model_call(body, expected):
     linter = Linter(Settings(root=Path(".")))

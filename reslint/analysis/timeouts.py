@@ -656,13 +656,51 @@ def _asks_a_model(call: cst.Call, ctx: Context) -> Optional[bool]:
     arg = find_argument(call, "url", position)
     if not isinstance(arg, cst.Arg):
         return None
-    url, _ = ctx.resolve(arg.value)
-    while isinstance(url, cst.BinaryOperation) and isinstance(url.operator, cst.Add):
-        url = url.right  # ``base + "/v1/messages"``: the path ends as its last part does
-    text = ctx.string_text(url)
-    if not text:
+    texts = _url_texts(arg.value, ctx)
+    if not texts:
         return None
-    return text.split("?", 1)[0].split("#", 1)[0].rstrip("/").endswith(MODEL_ENDPOINT_PATHS)
+    return all(text.split("?", 1)[0].split("#", 1)[0].rstrip("/").endswith(MODEL_ENDPOINT_PATHS) for text in texts)
+
+
+def _url_texts(expr, ctx: Context, scope=None, depth: int = 0) -> Optional[List[str]]:
+    """The texts a URL expression can have whose ends say its path: a string or constant
+    (``f"{BASE}/v1/messages"``: static parts only), the last part of a sum (``base + "/v1/messages"``),
+    the default of ``configured or DEFAULT_URL`` (the setting that overrides it names the same
+    endpoint), and a name's every assignment, where one that only appends a query or a fragment to
+    the name itself (``url = f"{url}?{query}"``) keeps the path. ``None`` when any of them is unknown.
+    ``scope``: where the expression's names are looked up (the visited function's by default)."""
+    scope = scope or ctx.scope
+    if depth > 6:
+        return None
+    if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
+        return _url_texts(expr.right, ctx, scope, depth + 1)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return _url_texts(expr.right, ctx, scope, depth + 1)  # the path ends as its last part does
+    if isinstance(expr, cst.Name):
+        bindings = ctx.lookup(expr.value, scope) or []
+        texts: List[str] = []
+        for binding in bindings:
+            if binding.kind != "assign" or binding.value is None:
+                return None
+            if len(bindings) > 1 and _appends_query(binding.value, expr.value):
+                continue
+            found = _url_texts(binding.value, ctx, binding.scope, depth + 1)
+            if not found:
+                return None
+            texts.extend(found)
+        return texts or None
+    text = ctx.string_text(expr, scope)
+    return [text] if text else None
+
+
+def _appends_query(value, name: str) -> bool:
+    """``f"{url}?{query}"`` / ``f"{url}#{part}"``: a rebinding of ``name`` that keeps its path."""
+    if not isinstance(value, cst.FormattedString) or len(value.parts) < 2:
+        return False
+    first, second = value.parts[0], value.parts[1]
+    return isinstance(first, cst.FormattedStringExpression) and isinstance(first.expression, cst.Name) \
+        and first.expression.value == name and isinstance(second, cst.FormattedStringText) \
+        and second.value.startswith(("?", "#"))
 
 
 def _model_client(call: cst.Call, ctx: Context) -> bool:
