@@ -105,6 +105,7 @@ class Runner:
             found = self.walker.discover(list(paths) or [Path(".")])
         run = self._run_files(found.files, paths, progress)
         self.leave_out_in_operator_scripts(run.results)
+        self.leave_out_in_shadowed_modules(run.results)
         run.results.extend(self._unlisted_result(item) for item in found.unlisted)
         return run
 
@@ -138,6 +139,36 @@ class Runner:
             first, last = rows
             result.findings = [f for f in result.findings if f.code not in codes or f.location.row < first
                                or (last is not None and f.location.row > last)]
+
+    def leave_out_in_shadowed_modules(self, results: List[FileResult]) -> None:
+        """Drop the findings of module files that a package of the same name shadows and nothing
+        loads by path or runs (:mod:`reslint.engine.shadowed`), warning once for each: no import
+        can run their code. Done after the cache, like :meth:`leave_out_in_operator_scripts`:
+        whether a file is one depends on other files. A syntax error (RES000) is still reported."""
+        shadowed = [r for r in results if any(f.code != "RES000" for f in r.findings)
+                    and os.path.basename(r.path) != "__init__.py" and r.path.endswith(".py")]
+        if not shadowed:
+            return
+        from reslint.engine.scripts import OperatorScripts
+        from reslint.engine.shadowed import ShadowedModules, shadowing_package
+
+        shadowed = [r for r in shadowed if shadowing_package(r.path) is not None]
+        if not shadowed:
+            return
+        for result in shadowed:
+            if result.source is None:
+                self._with_source(result)
+        scripts = OperatorScripts(self.settings.anchor)
+        left = ShadowedModules(self.settings.anchor).left_out(
+            [(r.path, r.source.text if r.source is not None else None) for r in shadowed], scripts.named)
+        for result in shadowed:
+            package = left.get(result.path)
+            if package is None:
+                continue
+            dropped = [f for f in result.findings if f.code != "RES000"]
+            result.findings = [f for f in result.findings if f.code == "RES000"]
+            self.walker.warn(f"{result.display}: {len(dropped)} finding(s) not reported: the package {package}/ shadows "
+                 f"this module, so no import loads it, and nothing loads it by path or runs it")
 
     def _unlisted_result(self, item: Unlisted) -> FileResult:
         """The result of a path discovery could not list: RES000 at 1:1 (as Ruff's E902), so it

@@ -1,0 +1,119 @@
+"""Shadowed modules: module files no import can load.
+
+A module file ``pkg/name.py`` beside a package directory ``pkg/name/`` (one with an
+``__init__.py``) is never imported: Python's path finder looks for a package of the name
+before a module of it, so ``import pkg.name`` loads the package, whatever the module file
+holds (https://docs.python.org/3/reference/import.html#regular-packages; the finder's
+order: CPython ``importlib._bootstrap_external.FileFinder.find_spec``, which checks the
+directory first). Such a file is left over from turning a module into a package, and its
+code runs only if something loads it by its path or runs it as a program.
+
+So a shadowed module's findings are not reported, unless the file may still run:
+
+- it runs as a program (a module-level ``if __name__ == "__main__":``), or an automation file
+  of the project names it (:meth:`reslint.engine.scripts.OperatorScripts.named`);
+- another Python file of the project spells its file name (``"name.py"``, ``/name.py``, in a
+  string or a comment): it may load it by path (``importlib.util.spec_from_file_location``).
+
+In the judged sample (``benchmarks/judged/``) every finding in a shadowed module that nothing
+loads was judged false (seven, in an agent server's legacy providers module), and the three in a
+shadowed module that its package loads by path were judged true. Each file left out is named in
+a warning, so the run says what it did not report.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional, Set, Tuple
+
+from reslint.engine.discovery import relative
+from reslint.engine.files import NotRegularFile, read_regular
+
+#: directories never searched for a loader: version control, caches, virtual environments' and
+#: packaging tools' trees (a virtual environment is recognised by its ``pyvenv.cfg`` too)
+_SKIPPED_DIRECTORIES = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist"})
+#: the largest Python file read when searching for a loader (bytes): generated files beyond it
+#: load nothing by path
+_MAX_SOURCE_BYTES = 4 * 1024 * 1024
+
+
+def shadowing_package(path: str) -> Optional[str]:
+    """The package directory that shadows the module file at ``path`` (``pkg/name/`` for
+    ``pkg/name.py``, holding an ``__init__.py``), or ``None``."""
+    directory, filename = os.path.split(path)
+    stem, suffix = os.path.splitext(filename)
+    if suffix != ".py" or not stem.isidentifier() or stem == "__init__":
+        return None
+    package = os.path.join(directory, stem)
+    return package if os.path.isfile(os.path.join(package, "__init__.py")) else None
+
+
+class ShadowedModules:
+    """Tells which module files of a project are shadowed and loaded by nothing (module
+    docstring). ``root``: the project root (or the run's root); ``None``: none is known, so no
+    file is left out."""
+
+    def __init__(self, root: Optional[Path]):
+        self.root = root
+
+    def left_out(self, files: List[Tuple[str, Optional[str]]], named) -> Dict[str, str]:
+        """For each shadowed module nothing loads among ``files`` ((path, source text or ``None``:
+        not known)), its path mapped to the shadowing package's path relative to the root.
+        ``named(relative_path)``: whether an automation file names a file. The project's Python
+        files are searched once, for every candidate's file name at a time."""
+        if self.root is None:
+            return {}
+        from reslint.engine.scripts import runs_as_program
+
+        root = os.path.realpath(self.root)
+        candidates: Dict[str, str] = {}
+        for path, text in files:
+            package = shadowing_package(path) if text is not None else None
+            if package is None:
+                continue
+            below = relative(os.path.realpath(path), root)
+            if below is None or runs_as_program(text) or named(below):
+                continue
+            candidates[path] = relative(os.path.realpath(package), root) or package
+        if not candidates:
+            return {}
+        names = sorted({os.path.basename(path) for path in candidates})
+        word = re.compile(r"(?<![\w.-])(" + "|".join(re.escape(n) for n in names) + r")(?![\w.])")
+        # the files that spell each name; a file that cannot be read may be the loader of any
+        # (a finding is never hidden because of a file reslint could not read)
+        spelled: Dict[str, Set[str]] = {}
+        unreadable = False
+        for real, text in self._sources():
+            if text is None:
+                unreadable = True
+                break
+            for match in word.finditer(text):
+                spelled.setdefault(match.group(1), set()).add(real)
+        if unreadable:
+            return {}
+        return {path: package for path, package in candidates.items()
+                if not (spelled.get(os.path.basename(path), set()) - {os.path.realpath(path)})}
+
+    def _sources(self) -> Iterator[tuple]:
+        """(real path, text) of every Python file under the root (text ``None``: it cannot be
+        read), hidden directories, caches and virtual environments left out; symbolic links to
+        directories are not followed."""
+        for directory, subdirectories, files in os.walk(self.root):
+            subdirectories[:] = sorted(
+                d for d in subdirectories
+                if not d.startswith(".") and d not in _SKIPPED_DIRECTORIES
+                and not os.path.isfile(os.path.join(directory, d, "pyvenv.cfg")))
+            for name in sorted(files):
+                if not name.endswith(".py"):
+                    continue
+                path = os.path.join(directory, name)
+                try:
+                    text = read_regular(path, limit=_MAX_SOURCE_BYTES).decode("utf-8", errors="replace")
+                except NotRegularFile:
+                    continue  # a pipe or a device named like a module loads nothing
+                except OSError as error:
+                    text = None if error.errno != errno.EFBIG else ""  # a giant: generated, loads nothing
+                yield os.path.realpath(path), text
