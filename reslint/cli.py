@@ -743,6 +743,23 @@ def _is_test_code(path: Path, settings) -> bool:
     return pathspec.GitIgnoreSpec.from_lines(settings.test_paths).match_file(_display(path, settings))
 
 
+def _shadowed_by(path: Path, settings) -> Optional[str]:
+    """The package that shadows the module file ``path`` when nothing loads or runs it
+    (:mod:`reslint.engine.shadowed`), else ``None``."""
+    from reslint.engine.files import read_regular_text
+    from reslint.engine.scripts import OperatorScripts
+    from reslint.engine.shadowed import ShadowedModules, shadowing_package
+
+    if shadowing_package(str(path)) is None:
+        return None
+    try:
+        text = read_regular_text(path, errors="replace")
+    except OSError:
+        return None
+    left = ShadowedModules(settings.anchor).left_out([(str(path), text)], OperatorScripts(settings.anchor).named)
+    return left.get(str(path))
+
+
 def _path_lines(path: Path, settings, script: bool = False, block=None, program: bool = False) -> List[str]:
     """What applies to ``path`` (``script``: it is an operator script; ``block``: the rows of its
     ``if __name__ == "__main__":`` block, run by hand, when it is not; ``program``: it is one of the
@@ -772,6 +789,10 @@ def _path_lines(path: Path, settings, script: bool = False, block=None, program:
             out.append(f"  its `if __name__ == \"__main__\":` block (lines {block[0]}-{block[1]}) is run by hand "
                        f"(no CI or other automation file names the module): script-ignore = "
                        f"{_toml(list(settings.script_ignore))} applies there")
+        shadowing = _shadowed_by(path, settings)
+        if shadowing is not None:
+            out.append(f"  shadowed by the package {shadowing}/ and loaded or run by nothing: no import loads it, "
+                       f"so none of its findings is reported (a syntax error is)")
         if program and settings.program_ignore:
             out.append(f"  a program (in a script directory, CI's .github/ or an agent skill, or run as one "
                        f"in a package's data, and no service), run to completion whoever starts it: program-ignore = {_toml(list(settings.program_ignore))} "

@@ -133,3 +133,12 @@ def test_the_cache_does_not_keep_a_module_hidden_once_something_loads_it(tmp_pat
 def test_a_syntax_error_in_a_shadowed_module_is_still_reported(tmp_path):
     project(tmp_path, {**SHADOWED, "app/providers.py": "import requests\n\ndef broken(:\n"})
     assert "app/providers.py:3:12: RES000" in check(tmp_path).stdout
+
+
+def test_show_settings_says_a_module_is_shadowed_and_loaded_by_nothing(tmp_path):
+    project(tmp_path, SHADOWED)
+    shown = run(["show-settings", "app/providers.py"], tmp_path).stdout
+    assert "shadowed by the package app/providers/ and loaded or run by nothing" in shown
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "load.py").write_text("LEGACY = 'app/providers.py'\n", encoding="utf-8")
+    assert "shadowed" not in run(["show-settings", "app/providers.py"], tmp_path).stdout
