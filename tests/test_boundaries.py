@@ -310,6 +310,8 @@ def test_the_text_prefilter_s_retry_triggers_are_the_registry_s():
     from reslint.catalog import triggers
 
     assert triggers.RETRY_TRIGGERS == libraries.RETRY_TRIGGERS
+    # and the dotted paths a framework builds a policy from, which no import announces
+    assert triggers.IMPORT_STRINGS == tuple(libraries.IMPORT_STRINGS)
 
 
 def test_a_cached_re_run_and_the_text_prefilter_load_no_libcst():

@@ -1969,6 +1969,30 @@ def test_dramatiq_middleware_and_brokers():
     assert any(isinstance(m, middleware.Retries) for m in made.middleware)
 
 
+def test_django_dramatiq_builds_the_middleware_its_settings_list_by_path():
+    """django_dramatiq builds each dotted path of ``DRAMATIQ_BROKER["MIDDLEWARE"]`` with no options
+    of its own (``Retries()``, the defaults), takes a middleware object as it is, and lists
+    ``Retries`` in its default settings; the paths the adapter reads are dramatiq's ``Retries``."""
+    require("django_dramatiq")
+    require("dramatiq")
+    utils = _quiet_import("django_dramatiq.utils")
+    apps = _quiet_import("django_dramatiq.apps")
+    retries = _quiet_import("dramatiq.middleware").Retries
+    assert set(dramatiq_adapter.DramatiqMiddleware.import_strings) <= set(dramatiq_adapter.DramatiqMiddleware.spellings)
+    for path in dramatiq_adapter.DramatiqMiddleware.import_strings:
+        built = utils.load_middleware(path, **apps.DjangoDramatiqConfig.get_middleware_kwargs(path))
+        assert isinstance(built, retries), path
+        assert built.max_retries == dramatiq_adapter.DEFAULTS["max_retries"]
+        assert (built.min_backoff, built.max_backoff) == (dramatiq_adapter.DEFAULTS["min_backoff_ms"],
+                                                          dramatiq_adapter.DEFAULTS["max_backoff_ms"])
+        assert built.retry_when is None
+    given = retries(max_retries=1)
+    assert utils.load_middleware(given) is given  # the advice: list an object in the path's place
+    assert set(apps.DEFAULT_BROKER_SETTINGS["MIDDLEWARE"]) & set(dramatiq_adapter.DramatiqMiddleware.import_strings)
+    # the broker is built with the listed middleware only, never dramatiq's default list
+    assert "broker_class(middleware=middleware" in inspect.getsource(apps.DjangoDramatiqConfig.__init__)
+
+
 def test_huey_task_retries():
     """A huey task with ``retries=2`` runs three times on any exception; ``retry_backoff``
     multiplies the delay after each retry; the Django decorators pass their arguments on."""

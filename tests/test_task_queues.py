@@ -1710,3 +1710,38 @@ def test_a_project_function_that_hands_its_options_to_dramatiq_actor_is_that_dec
     assert _found(tmp_path, use_cache=True) == expected  # from the cache
     run = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path / "shop" / "jobs.py"])
     assert sorted((f.filename, f.location.row, f.code) for r in run.results for f in r.findings) == expected
+
+
+DJANGO_SETTINGS = """\
+INSTALLED_APPS = ["django_dramatiq", "shop"]
+DRAMATIQ_BROKER = {
+    "BROKER": "dramatiq.brokers.redis.RedisBroker",
+    "MIDDLEWARE": [
+        "dramatiq.middleware.AgeLimit",
+        %s,
+    ],
+}
+"""
+
+
+@pytest.mark.parametrize(("entry", "expected"), [
+    ('"dramatiq.middleware.Retries"', ["RES202", "RES204"]),
+    ("'dramatiq.middleware.retries.Retries'", ["RES202", "RES204"]),
+    ('"dramatiq.middleware.TimeLimit"', []),
+    ('"my.middleware.Retries"', []),
+    ('"dramatiq.middleware.Retries" + "Extra"', []),
+])
+def test_django_dramatiq_settings_build_the_retries_middleware_from_its_path(tmp_path, entry, expected):
+    """A settings module that imports nothing of dramatiq still reaches the rules (both prefilters),
+    and the path is read as ``Retries()`` with its defaults, reported at the string."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'shop'\n", encoding="utf-8")
+    (tmp_path / "settings.py").write_text(DJANGO_SETTINGS % entry, encoding="utf-8")
+    result = Runner(load_settings(tmp_path), use_cache=False).run([tmp_path / "settings.py"])
+    found = [f for r in result.results for f in r.findings]
+    assert sorted(f.code for f in found) == expected
+    assert all(f.location.row == 6 for f in found)
+    if expected:
+        catch_all = next(f for f in found if f.code == "RES204")
+        assert "list a `Retries(...)` object in its place instead of the dotted path" in catch_all.message
+        worst = next(f for f in found if f.code == "RES202")
+        assert "21 attempts" in worst.message

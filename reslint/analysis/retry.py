@@ -13,6 +13,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from reslint import libraries
+from reslint.catalog.triggers import spells_import_string
 from reslint.semantics.context import Context
 from reslint.libraries.base import Site
 from reslint.model.policy import RetryPolicy, Role
@@ -57,6 +58,27 @@ class Extractor:
         if key in self._memo:
             return self._memo[key]
         policy = self._read(self.ctx.qualname(call.func, scope), _CALL_ROLES, call, call, scope)
+        self._memo[key] = policy
+        return policy
+
+    def for_string(self, node: cst.SimpleString, scope=None) -> Optional[RetryPolicy]:
+        """A policy a framework builds from the dotted path ``node`` spells (django_dramatiq's
+        ``"dramatiq.middleware.Retries"`` in ``DRAMATIQ_BROKER["MIDDLEWARE"]``), with no arguments:
+        :data:`reslint.libraries.IMPORT_STRINGS`."""
+        key = id(node)
+        if key in self._memo:
+            return self._memo[key]
+        policy = None
+        found = None
+        if spells_import_string(node.value):  # no other literal is evaluated
+            try:
+                text = node.evaluated_value
+            except (SyntaxError, ValueError):
+                text = None
+            found = libraries.IMPORT_STRINGS.get(text) if isinstance(text, str) else None
+        if found is not None:
+            adapter, qualname = found
+            policy = adapter.read(Site(Role.OBJECT, qualname, None, node, scope), self.reader)
         self._memo[key] = policy
         return policy
 

@@ -30,6 +30,16 @@ ADAPTER_MODULES = ("tenacity", "backoff", "stamina", "retrying", "retry", "opnie
 RETRY_TRIGGERS: Tuple[str, ...] = ADAPTER_MODULES + tuple(
     sorted(f"{qualname.split('.')[0]}:{qualname.rsplit('.', 1)[1]}" for qualname in SLEEPS))
 
+#: dotted paths a framework builds a retry policy from (the adapters' ``import_strings``:
+#: django_dramatiq's ``"dramatiq.middleware.Retries"``): a file spelling one is read with no import
+IMPORT_STRINGS: Tuple[str, ...] = ("dramatiq.middleware.Retries", "dramatiq.middleware.retries.Retries")
+
+
+def spells_import_string(text: str) -> bool:
+    """Whether ``text`` (a module's source) spells one of :data:`IMPORT_STRINGS`."""
+    return any(path in text for path in IMPORT_STRINGS)
+
+
 #: the modules of the circuit-breaker adapters, in the registry's order (``reslint.libraries.BREAKERS``):
 #: a retry that catches a breaker's error needs the breaker's import in the same file
 BREAKER_MODULES = ("pybreaker", "circuitbreaker", "aiobreaker", "purgatory")

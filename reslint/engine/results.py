@@ -22,7 +22,7 @@ from reslint.catalog.triggers import trigger_entries
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location
 from reslint.engine.discovery import relative
-from reslint.catalog.triggers import RETRY_TRIGGERS
+from reslint.catalog.triggers import RETRY_TRIGGERS, spells_import_string
 from reslint.semantics.prefilter import Trigger, may_retry_by_recursion
 from reslint.registry import BY_CODE
 from reslint.engine.suppression import (Comment, blanket_not_counted, could_hold_directives, read_comments,
@@ -148,7 +148,7 @@ class Judge:
             return comments, FileResult(display, display, comments=comments, skipped=self.needs_summary,
                                         text_skipped=True)
         if force or self.trigger is None or profiling.timed("prefilter (text)", self.trigger.search, text) or \
-                (self.recursion and may_retry_by_recursion(text)):
+                (self.recursion and (may_retry_by_recursion(text) or spells_import_string(text))):
             return comments, None
         return comments, FileResult(display, display, comments=comments, skipped=self.needs_summary,
                                     text_skipped=True)

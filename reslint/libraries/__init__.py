@@ -118,6 +118,10 @@ TASK_DECORATOR_NAMES: FrozenSet[str] = frozenset(INSTANCE_METHODS) | frozenset(
     qualname.rsplit(".", 1)[-1] for qualname, (adapter, roles) in BY_QUALNAME.items()
     if adapter.queued and Role.DECORATOR in roles and "." in qualname)
 
+#: dotted path -> (its adapter, the qualified name it spells): policies a framework builds from a
+#: string in the project's settings (:attr:`RetryAdapter.import_strings`)
+IMPORT_STRINGS: Dict[str, Tuple[RetryAdapter, str]] = {text: (a, text) for a in ADAPTERS for text in a.import_strings}
+
 #: names besides the spellings that can start a finding (``arq.Retry``, raised by a job): the prefilter's
 ENTRY_POINTS: FrozenSet[str] = frozenset(n for a in ADAPTERS for n in a.entry_points)
 #: top-level modules of libraries that retry a function passed to them (``retry_call(fn)``)

@@ -89,6 +89,10 @@ class RetryAdapter:
     #: qualified names besides :attr:`spellings` whose use can start a finding of this mechanism
     #: (arq's ``Retry``, raised by a job that retries itself): kept by the prefilter
     entry_points: ClassVar[Tuple[str, ...]] = ()
+    #: dotted paths a framework imports by string and builds with no arguments (django_dramatiq's
+    #: ``"MIDDLEWARE": ["dramatiq.middleware.Retries", ...]``), each in :attr:`spellings` as an
+    #: object: the policy is read, and reported, at the string (:class:`Site` with no call)
+    import_strings: ClassVar[Tuple[str, ...]] = ()
     #: types whose instances a project builds once and imports elsewhere, then spells policies with
     #: their methods (``from .celery import app`` ... ``@app.task(...)``): the project pass tells
     #: the importing modules what such a name is

@@ -134,17 +134,23 @@ class DramatiqMiddleware(Dramatiq):
                 **{name: ("middleware",) for name in BROKERS}}
     forwarded = {}
 
+    #: django_dramatiq builds the broker's middleware from dotted paths in the Django setting
+    #: ``DRAMATIQ_BROKER["MIDDLEWARE"]``, each with no arguments (django_dramatiq/apps.py
+    #: ``load_middleware(path, **cls.get_middleware_kwargs(path))``: keyword arguments only from an
+    #: app config subclass's ``middleware_retries_kwargs``), and passes that list as the broker's
+    #: ``middleware=``; its default settings (no ``DRAMATIQ_BROKER``) list ``Retries`` too, unseen
+    import_strings = MIDDLEWARE
+
     def read(self, site: Site, reader: PolicyReader) -> Optional[RetryPolicy]:
         qual = site.qualname
+        if site.call is None:  # built from its dotted path (django_dramatiq's settings): the defaults
+            return self._defaults(site)
         args = Args(site.call)
         if qual in BROKERS:
             given = args.expr("middleware")
             if args.star or (given is not None and not (isinstance(given, cst.Name) and given.value == "None")):
                 return None  # its own list: a Retries in it is read where it is built
-            # Retries(): 20 retries of every exception, 15 s doubling (jittered) up to 7 days apart
-            return self.policy(site, attempts=DEFAULTS["max_retries"] + 1, max_delay_s=None,
-                               wait=_schedule(DEFAULTS["min_backoff_ms"] * _MS, DEFAULTS["max_backoff_ms"] * _MS, None),
-                               retried=Retried(RetriedKind.ANY, ("Exception",), node=site.anchor, default=True))
+            return self._defaults(site)
         if args.star:
             return self.policy(site)
         scope = site.scope
@@ -154,6 +160,20 @@ class DramatiqMiddleware(Dramatiq):
             return self.policy(site, max_delay_s=None, wait=wait,
                                retried=Retried(RetriedKind.UNKNOWN, node=args.expr("retry_when")))
         return self.policy(site, attempts=retries + 1 if is_number(retries) else retries, max_delay_s=None, wait=wait,
+                           retried=Retried(RetriedKind.ANY, ("Exception",), node=site.anchor, default=True))
+
+    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
+        if policy.call is None and isinstance(policy.node, cst.SimpleString) and remedy in self.advice_text:
+            # a dotted path in django_dramatiq's settings takes no options: list an object instead
+            # (django_dramatiq/utils.py ``load_middleware`` takes a middleware object as it is)
+            return (f"list a `Retries(...)` object in its place instead of the dotted path, which takes no options "
+                    f"(django_dramatiq accepts middleware objects), and {self.advice_text[remedy]}")
+        return super().advice(remedy, policy, limit_s)
+
+    def _defaults(self, site: Site) -> RetryPolicy:
+        """``Retries()``: 20 retries of every exception, 15 s doubling (jittered) up to 7 days apart."""
+        return self.policy(site, attempts=DEFAULTS["max_retries"] + 1, max_delay_s=None,
+                           wait=_schedule(DEFAULTS["min_backoff_ms"] * _MS, DEFAULTS["max_backoff_ms"] * _MS, None),
                            retried=Retried(RetriedKind.ANY, ("Exception",), node=site.anchor, default=True))
 
     advice_text = {

@@ -62,6 +62,26 @@ class PolicyRule(Rule):
         if recursive is not None and self._sees(recursive):
             self.check(recursive)
 
+    def _import_string(self, value) -> None:
+        """A policy a framework builds from a dotted path in the project's settings: a string that is
+        a whole element, value or argument (not a part of a longer string)."""
+        if isinstance(value, cst.SimpleString):
+            policy = self.ctx.retries.for_string(value, self.ctx.scope)
+            if policy is not None and self._sees(policy):
+                self.check(policy)
+
+    def visit_Element(self, node: cst.Element) -> None:
+        self._import_string(node.value)
+
+    def visit_DictElement(self, node: cst.DictElement) -> None:
+        self._import_string(node.value)
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        self._import_string(node.value)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._import_string(node.value)
+
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         # a task class whose class attributes retry its ``run`` method
         policy = self.ctx.retried.loop_policies.get(id(node))
