@@ -707,6 +707,9 @@ def test_two_modules_of_one_name_are_kept_apart(tmp_path, first, second, user, m
     write(tmp_path, "pyproject.toml", "[project]\nname = 'p'\n")
     for name in (first, second, user):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+    # a module beside a package of its name is loaded by path here, so it is checked (a shadowed
+    # module nothing loads reports nothing: tests/test_shadowed_modules.py)
+    write(tmp_path, "loader.py", "LEGACY = 'x.py'\n")
     write(tmp_path, first, SUMMARISE)
     write(tmp_path, second, PLAIN_SUMMARISE)
     write(tmp_path, user, SUMMARISE_USER.format(module=module))
