@@ -31,7 +31,7 @@ def reported(tmp_path: Path, *args) -> str:
 
 
 @pytest.mark.parametrize("directory", ["scripts", "bin", "tools", "docs", "examples", "libraries/python/examples",
-                                       "packages/site/docs", "benchmarks", "evals/simple_evals"])
+                                       "packages/site/docs", "benchmarks", "profiling", "evals/simple_evals"])
 def test_the_script_directories(tmp_path, directory):
     project(tmp_path, {f"{directory}/stars.py": SCRIPT, "src/demo/stars.py": SCRIPT})
     output = reported(tmp_path)

@@ -77,7 +77,7 @@ AUTOMATION_FILES = (
 #: :data:`ANYWHERE_DIRECTORIES`; ``scripts`` and ``script`` count at any depth, and without a main
 #: guard (:data:`PROGRAM_DIRECTORIES`). Example code has its own rule (:data:`EXAMPLE_DIRECTORIES`).
 SCRIPT_DIRECTORIES = frozenset({"scripts", "script", "bin", "tools", "dev", "devtools", "docs", "doc",
-                                "benchmarks", "benchmark", "bench", "evals", "eval"})
+                                "benchmarks", "benchmark", "bench", "profiling", "evals", "eval"})
 #: directory names that hold only programs and the helpers they import, at any depth: a file in one
 #: is a script with or without a main guard (a flat script that does its work at the top, a helper
 #: module of the other scripts). In the judged sample every directory of that name, at the top or
