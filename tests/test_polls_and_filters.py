@@ -648,3 +648,51 @@ def test_a_probe_with_no_pause_is_a_busy_poll(linter):
 ])
 def test_a_probe_beside_a_write_or_a_project_method_is_no_readiness_wait(linter, body, expected):
     assert found(linter, body) == expected
+
+
+# -- periodic tasks: sleep, work, again, until stopped -----------------------------------------------
+PERIODIC = """\
+class Worker:
+    def cleanup_forever(self):
+        while True:
+            try:
+                if self.pool:
+                    time.sleep(self.pool.interval)
+                    {work}
+                else:
+                    break
+            except KeyboardInterrupt:
+                break
+            except Exception as exc:
+                print("cleanup failed", exc)
+"""
+
+
+@pytest.mark.parametrize("work", [
+    "self.pool.cleanup_idle()",
+    "session.post('https://api.example.invalid/heartbeat', timeout=5)",
+])
+def test_a_periodic_task_is_neither_a_retry_nor_a_poll(linter, work):
+    # it leaves only on state it does not produce (no pool) or when stopped: it waits for nothing
+    assert found(linter, PERIODIC.format(work=work)) == []
+
+
+@pytest.mark.parametrize(("leave", "expected"), [
+    # it leaves on what its request answered: a poll with no deadline
+    ("r = session.get('https://api.example.invalid/jobs/1', timeout=5)\n                if r.json()['state'] == 'done':\n"
+     "                    return r.json()", [(2, "RES203")]),
+    ("if session.get('https://api.example.invalid/jobs/1', timeout=5).json()['done']:\n                    return",
+     [(2, "RES203")]),
+])
+def test_a_loop_that_leaves_on_its_answer_is_still_a_poll(linter, leave, expected):
+    body = f"""\
+def wait_for_job():
+    while True:
+        try:
+            if True:
+                {leave}
+        except T:
+            print("not yet")
+        time.sleep(5)
+"""
+    assert found(linter, body) == expected

@@ -199,6 +199,50 @@ def _success_leaves(node: cst.Try, flag, loop=None) -> bool:
         (loop is not None and _leaves_after(loop, node, flag))
 
 
+def _leaves_on_an_answer(loop) -> bool:
+    """Whether the loop leaves (``return``, ``break``) outside its handlers under a test that reads
+    what its own work produced: a call (``if r.json()["state"] == "done": return``) or a name the
+    loop body binds (``status = client.get(...)``, then ``if status.ok: break``). A loop that goes
+    round after its work succeeds and leaves only on state it does not produce (``if not
+    self.pool: break``) or when cancelled (``except CancelledError: break``) is a periodic task:
+    it runs until it is stopped and waits for no condition."""
+    bound = _bound_names(own_nodes(loop.body)) | _for_targets(loop.body)
+
+    def answers(test) -> bool:
+        return any(isinstance(n, cst.Call) or (isinstance(n, cst.Name) and n.value in bound)
+                   for n in nodes_within(test))
+
+    def walk(block, guarded: bool) -> bool:
+        for statement in (block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()):
+            if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+                if guarded and any(isinstance(small, _EXITS) for small in statement.body):
+                    return True
+            elif isinstance(statement, cst.If):
+                branch, inside = statement, guarded
+                while isinstance(branch, cst.If):
+                    inside = inside or answers(branch.test)
+                    if walk(branch.body, inside):
+                        return True
+                    branch = branch.orelse
+                if isinstance(branch, cst.Else) and walk(branch.body, inside):
+                    return True
+            elif isinstance(statement, cst.Try):  # its handlers leave on a fault, not on an answer
+                if any(walk(b, guarded) for b in (statement.body, getattr(statement.orelse, "body", None),
+                                                 getattr(statement.finalbody, "body", None)) if b is not None):
+                    return True
+            elif isinstance(statement, cst.With) and walk(statement.body, guarded):
+                return True
+        return False
+
+    return walk(loop.body, False)
+
+
+def _for_targets(body) -> set:
+    """The names the ``for`` statements of a loop body bind as their targets."""
+    return {n.value for node in own_nodes(body) if isinstance(node, cst.For)
+            for n in expressions(node.target) if isinstance(n, cst.Name)}
+
+
 def _position(nodes, targets) -> int:
     """The index in ``nodes`` (the loop body in source order) of the first of ``targets``."""
     ids = {id(t) for t in targets}
@@ -444,9 +488,12 @@ class LoopAnalyzer:
         # it goes round after a call that succeeded too: success leaves only when a returned value
         # says so (``if status["state"] == "success": return``), and it sleeps outside its handlers;
         # the errors it tolerates on the way are a poll's, as tenacity's ``retry_if_result`` (DESIGN)
-        poll = poll or (bool(handlers) and not any(_success_leaves(t, flag, loop) for t in tries)
-                        and not any(isinstance(n, cst.If) and checks_response(n.test) for n in nodes)
-                        and any(id(n) not in in_handlers for n in sleeps + helper_sleeps))
+        waits_round = bool(handlers) and not any(_success_leaves(t, flag, loop) for t in tries) \
+            and not any(isinstance(n, cst.If) and checks_response(n.test) for n in nodes) \
+            and any(id(n) not in in_handlers for n in sleeps + helper_sleeps)
+        if waits_round and flag is None and not _leaves_on_an_answer(loop):
+            return None  # a periodic task (sleep, work, again, until stopped): it waits for nothing
+        poll = poll or waits_round
         # ``try: client.ping(); break / except Exception: sleep(5)``: it learns only that the server
         # answers, so every error it catches means "not ready yet"
         poll = poll or (bool(handlers) and bool(tries) and all(self.probes(t, scope) for t in tries)
