@@ -859,3 +859,54 @@ def test_a_one_line_code_check_keeps_the_race_and_a_check_of_no_code_keeps_nothi
     not_a_code = two_lines.replace('exc.response["Error"]["Code"]', 'attempt_kind')
     found, _ = Linter(Settings(root=tmp_path)).lint_text(not_a_code, "m.py")
     assert [(f.location.row, f.code) for f in found if f.code == "RES205"] == [(8, "RES205")]
+
+
+# -- a loop that takes the next item of work each pass handles another item: no retry -------------
+NEXT_ITEM = """\
+    import asyncio
+    import queue
+
+
+    class Coordinator:
+        def __init__(self):
+            self.inbox = queue.Queue()
+
+        def listen(self, incoming: "asyncio.Queue"):
+            while self.pending:
+                try:
+                    {take}
+                    try:
+                        halt = self.handle_failed(task)
+                        if not halt:
+                            continue
+                        self.shutdown(task)
+                        break
+                    except Exception as exc:
+                        print("handling failed", task, exc)
+                        continue
+                except Exception as exc:
+                    print("loop error", exc)
+                    time.sleep(1)
+
+        def handle_failed(self, task):
+            return session.post("https://api.example.invalid/failed", json={{"id": task}}, timeout=5)
+    """
+
+
+@pytest.mark.parametrize("take", [
+    "task = self._get_returned_task()",
+    "task = self.broker.next_message()",
+    "task = self.channel.recv()",
+    "task = self.inbox.get()",
+])
+def test_a_loop_that_takes_the_next_item_each_pass_is_no_retry(linter, take):
+    assert codes(linter, NEXT_ITEM.format(take=take)) == []
+
+
+@pytest.mark.parametrize("take", [
+    "task = self.client.get_job(self.job_id)",  # the job the caller names: the same each pass
+    "task = self.cache.get()",                   # a get of no queue reslint knows
+    "task = self.build_task()",
+])
+def test_a_loop_that_fetches_the_same_item_each_pass_is_still_a_retry(linter, take):
+    assert (19, "RES204") in codes(linter, NEXT_ITEM.format(take=take))

@@ -6,7 +6,9 @@ A loop is a retry loop when success leaves it (``return``/``break``, or ``done =
 leave, or a sleep before the next iteration (a status check, then ``sleep``). A ``while`` loop
 with no sleep retries only when its success always leaves and its handler goes round at once
 (:meth:`LoopAnalyzer._hot_retry`). Loops over data (``for item in items``, ``range(len(items))``)
-are never retry loops. The attempt number is a ``for`` target or a counter kept by hand
+are never retry loops, nor is a loop that takes the next item of work each pass (a queue's
+``get()``, ``recv()``, ``self._get_next_task()``) and tries it, nor a periodic task that sleeps, works
+and goes round until it is stopped (:func:`_leaves_on_an_answer`). The attempt number is a ``for`` target or a counter kept by hand
 (``attempt += 1``), whichever the waits and give-up tests read. Shapes and static tests
 follow ``research/retry-semantics.md`` section 1.17.
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import re
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
@@ -38,6 +41,9 @@ from reslint.values import UNKNOWN, arithmetic, is_number, spelled_as_constant
 from reslint.semantics.walk import children, expressions, nodes_within, read_name_nodes, statement_blocks
 
 _EXITS = (cst.Return, cst.Break)
+#: methods that take the next item of work off a queue or a channel (:meth:`LoopAnalyzer._takes_next_item`)
+_NEXT_ITEM_METHODS = frozenset({"dequeue", "popleft", "receive", "recv", "next_item"})
+_NEXT_ITEM = re.compile(r"(?:get|fetch|next|receive|recv|pop|take|dequeue|read)_(?:\w+_)?(?:task|job|message|event|item)s?")
 #: exception names that mean "nothing there yet" (a wait for data, not a failure to retry)
 _WAIT_ERROR_SUFFIXES = ("Empty", "EmptyError", "Full", "WouldBlock", "NotReady")
 
@@ -1248,37 +1254,56 @@ class LoopAnalyzer:
         return list(found) if found is not None else None
 
     def _new_candidate(self, loop, tries, var, scope) -> bool:
-        """Whether each pass tries something new: a name the loop body binds, before a try, to a
-        random draw, ``next(...)`` or an item picked with the loop variable, is a positional
-        argument of a call in that try (``s.bind(("", port))``, ``session.get(url)``). A fresh key
-        sent by keyword (``headers={"Idempotency-Key": key}``) does not make a search."""
-        body = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
-        fresh = set()
-        for stmt in body:
-            if isinstance(stmt, cst.Try):
-                if fresh and any(stmt is t for t in tries) and self._passes_positionally(stmt.body, fresh):
-                    return True
-                continue
-            if not isinstance(stmt, cst.SimpleStatementLine):
-                continue
-            for small in stmt.body:
-                if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
-                        isinstance(small.targets[0].target, cst.Name) and self._draws(small.value, var, scope):
-                    fresh.add(small.targets[0].target.value)
+        """Whether each pass tries something new: a name the loop body binds, before a try (or in
+        it), to a random draw, ``next(...)``, an item picked with the loop variable or the next item
+        of a queue or channel (:meth:`_takes_next_item`), is a positional argument of a call in that
+        try (``s.bind(("", port))``, ``session.get(url)``, ``self.handle(task)``). A fresh key sent by
+        keyword (``headers={"Idempotency-Key": key}``) does not make a search."""
+        nodes = own_nodes(loop.body)  # in source order
+        fresh: Dict[str, int] = {}  # name -> where it is first bound to something new
+        for index, node in enumerate(nodes):
+            if isinstance(node, cst.Assign) and len(node.targets) == 1 and \
+                    isinstance(node.targets[0].target, cst.Name) and self._draws(node.value, var, scope):
+                fresh.setdefault(node.targets[0].target.value, index)
+        if not fresh:
+            return False
+        for try_node in tries:
+            inside = {id(n) for n in own_nodes(try_node.body)}
+            start = next((i for i, n in enumerate(nodes) if n is try_node), len(nodes))
+            names = {name for name, at in fresh.items() if at < start or id(nodes[at]) in inside}
+            if names and self._passes_positionally(try_node.body, names):
+                return True
         return False
 
     def _draws(self, expr, var, scope) -> bool:
-        """A random draw, ``next(...)``, or a subscript with the loop variable, in ``expr``."""
+        """A random draw, ``next(...)``, the next item of a queue or channel, or a subscript with the
+        loop variable, in ``expr``."""
         for node in expressions(expr):
             if isinstance(node, cst.Call):
                 qual = self.ctx.qualname(node.func, scope)
                 if qual in cat.RANDOM_DRAWS or (isinstance(node.func, cst.Name) and node.func.value == "next"
                                                 and self.ctx.lookup("next", scope) is None):
                     return True
+                if self._takes_next_item(node, scope):
+                    return True
             if var is not None and isinstance(node, cst.Subscript) and any(
                     isinstance(n, cst.Name) and n.value == var for e in node.slice for n in expressions(e)):
                 return True
         return False
+
+    def _takes_next_item(self, call: cst.Call, scope) -> bool:
+        """A call that takes the next item of work, with no positional argument: ``get``/``get_nowait``
+        of a queue of this process (``asyncio.Queue``, ``queue.Queue``), or a method named so
+        (``recv()``, ``dequeue()``, ``self._get_returned_task()``, ``broker.next_message()``:
+        :data:`_NEXT_ITEM`): each pass of a loop that works on what it returns handles another item,
+        so a failure is not retried."""
+        func = call.func
+        if not isinstance(func, cst.Attribute) or any(arg.keyword is None for arg in call.args):
+            return False  # ``client.get_job(job_id)`` fetches one the caller names: the same each pass
+        name = func.attr.value.lstrip("_")
+        if name in ("get", "get_nowait"):
+            return self._local_primitive(func.value, scope)
+        return name in _NEXT_ITEM_METHODS or _NEXT_ITEM.fullmatch(name) is not None
 
     @staticmethod
     def _passes_positionally(body, names) -> bool:
