@@ -69,6 +69,25 @@ class Helper:
         return self.node.name.value
 
 
+#: names that show a decorator tells coroutine functions apart (and wraps them with an ``async def``)
+_ASYNC_AWARE = frozenset({"iscoroutinefunction", "iscoroutine", "isawaitable", "markcoroutinefunction"})
+
+
+def sync_wrapper(helper: Helper) -> bool:
+    """Whether ``helper`` is a decorator (or factory) whose retry loop is in a plain ``def`` wrapper
+    that calls the decorated function without awaiting it, and which never asks whether that
+    function is a coroutine function: on an ``async def`` each call only creates the coroutine,
+    which raises nothing there, so no attempt is repeated."""
+    if helper.kind == CALLER:
+        return False
+    wrapper = helper.loop_scope.node if helper.loop_scope is not None else None
+    if not isinstance(wrapper, cst.FunctionDef) or wrapper.asynchronous is not None:
+        return False
+    return not any((isinstance(n, cst.Name) and n.value in _ASYNC_AWARE)
+                   or (isinstance(n, cst.Attribute) and n.attr.value in _ASYNC_AWARE)
+                   or isinstance(n, cst.Await) for n in expressions(helper.node))
+
+
 def _params(func: cst.FunctionDef) -> List[cst.Param]:
     params = func.params
     return list(params.posonly_params) + list(params.params)
@@ -266,8 +285,8 @@ class Helpers:
         policy = self.loop_policy(helper.loop, helper.loop_scope, self.bound(helper, call, scope))
         if policy is None:
             return None
-        return dataclasses.replace(policy, adapter=helper_adapter(helper.name), role=role, node=anchor, loop=None,
-                                   call=None)
+        return dataclasses.replace(policy, adapter=helper_adapter(helper.name, sync_wrapper=sync_wrapper(helper)),
+                                   role=role, node=anchor, loop=None, call=None)
 
     def entry(self, helper: Helper) -> HelperEntry:
         """``helper`` as a catalog entry for the project pass (``inferred``): its attempts with its
@@ -310,7 +329,8 @@ class Helpers:
                            attempts_offset=offset,
                            max_delay_s=float(delay) if is_number(delay) else (None if delay is None else -1.0),
                            retry_on=retry_on, callable_position=helper.callable_index, inferred=True,
-                           params=signature(helper.node, helper.method) if caller else (), passes=helper.passes)
+                           params=signature(helper.node, helper.method) if caller else (), passes=helper.passes,
+                           sync_wrapper=sync_wrapper(helper))
 
     # -- recursion -------------------------------------------------------------------------
     def recursion(self, func: cst.FunctionDef, scope: Scope) -> Optional[RetryPolicy]:
@@ -639,7 +659,7 @@ def catalog_policy(ctx: Context, entry: HelperEntry, call: Optional[cst.Call], a
         retried = Retried(RetriedKind.TYPES, types)
     else:
         retried = Retried(RetriedKind.UNKNOWN)
-    adapter = helper_adapter(entry.name.rsplit(".", 1)[-1], declared=not entry.inferred)
+    adapter = helper_adapter(entry.name.rsplit(".", 1)[-1], declared=not entry.inferred, sync_wrapper=entry.sync_wrapper)
     return RetryPolicy(adapter, role, anchor, attempts=attempts, max_delay_s=delay, wait=wait, retried=retried)
 
 

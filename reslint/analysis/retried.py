@@ -41,8 +41,10 @@ from reslint.semantics.walk import expressions, is_generator, nodes_within, stat
 def _wraps_only_creation(policy: RetryPolicy, func: cst.FunctionDef) -> bool:
     """Whether ``policy``, a decorator of ``func``, never retries it: ``func`` is a generator (or
     async generator) function and the library wraps only its call, which creates the generator
-    and raises nothing (the adapter's ``retries_generators``)."""
-    return not policy.adapter.retries_generators and is_generator(func)
+    and raises nothing (the adapter's ``retries_generators``), or an ``async def`` function that a
+    project helper's plain wrapper calls without awaiting (``retries_coroutines``)."""
+    return (not policy.adapter.retries_generators and is_generator(func)) or \
+        (not policy.adapter.retries_coroutines and func.asynchronous is not None)
 
 
 #: the builtin exception classes an ``except`` catches everything a retry decorator could see with
@@ -276,6 +278,8 @@ class RetriedScopes:
                                              inner)
                     continue
                 policy = self._helper_use(decorator.decorator, scope)
+                if policy is not None and _wraps_only_creation(policy, stmt):
+                    continue  # a plain wrapper around an ``async def``: it retries nothing
                 if policy is not None:  # the project's own retry decorator: its faults are its loop's
                     self._open_with_closures(RetryScope(policy, stmt.body, stmt, decorator=decorator.decorator),
                                              inner)

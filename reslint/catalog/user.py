@@ -75,7 +75,8 @@ class HelperEntry:
     a caller's parameters as its ``def`` spells them (``("fn", "*args", "**kwargs")``), and
     ``passes``: those of its star parameters it calls the callable with, as they are (``None``: it
     calls it with something else, or it is not known), so that a use's other arguments are the
-    callable's (``retry_call(requests.post, url, json=body)`` posts ``url``)."""
+    callable's (``retry_call(requests.post, url, json=body)`` posts ``url``); ``sync_wrapper``: see
+    :func:`reslint.analysis.helpers.sync_wrapper`."""
 
     name: str
     kind: str = DECORATOR
@@ -92,6 +93,9 @@ class HelperEntry:
     inferred: bool = False
     params: Tuple[str, ...] = ()
     passes: Optional[Tuple[str, ...]] = None
+    #: a decorator whose plain ``def`` wrapper calls the decorated function without awaiting it: it
+    #: retries no ``async def`` function (inferred only)
+    sync_wrapper: bool = False
 
 
 @dataclass(frozen=True)

@@ -106,6 +106,10 @@ class RetryAdapter:
     #: whether a decorator retries a generator function's iteration (``False``: it wraps only the
     #: call, which creates the generator and raises nothing, so nothing is ever retried)
     retries_generators: ClassVar[bool] = True
+    #: whether a decorator retries an ``async def`` function (``False``: a project helper whose
+    #: wrapper is a plain function that calls it without awaiting: the call only creates the
+    #: coroutine, which raises nothing there, so nothing is ever retried)
+    retries_coroutines: bool = True
 
     # -- labels ------------------------------------------------------------------------------
     @property

@@ -109,8 +109,9 @@ class ProjectHelper(RetryAdapter):
     name = "helper"
     reports_faults = False
 
-    def __init__(self, helper: str):
+    def __init__(self, helper: str, retries_coroutines: bool = True):
         self.helper = helper
+        self.retries_coroutines = retries_coroutines
 
     @property
     def label(self) -> str:
@@ -140,15 +141,16 @@ class DeclaredHelper(ProjectHelper):
     reports_faults = True
 
 
-_HELPERS: Dict[Tuple[str, bool], ProjectHelper] = {}
+_HELPERS: Dict[Tuple[str, bool, bool], ProjectHelper] = {}
 
 
-def helper_adapter(name: str, declared: bool = False) -> ProjectHelper:
-    """The adapter of the project's retry helper ``name`` (one per name), inferred from its body or
-    ``declared`` in the catalog."""
-    key = (name, declared)
+def helper_adapter(name: str, declared: bool = False, sync_wrapper: bool = False) -> ProjectHelper:
+    """The adapter of the project's retry helper ``name`` (one per name and kind), inferred from its
+    body or ``declared`` in the catalog; ``sync_wrapper``: a decorator whose wrapper calls the
+    decorated function without awaiting it, which retries no ``async def`` function."""
+    key = (name, declared, sync_wrapper)
     if key not in _HELPERS:
-        _HELPERS[key] = DeclaredHelper(name) if declared else ProjectHelper(name)
+        _HELPERS[key] = DeclaredHelper(name) if declared else ProjectHelper(name, retries_coroutines=not sync_wrapper)
     return _HELPERS[key]
 
 
