@@ -1501,6 +1501,7 @@ def test_readiness_probe_methods_are_methods_of_the_installed_clients(owner: str
     ("openai", "resources/completions.py", "/v1/completions"),
     ("openai", "resources/responses/responses.py", "/v1/responses"),
     ("anthropic", "resources/messages/messages.py", "/v1/messages"),
+    ("openai", "resources/embeddings.py", "/v1/embeddings"),
 ])
 def test_model_endpoint_paths_are_the_paths_the_installed_sdks_post_to(package, resource, path):
     """``MODEL_ENDPOINT_PATHS``: the SDKs' generating resources send their requests to these paths."""

@@ -306,6 +306,14 @@ MODEL_HEAD = 'import httpx\nimport requests\n\nBASE = "https://api.anthropic.com
     ("CODEX = 'https://chatgpt.com/backend-api/codex/responses'\n"
      "def f(config, body):\n    endpoint = CODEX or config.endpoint\n"
      "    return requests.post(endpoint, json=body, timeout=120)\n", ["RES103 max-timeout (60 s)"]),
+    # a URL kept on self by the constructor, and an embeddings endpoint
+    ("class Embedder:\n    def __init__(self, url=None):\n        self.url = 'https://api.jina.ai/v1/embeddings'\n"
+     "    def embed(self, texts):\n        return requests.post(self.url, json={'input': texts}, timeout=180)\n", []),
+    ("class Embedder:\n    def __init__(self, url):\n        self.url = url\n"
+     "    def embed(self, texts):\n        return requests.post(self.url, json={'input': texts}, timeout=180)\n",
+     ["RES103 max-timeout (60 s)"]),
+    ("def f(other, texts):\n    return requests.post(other.url, json={'input': texts}, timeout=180)\n",
+     ["RES103 max-timeout (60 s)"]),
     ("MESSAGES = BASE + '/v1/messages'\n"
      "def f(body):\n    return requests.post(MESSAGES, json=body, timeout=300)\n", []),
 ])

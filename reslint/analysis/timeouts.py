@@ -667,7 +667,8 @@ def _url_texts(expr, ctx: Context, scope=None, depth: int = 0) -> Optional[List[
     (``f"{BASE}/v1/messages"``: static parts only), the last part of a sum (``base + "/v1/messages"``),
     the default of ``configured or DEFAULT_URL`` (the setting that overrides it names the same
     endpoint), and a name's every assignment, where one that only appends a query or a fragment to
-    the name itself (``url = f"{url}?{query}"``) keeps the path. ``None`` when any of them is unknown.
+    the name itself (``url = f"{url}?{query}"``) keeps the path, and every ``self.url = ...`` of the
+    class for ``self.url``. ``None`` when any of them is unknown.
     ``scope``: where the expression's names are looked up (the visited function's by default)."""
     scope = scope or ctx.scope
     if depth > 6:
@@ -676,13 +677,16 @@ def _url_texts(expr, ctx: Context, scope=None, depth: int = 0) -> Optional[List[
         return _url_texts(expr.right, ctx, scope, depth + 1)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
         return _url_texts(expr.right, ctx, scope, depth + 1)  # the path ends as its last part does
-    if isinstance(expr, cst.Name):
-        bindings = ctx.lookup(expr.value, scope) or []
+    if isinstance(expr, (cst.Name, cst.Attribute)):
+        bindings = ctx.lookup(expr.value, scope) if isinstance(expr, cst.Name) else ctx.self_attribute(expr, scope)
+        if isinstance(expr, cst.Attribute) and bindings is None:
+            return None  # another object's attribute: not known here
+        bindings = bindings or []
         texts: List[str] = []
         for binding in bindings:
             if binding.kind != "assign" or binding.value is None:
                 return None
-            if len(bindings) > 1 and _appends_query(binding.value, expr.value):
+            if len(bindings) > 1 and isinstance(expr, cst.Name) and _appends_query(binding.value, expr.value):
                 continue
             found = _url_texts(binding.value, ctx, binding.scope, depth + 1)
             if not found:

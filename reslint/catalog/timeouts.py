@@ -451,12 +451,15 @@ STREAM_REQUESTS: Tuple[str, ...] = ("httpx.stream", "httpx.Client.stream", "http
 #: ``:streamGenerateContent`` (https://ai.google.dev/api/generate-content); Ollama ``/api/generate``,
 #: ``/api/chat`` (https://github.com/ollama/ollama/blob/main/docs/api.md); the ChatGPT backend that
 #: Codex's sign-in with ChatGPT sends Responses requests to, ``/backend-api/codex/responses``
-#: (https://github.com/openai/codex, its ChatGPT model provider). Ends that other APIs use
+#: (https://github.com/openai/codex, its ChatGPT model provider); embeddings, ``/v1/embeddings``
+#: (OpenAI https://platform.openai.com/docs/api-reference/embeddings, Jina
+#: https://api.jina.ai/redoc#tag/embeddings, Mistral, Voyage), which the SDK clients send with the
+#: same client and timeout as completions. Ends that other APIs use
 #: too (``/responses`` of a form, ``/generate`` of a report or a code) are not in the list, and a GET
 #: (``GET /v1/chat/completions`` lists stored completions) is no model call.
 MODEL_ENDPOINT_PATHS: Tuple[str, ...] = (
     "/chat/completions", "/v1/completions", "/v1/responses", "/v1/messages", ":generateContent",
-    ":streamGenerateContent", "/api/generate", "/api/chat", "/codex/responses",
+    ":streamGenerateContent", "/api/generate", "/api/chat", "/codex/responses", "/v1/embeddings",
 )
 #: (lines and text: events arrive as lines, a server-sent event or a JSON document each; a body read in
 #: bytes is a download, which a read timeout fits)

@@ -561,6 +561,15 @@ class Context:
         qual = self.qualname(annotation, scope.parent if scope is not None else None, depth + 1)
         return qual if qual in ANNOTATION_TYPES else None
 
+    def self_attribute(self, expr, scope: Optional[Scope] = None) -> Optional[List[Binding]]:
+        """The bindings of ``self.x`` (``expr``) in the class of the enclosing method (every
+        ``self.x = ...`` of the class), or ``None`` when ``expr`` is no attribute of ``self``."""
+        scope = scope or self.scope
+        if not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)):
+            return None
+        cls = self._self_class(expr.value.value, scope)
+        return cls.attrs.get(expr.attr.value) if cls is not None else None
+
     def _self_class(self, name: str, scope: Scope) -> Optional[Scope]:
         """The class scope when ``name`` is the ``self`` of the enclosing method, also from a
         function nested in it that does not bind ``name`` itself (a closure over ``self``)."""
