@@ -10,19 +10,11 @@ import pytest
 
 from reslint.engine.shadowed import ShadowedModules, shadowing_package
 from tests.test_cli import run
+from tests.test_operator_scripts import project
 
 CALL = "import requests\n\n\ndef stars():\n    return requests.get('https://api.example.invalid/stars')\n"
 PACKAGE_INIT = "from .core import stars\n"
 PACKAGE_CORE = "import requests\n\n\ndef stars():\n    return requests.get('https://api.example.invalid/stars', timeout=5)\n"
-
-
-def project(tmp_path: Path, files: dict) -> Path:
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n", encoding="utf-8")
-    for name, text in files.items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return tmp_path
 
 
 SHADOWED = {"app/providers.py": CALL, "app/__init__.py": "", "app/providers/__init__.py": PACKAGE_INIT,
