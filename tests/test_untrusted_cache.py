@@ -420,3 +420,23 @@ def test_giant_or_device_text_files_of_the_checkout_are_not_read(tmp_path, name)
     else:  # a .gitignore is warned about; requirement pins only key the cache
         assert "app.py:5:12: RES101" in proc.stdout, proc.stderr
         assert ("larger than 16 MiB" in proc.stderr) == (name == ".gitignore"), proc.stderr
+
+
+def test_the_code_fingerprint_covers_every_module_of_reslint(monkeypatch):
+    """A changed rule or analysis module (a development checkout, the same version number) must not
+    leave a stale entry valid: the fingerprint reads every module of the package, not only the
+    engine's (a move of the cache into reslint/engine/ once narrowed it to that directory)."""
+    import reslint
+
+    package = Path(reslint.__file__).resolve().parent
+    listed = []
+
+    def recording(path, *args, **kwargs):
+        listed.append(os.fspath(path))
+        return os.stat(os.fspath(path))
+
+    monkeypatch.setattr(Path, "stat", recording)
+    cache_module._code_fingerprint()
+    for module in ("rules/res101_missing_timeout.py", "analysis/loops.py", "catalog/timeouts.py",
+                   "libraries/tenacity.py", "engine/cache.py"):
+        assert os.fspath(package / module) in listed, module

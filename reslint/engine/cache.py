@@ -112,7 +112,7 @@ class CacheUnavailable(Exception):
 def _code_fingerprint() -> str:
     """Size and mtime of reslint's own modules: a development checkout changes results without
     changing the version number, and a stale entry must not survive that."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent  # the whole reslint package, not only reslint/engine/
     parts = []
     for path in sorted(package.rglob("*.py")):
         try:
