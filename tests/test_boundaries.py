@@ -68,7 +68,7 @@ LAYERS: List[Tuple[str, Tuple[str, ...]]] = [
                       "reslint.catalog.model", "reslint.catalog.names", "reslint.catalog.retries", "reslint.catalog.litellm",
                       "reslint.catalog.timeouts", "reslint.catalog.programs", "reslint.catalog.user",
                       "reslint.catalog.langchain", "reslint.catalog.mcp", "reslint.catalog.llama_index",
-                      "reslint.catalog.haystack")),
+                      "reslint.catalog.haystack", "reslint.catalog.django_mail")),
     ("semantic model", ("reslint.semantics", "reslint.semantics.walk", "reslint.semantics.prefilter", "reslint.semantics.context", "reslint.semantics.edits",
                         "reslint.semantics.arguments")),
     ("policy model", ("reslint.model", "reslint.model.")),

@@ -1970,6 +1970,23 @@ def test_dramatiq_middleware_and_brokers():
     assert any(isinstance(m, middleware.Retries) for m in made.middleware)
 
 
+def test_django_s_smtp_backend_waits_forever_unless_email_timeout_is_set():
+    """``EMAIL_TIMEOUT`` defaults to ``None``, the default backend is the SMTP one, and that backend
+    passes smtplib a timeout only when the setting (or its own argument) gives one."""
+    require("django")
+    from reslint.catalog import django_mail
+
+    defaults = _quiet_import("django.conf.global_settings")
+    assert getattr(defaults, django_mail.TIMEOUT_SETTING) is None
+    assert getattr(defaults, django_mail.BACKEND_SETTING) == django_mail.SMTP_BACKEND
+    assert hasattr(defaults, django_mail.HOST_SETTING)
+    module, _, name = django_mail.SMTP_BACKEND.rpartition(".")
+    backend = getattr(_quiet_import(module), name)
+    source = inspect.getsource(backend)
+    assert "settings.EMAIL_TIMEOUT if timeout is None else timeout" in source
+    assert "if self.timeout is not None:" in source and 'connection_params["timeout"] = self.timeout' in source
+
+
 def test_django_dramatiq_builds_the_middleware_its_settings_list_by_path():
     """django_dramatiq builds each dotted path of ``DRAMATIQ_BROKER["MIDDLEWARE"]`` with no options
     of its own (``Retries()``, the defaults), takes a middleware object as it is, and lists

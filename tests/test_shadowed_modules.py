@@ -89,7 +89,7 @@ def test_a_directory_without_init_does_not_shadow_and_neither_does_a_non_module(
 
 def test_a_python_file_that_cannot_be_read_may_be_the_loader(tmp_path, monkeypatch):
     project(tmp_path, {**SHADOWED, "tools/load.py": "print('loads something')\n"})
-    import reslint.engine.shadowed as shadowed
+    import reslint.engine.project_text as shadowed
 
     real = shadowed.read_regular
 

@@ -40,6 +40,16 @@ def spells_import_string(text: str) -> bool:
     return any(path in text for path in IMPORT_STRINGS)
 
 
+#: words that make a module worth reading for a rule with no import at all: a Django settings
+#: module's mail host (RES101, :mod:`reslint.catalog.django_mail`)
+SETTINGS_WORDS: Dict[str, Tuple[str, ...]] = {"RES101": ("EMAIL_HOST",)}
+
+
+def settings_words(enabled) -> Tuple[str, ...]:
+    """The :data:`SETTINGS_WORDS` of the ``enabled`` rule codes."""
+    return tuple(word for code, words in SETTINGS_WORDS.items() if code in enabled for word in words)
+
+
 #: the modules of the circuit-breaker adapters, in the registry's order (``reslint.libraries.BREAKERS``):
 #: a retry that catches a breaker's error needs the breaker's import in the same file
 BREAKER_MODULES = ("pybreaker", "circuitbreaker", "aiobreaker", "purgatory")

@@ -328,7 +328,7 @@ class Linter(Judge):
         if tree is not None:
             if not force and self.relevance is not None and \
                     not profiling.timed("prefilter (ast)", self.relevance.wanted, tree, *module) and \
-                    not (self.recursion and spells_import_string(text)):
+                    not (self.recursion and spells_import_string(text)) and not self.spells_a_setting(text):
                 return FileResult(display, display, comments=comments, skipped=self.needs_summary)
             lines = unit_lines(tree.body)
             del tree

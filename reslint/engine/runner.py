@@ -106,6 +106,7 @@ class Runner:
         run = self._run_files(found.files, paths, progress)
         self.leave_out_in_operator_scripts(run.results)
         self.leave_out_in_shadowed_modules(run.results)
+        self.leave_out_set_elsewhere(run.results)
         run.results.extend(self._unlisted_result(item) for item in found.unlisted)
         return run
 
@@ -169,6 +170,24 @@ class Runner:
             result.findings = [f for f in result.findings if f.code == "RES000"]
             self.walker.warn(f"{result.display}: {len(dropped)} finding(s) not reported: the package {package}/ shadows "
                  f"this module, so no import loads it, and nothing loads it by path or runs it")
+
+    def leave_out_set_elsewhere(self, results: List[FileResult]) -> None:
+        """Drop RES101's finding on a Django settings module with no ``EMAIL_TIMEOUT``
+        (:mod:`reslint.catalog.django_mail`) when another Python file of the project spells it (a
+        base or production settings module that sets it: :class:`reslint.engine.project_text.Mentions`;
+        a file that cannot be read counts as one). Done after the cache: it depends on other files."""
+        from reslint.catalog import django_mail
+
+        marked = [(r, f) for r in results for f in r.findings
+                  if f.code == "RES101" and f.message.startswith(django_mail.FINDING_PREFIX)]
+        if not marked:
+            return
+        from reslint.engine.project_text import Mentions
+
+        mentions = Mentions(self.settings.anchor, {django_mail.TIMEOUT_SETTING})
+        for result, finding in marked:
+            if mentions.elsewhere(django_mail.TIMEOUT_SETTING, result.path):
+                result.findings = [f for f in result.findings if f is not finding]
 
     def _unlisted_result(self, item: Unlisted) -> FileResult:
         """The result of a path discovery could not list: RES000 at 1:1 (as Ruff's E902), so it

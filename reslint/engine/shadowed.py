@@ -23,21 +23,13 @@ a warning, so the run says what it did not report.
 
 from __future__ import annotations
 
-import errno
 import os
-import re
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from reslint.engine.discovery import relative
-from reslint.engine.files import NotRegularFile, read_regular
+from reslint.engine.project_text import Mentions
 
-#: directories never searched for a loader: version control, caches, virtual environments' and
-#: packaging tools' trees (a virtual environment is recognised by its ``pyvenv.cfg`` too)
-_SKIPPED_DIRECTORIES = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist"})
-#: the largest Python file read when searching for a loader (bytes): generated files beyond it
-#: load nothing by path
-_MAX_SOURCE_BYTES = 4 * 1024 * 1024
 
 
 def shadowing_package(path: str) -> Optional[str]:
@@ -80,40 +72,7 @@ class ShadowedModules:
             candidates[path] = relative(os.path.realpath(package), root) or package
         if not candidates:
             return {}
-        names = sorted({os.path.basename(path) for path in candidates})
-        word = re.compile(r"(?<![\w.-])(" + "|".join(re.escape(n) for n in names) + r")(?![\w.])")
-        # the files that spell each name; a file that cannot be read may be the loader of any
-        # (a finding is never hidden because of a file reslint could not read)
-        spelled: Dict[str, Set[str]] = {}
-        unreadable = False
-        for real, text in self._sources():
-            if text is None:
-                unreadable = True
-                break
-            for match in word.finditer(text):
-                spelled.setdefault(match.group(1), set()).add(real)
-        if unreadable:
-            return {}
+        mentions = Mentions(self.root, {os.path.basename(path) for path in candidates})
         return {path: package for path, package in candidates.items()
-                if not (spelled.get(os.path.basename(path), set()) - {os.path.realpath(path)})}
+                if not mentions.elsewhere(os.path.basename(path), path)}
 
-    def _sources(self) -> Iterator[tuple]:
-        """(real path, text) of every Python file under the root (text ``None``: it cannot be
-        read), hidden directories, caches and virtual environments left out; symbolic links to
-        directories are not followed."""
-        for directory, subdirectories, files in os.walk(self.root):
-            subdirectories[:] = sorted(
-                d for d in subdirectories
-                if not d.startswith(".") and d not in _SKIPPED_DIRECTORIES
-                and not os.path.isfile(os.path.join(directory, d, "pyvenv.cfg")))
-            for name in sorted(files):
-                if not name.endswith(".py"):
-                    continue
-                path = os.path.join(directory, name)
-                try:
-                    text = read_regular(path, limit=_MAX_SOURCE_BYTES).decode("utf-8", errors="replace")
-                except NotRegularFile:
-                    continue  # a pipe or a device named like a module loads nothing
-                except OSError as error:
-                    text = None if error.errno != errno.EFBIG else ""  # a giant: generated, loads nothing
-                yield os.path.realpath(path), text

@@ -7,12 +7,13 @@ import libcst as cst
 from reslint.analysis.deadlines import grpc_deadline_value
 from reslint.analysis.timeouts import MISSING, called_name, read_call_timeout, subscription
 from reslint.catalog import ONCE_DONE_METHODS
+from reslint.catalog import django_mail as mail
 from reslint.catalog.model import CEILING_CATEGORIES
 from reslint.diagnostics import Applicability
 from reslint.rules.base import Rule
 from reslint.rules.timeout_fixes import add_timeout_fix, add_value_fix, ceiling_name
 from reslint.semantics.cstutil import source
-from reslint.semantics.walk import expressions, nodes_within, overwritten_values
+from reslint.semantics.walk import expressions, nodes_within, overwritten_values, statement_blocks
 from reslint.values import is_number
 
 
@@ -96,6 +97,91 @@ class MissingTimeout(Rule):
         if key not in self.ctx.cache:
             self.ctx.cache[key] = overwritten_values(self.ctx.model.module_scope.node)
         return id(node) in self.ctx.cache[key]
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        """A Django settings module that sends mail over SMTP with no ``EMAIL_TIMEOUT``
+        (:mod:`reslint.catalog.django_mail`). Whether another settings module of the project sets
+        it is asked after the cache (:meth:`reslint.engine.runner.Runner.leave_out_set_elsewhere`)."""
+        scope = self.ctx.scope
+        if scope is None or scope.kind != "module" or len(node.targets) != 1:
+            return
+        target = node.targets[0].target
+        if not (isinstance(target, cst.Name) and target.value == mail.HOST_SETTING):
+            return
+        if not self._sends_smtp_mail(scope.node, node):
+            return
+        self.report(target, f"{mail.FINDING_PREFIX}: Django's SMTP backend then opens its connections with no "
+                            f"timeout (its default is `None`), so a mail server that stops answering holds the "
+                            f"request or the worker sending the mail forever; set `{mail.TIMEOUT_SETTING} = "
+                            f"{self.settings.default_timeout:g}` beside it")
+
+    def _sends_smtp_mail(self, module: cst.Module, assign: cst.Assign) -> bool:
+        """Whether ``assign`` (``EMAIL_HOST = ...``) is in a Django settings module (it names Django,
+        or its dotted name has a settings package's name) of a deployed site (not a local or test
+        module, nor under ``if DEBUG:``) that never spells ``EMAIL_TIMEOUT``, and sends through the
+        SMTP backend: under ``if EMAIL_BACKEND == "...smtp.EmailBackend":``, or the module sets no
+        backend, or one of the values it sets spells the SMTP one (a literal, an environment read's
+        default, a module constant)."""
+        parts = self.ctx.model.module_name.rstrip("/").split(".")
+        stem = parts[-1].lower()
+        if stem in mail.LOCAL_SETTINGS or stem.startswith(("test", "local")) or any(
+                piece in mail.LOCAL_SETTINGS for piece in stem.replace("-", "_").split("_")[1:]):
+            return False
+        key = ("django-mail-module", id(module))
+        if key not in self.ctx.cache:
+            code = module.code
+            django = "django" in code or any(part.lower() in mail.SETTINGS_PACKAGES or "settings" in part.lower()
+                                             for part in parts)
+            tests: dict = {}  # id(assignment) -> the tests of the ``if`` branches around it
+            backends: list = []  # the strings each ``EMAIL_BACKEND = ...`` value spells
+            self._module_assignments(module.body, (), tests, backends)
+            self.ctx.cache[key] = (django and mail.TIMEOUT_SETTING not in code, tests, backends)
+        usable, tests, backends = self.ctx.cache[key]
+        if not usable:
+            return False
+        around = tests.get(id(assign), ())
+        if any(isinstance(n, cst.Name) and n.value == "DEBUG" for test in around for n in expressions(test)):
+            return False  # a developer's mail catcher
+        if any(mail.SMTP_BACKEND in text for test in around for text in self._strings(test)):
+            return True  # ``if EMAIL_BACKEND == "django.core.mail.backends.smtp.EmailBackend":``
+        return not backends or any(mail.SMTP_BACKEND in text for texts in backends for text in texts)
+
+    def _module_assignments(self, body, around, tests: dict, backends: list) -> None:
+        """The module-level assignments of ``body``, in ``if``/``else``/``try``/``with`` blocks too (not
+        in functions or classes): each one's enclosing tests into ``tests``, and the strings of each
+        ``EMAIL_BACKEND`` value into ``backends``."""
+        for statement in body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if not isinstance(small, cst.Assign):
+                        continue
+                    tests[id(small)] = around
+                    if any(isinstance(t.target, cst.Name) and t.target.value == mail.BACKEND_SETTING
+                           for t in small.targets):
+                        backends.append(self._strings(small.value))
+            elif isinstance(statement, cst.If):
+                branch, inner = statement, around
+                while isinstance(branch, cst.If):
+                    inner = inner + (branch.test,)
+                    self._module_assignments(branch.body.body, inner, tests, backends)
+                    branch = branch.orelse
+                if isinstance(branch, cst.Else):
+                    self._module_assignments(branch.body.body, inner, tests, backends)
+            elif isinstance(statement, (cst.Try, cst.With)):
+                for block in statement_blocks(statement):
+                    self._module_assignments(block.body, around, tests, backends)
+
+    def _strings(self, expr, depth: int = 0) -> list:
+        """The strings ``expr`` spells: its literals, and the module constants it names."""
+        out = []
+        for n in expressions(expr):
+            if isinstance(n, cst.SimpleString) and isinstance(n.evaluated_value, str):
+                out.append(n.evaluated_value)
+            elif isinstance(n, cst.Name) and depth < 4:
+                value, _ = self.ctx.resolve(n)
+                if value is not n:
+                    out.extend(self._strings(value, depth + 1))
+        return out
 
     def visit_Call(self, node: cst.Call) -> None:
         retried = self.ctx.retried

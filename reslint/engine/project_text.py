@@ -1,0 +1,68 @@
+"""Words the project's Python files spell: what a finding that depends on other files asks after
+the cache (a shadowed module's loader by path, a setting another settings module sets).
+
+The files are read as text, never run or imported: every ``.py`` file under the project root,
+hidden directories, caches and virtual environments left out (a virtual environment is also
+recognised by its ``pyvenv.cfg``), symbolic links to directories not followed. A file that
+cannot be read may spell anything: the answer then says so, and the caller keeps its findings.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+from typing import Dict, Iterable, Iterator, Optional, Set, Tuple
+
+from reslint.engine.files import NotRegularFile, read_regular
+
+#: directories never searched: caches and packaging tools' trees
+_SKIPPED_DIRECTORIES = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist"})
+#: the largest Python file read (bytes): a generated file beyond it spells nothing that matters
+MAX_SOURCE_BYTES = 4 * 1024 * 1024
+
+
+def project_sources(root) -> Iterator[Tuple[str, Optional[str]]]:
+    """(real path, text) of every Python file under ``root`` (text ``None``: it cannot be read; a
+    file larger than :data:`MAX_SOURCE_BYTES` is read as empty), in a stable order."""
+    for directory, subdirectories, files in os.walk(root):
+        subdirectories[:] = sorted(
+            d for d in subdirectories
+            if not d.startswith(".") and d not in _SKIPPED_DIRECTORIES
+            and not os.path.isfile(os.path.join(directory, d, "pyvenv.cfg")))
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(directory, name)
+            try:
+                text: Optional[str] = read_regular(path, limit=MAX_SOURCE_BYTES).decode("utf-8", errors="replace")
+            except NotRegularFile:
+                continue  # a pipe or a device named like a module holds no source
+            except OSError as error:
+                text = None if error.errno != errno.EFBIG else ""
+            yield os.path.realpath(path), text
+
+
+class Mentions:
+    """Which of the project's Python files spell each of ``words`` as a whole word (not a part of a
+    longer name: ``providers.py`` is not in ``test_providers.py``, ``EMAIL_TIMEOUT`` not in
+    ``MY_EMAIL_TIMEOUT``), searched once for all of them; ``unreadable``: a file could not be read,
+    so any word may be spelled in it."""
+
+    def __init__(self, root, words: Iterable[str]):
+        self.files: Dict[str, Set[str]] = {}
+        self.unreadable = False
+        words = sorted(set(words))
+        if not words or root is None:
+            return
+        pattern = re.compile(r"(?<![\w.-])(" + "|".join(re.escape(w) for w in words) + r")(?![\w.])")
+        for real, text in project_sources(root):
+            if text is None:
+                self.unreadable = True
+                return
+            for match in pattern.finditer(text):
+                self.files.setdefault(match.group(1), set()).add(real)
+
+    def elsewhere(self, word: str, path: str) -> bool:
+        """Whether a file other than ``path`` spells ``word`` (always, when a file was unreadable)."""
+        return self.unreadable or bool(self.files.get(word, set()) - {os.path.realpath(path)})
