@@ -1515,6 +1515,33 @@ def test_model_endpoint_paths_are_the_paths_the_installed_sdks_post_to(package, 
     assert path in MODEL_ENDPOINT_PATHS
 
 
+def test_requests_oauthlib_sessions_are_requests_sessions_whose_token_exchanges_take_a_timeout():
+    """``OAuth1Session``/``OAuth2Session`` subclass ``requests.Session``; ``fetch_token`` and
+    ``refresh_token`` default ``timeout`` to ``None`` and pass it to ``self.request``; OAuth 1's
+    exchanges pass their keywords to ``self.post``. Every method the catalog lists exists."""
+    require("requests_oauthlib")
+    import requests
+
+    from reslint.catalog.timeouts import TIMEOUT_CALLS
+
+    oauthlib = _quiet_import("requests_oauthlib")
+    for cls in (oauthlib.OAuth1Session, oauthlib.OAuth2Session):
+        assert issubclass(cls, requests.Session)
+    listed = [q for q in TIMEOUT_CALLS if q.startswith("requests_oauthlib.")]
+    assert len(listed) == 20
+    for qualname in listed:
+        _, cls, method = qualname.split(".")
+        assert callable(getattr(getattr(oauthlib, cls), method)), qualname
+    for method in ("fetch_token", "refresh_token"):
+        function = getattr(oauthlib.OAuth2Session, method)
+        assert inspect.signature(function).parameters["timeout"].default is None
+        assert "timeout=timeout" in inspect.getsource(function)
+    for method in ("fetch_request_token", "fetch_access_token"):
+        function = getattr(oauthlib.OAuth1Session, method)
+        assert inspect.signature(function).parameters["request_kwargs"].kind is P.VAR_KEYWORD
+        assert "**request_kwargs" in inspect.getsource(function)
+
+
 def test_the_jira_client_has_no_timeout_unless_given_one():
     """``JIRA(timeout=None)`` builds its session with that timeout, which every request of it uses."""
     require("jira")

@@ -20,6 +20,9 @@ ALIASES: Dict[str, str] = {
     "requests.adapters.HTTPAdapter": "requests.HTTPAdapter",
     "requests.adapters.Retry": "urllib3.Retry",
     "requests.packages.urllib3": "urllib3",
+    # requests_oauthlib/__init__.py re-exports its sessions
+    "requests_oauthlib.oauth1_session.OAuth1Session": "requests_oauthlib.OAuth1Session",
+    "requests_oauthlib.oauth2_session.OAuth2Session": "requests_oauthlib.OAuth2Session",
     # urllib3/__init__.py re-exports
     "urllib3.poolmanager.PoolManager": "urllib3.PoolManager",
     "urllib3.connectionpool.HTTPConnectionPool": "urllib3.HTTPConnectionPool",

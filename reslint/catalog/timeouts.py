@@ -53,6 +53,32 @@ def _requests() -> List[TimeoutSpec]:
     return specs
 
 
+def _oauth_sessions() -> List[TimeoutSpec]:
+    """requests-oauthlib's sessions are requests Sessions (``OAuth1Session``, ``OAuth2Session``
+    subclass ``requests.Session``): their requests carry no default timeout, and neither do the token
+    exchanges they add (``fetch_token``/``refresh_token`` take ``timeout=None`` and pass it to
+    ``self.request``; OAuth 1's ``fetch_request_token``/``fetch_access_token`` pass their
+    ``**request_kwargs`` to ``self.post``), which a login view sends inside the request."""
+    source = ("requests_oauthlib/oauth2_session.py OAuth2Session(requests.Session).fetch_token(..., timeout=None), "
+              "refresh_token(..., timeout=None); oauth1_session.py OAuth1Session(requests.Session)"
+              ".fetch_request_token(url, realm=None, **request_kwargs) (requests-oauthlib 2.0.0)")
+    note = "a requests-oauthlib session is a requests Session, which carries no default timeout"
+    # where ``timeout`` is a positional parameter: fetch_token(token_url, code, authorization_response,
+    # body, auth, username, password, method, force_querystring, timeout, ...), refresh_token(token_url,
+    # refresh_token, body, auth, timeout, ...), and OAuth1Session's inherited Session.request (index 8);
+    # OAuth2Session.request takes it through **kwargs
+    positions = {("OAuth2Session", "fetch_token"): 9, ("OAuth2Session", "refresh_token"): 4,
+                 ("OAuth1Session", "request"): 8}
+    specs = []
+    for cls, exchanges in (("OAuth2Session", ("fetch_token", "refresh_token")),
+                           ("OAuth1Session", ("fetch_request_token", "fetch_access_token"))):
+        for method in HTTP_VERBS + ("request",) + exchanges:
+            param = TimeoutParam("timeout", positions[(cls, method)]) if (cls, method) in positions else T
+            specs.append(TimeoutSpec(f"requests_oauthlib.{cls}.{method}", (param,), None, source, note,
+                                     number_phases=2))
+    return specs
+
+
 def _httpx() -> List[TimeoutSpec]:
     specs = []
     for verb in HTTP_VERBS + ("request", "stream"):
@@ -432,7 +458,7 @@ def _index(specs: List[TimeoutSpec]) -> Dict[str, TimeoutSpec]:
 
 
 TIMEOUT_CALLS: Dict[str, TimeoutSpec] = _index(
-    _requests() + _httpx() + _aiohttp() + _urllib3() + _stdlib() + _subprocess() + _databases() + _cloud() +
+    _requests() + _oauth_sessions() + _httpx() + _aiohttp() + _urllib3() + _stdlib() + _subprocess() + _databases() + _cloud() +
     _model_requests() + _issue_trackers() + litellm.timeout_specs()
     # model and agent frameworks: one catalog module each
     + list(langchain.TIMEOUTS + mcp.TIMEOUTS + llama_index.TIMEOUTS + haystack.TIMEOUTS)
