@@ -905,8 +905,26 @@ def test_a_loop_that_takes_the_next_item_each_pass_is_no_retry(linter, take):
 
 @pytest.mark.parametrize("take", [
     "task = self.client.get_job(self.job_id)",  # the job the caller names: the same each pass
+    "task = self.client.get_job(job_id=self.job_id)",
+    "task = self.api.get_events()",              # a resource fetched again, not the next of a queue
+    "task = self.api.fetch_messages()",
     "task = self.cache.get()",                   # a get of no queue reslint knows
     "task = self.build_task()",
 ])
 def test_a_loop_that_fetches_the_same_item_each_pass_is_still_a_retry(linter, take):
     assert (19, "RES204") in codes(linter, NEXT_ITEM.format(take=take))
+
+
+def test_an_item_received_inside_the_attempt_is_part_of_the_same_attempt(linter):
+    # the request is sent again each pass; the reply it receives there is no new item of work
+    assert codes(linter, """\
+        def ask(ws, payload):
+            while True:
+                try:
+                    ws.send(payload)
+                    reply = ws.recv()
+                    return session.post("https://api.example.invalid/replies", json=reply, timeout=5)
+                except Exception as exc:
+                    print("rpc failed", exc)
+                    time.sleep(2)
+        """) == [(2, "RES203"), (6, "RES402"), (7, "RES204"), (9, "RES201")]

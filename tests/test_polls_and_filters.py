@@ -696,3 +696,23 @@ def wait_for_job():
         time.sleep(5)
 """
     assert found(linter, body) == expected
+
+
+@pytest.mark.parametrize("attempt", [
+    # the object a call refreshes is the answer (boto3's ``instance.reload()``)
+    "instance.reload()\n            if instance.state['Name'] == 'running':\n                return instance",
+    # a ``match`` on the answer
+    "r = session.get('https://api.example.invalid/jobs/1', timeout=5)\n            match r.json()['state']:\n"
+    "                case 'done':\n                    return r.json()",
+])
+def test_a_poll_that_leaves_on_a_refreshed_object_or_a_match_is_no_periodic_task(linter, attempt):
+    body = f"""\
+def wait(instance):
+    while True:
+        try:
+            {attempt}
+        except T:
+            print("not yet")
+        time.sleep(5)
+"""
+    assert found(linter, body) == [(2, "RES203")]

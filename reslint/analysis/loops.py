@@ -42,8 +42,13 @@ from reslint.semantics.walk import children, expressions, nodes_within, read_nam
 
 _EXITS = (cst.Return, cst.Break)
 #: methods that take the next item of work off a queue or a channel (:meth:`LoopAnalyzer._takes_next_item`)
-_NEXT_ITEM_METHODS = frozenset({"dequeue", "popleft", "receive", "recv", "next_item"})
-_NEXT_ITEM = re.compile(r"(?:get|fetch|next|receive|recv|pop|take|dequeue|read)_(?:\w+_)?(?:task|job|message|event|item)s?")
+_NEXT_ITEM_METHODS = frozenset({"dequeue", "popleft", "recv", "next_item"})
+#: a name that says the item is the next one of a queue, not a resource fetched again: ``next_task``,
+#: ``get_next_job``, ``take_pending_message``, ``_get_returned_task`` (not ``get_events``, ``get_job``)
+_NEXT_ITEM = re.compile(r"(?:(?:get|fetch|take|pop|receive|read|wait_for)_)?(?:next|returned|pending|queued)_"
+                        r"(?:task|job|message|event|item|work)s?")
+#: the keywords a take of the next item may pass: how long to wait for one
+_WAIT_KEYWORDS = frozenset({"timeout", "block"})
 #: exception names that mean "nothing there yet" (a wait for data, not a failure to retry)
 _WAIT_ERROR_SUFFIXES = ("Empty", "EmptyError", "Full", "WouldBlock", "NotReady")
 
@@ -212,7 +217,12 @@ def _leaves_on_an_answer(loop) -> bool:
     round after its work succeeds and leaves only on state it does not produce (``if not
     self.pool: break``) or when cancelled (``except CancelledError: break``) is a periodic task:
     it runs until it is stopped and waits for no condition."""
-    bound = _bound_names(own_nodes(loop.body)) | _for_targets(loop.body)
+    nodes = own_nodes(loop.body)
+    # what the loop's work produces: the names it binds, and the objects its calls act on
+    # (``instance.reload()``, then ``if instance.state["Name"] == "running": return``)
+    bound = _bound_names(nodes) | _for_targets(loop.body) | {
+        n.func.value.value for n in nodes if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
+        and isinstance(n.func.value, cst.Name)}
 
     def answers(test) -> bool:
         return any(isinstance(n, cst.Call) or (isinstance(n, cst.Name) and n.value in bound)
@@ -238,6 +248,11 @@ def _leaves_on_an_answer(loop) -> bool:
                     return True
             elif isinstance(statement, cst.With) and walk(statement.body, guarded):
                 return True
+            elif isinstance(statement, cst.Match):
+                inside = guarded or answers(statement.subject)
+                if any(walk(case.body, inside or (case.guard is not None and answers(case.guard)))
+                       for case in statement.cases):
+                    return True
         return False
 
     return walk(loop.body, False)
@@ -1254,8 +1269,8 @@ class LoopAnalyzer:
         return list(found) if found is not None else None
 
     def _new_candidate(self, loop, tries, var, scope) -> bool:
-        """Whether each pass tries something new: a name the loop body binds, before a try (or in
-        it), to a random draw, ``next(...)``, an item picked with the loop variable or the next item
+        """Whether each pass tries something new: a name the loop body binds, before a try, to a
+        random draw, ``next(...)``, an item picked with the loop variable or the next item
         of a queue or channel (:meth:`_takes_next_item`), is a positional argument of a call in that
         try (``s.bind(("", port))``, ``session.get(url)``, ``self.handle(task)``). A fresh key sent by
         keyword (``headers={"Idempotency-Key": key}``) does not make a search."""
@@ -1268,9 +1283,10 @@ class LoopAnalyzer:
         if not fresh:
             return False
         for try_node in tries:
-            inside = {id(n) for n in own_nodes(try_node.body)}
+            # taken before the try: a name bound in it (``reply = ws.recv()`` after ``ws.send(...)``)
+            # is part of the attempt, which is the same each pass
             start = next((i for i, n in enumerate(nodes) if n is try_node), len(nodes))
-            names = {name for name, at in fresh.items() if at < start or id(nodes[at]) in inside}
+            names = {name for name, at in fresh.items() if at < start}
             if names and self._passes_positionally(try_node.body, names):
                 return True
         return False
@@ -1298,8 +1314,9 @@ class LoopAnalyzer:
         :data:`_NEXT_ITEM`): each pass of a loop that works on what it returns handles another item,
         so a failure is not retried."""
         func = call.func
-        if not isinstance(func, cst.Attribute) or any(arg.keyword is None for arg in call.args):
-            return False  # ``client.get_job(job_id)`` fetches one the caller names: the same each pass
+        if not isinstance(func, cst.Attribute) or any(
+                arg.keyword is None or arg.keyword.value not in _WAIT_KEYWORDS for arg in call.args):
+            return False  # ``client.get_job(job_id)``, ``get_job(job_id=...)``: the one the caller names
         name = func.attr.value.lstrip("_")
         if name in ("get", "get_nowait"):
             return self._local_primitive(func.value, scope)
