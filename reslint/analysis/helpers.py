@@ -75,17 +75,40 @@ _ASYNC_AWARE = frozenset({"iscoroutinefunction", "iscoroutine", "isawaitable", "
 
 def sync_wrapper(helper: Helper) -> bool:
     """Whether ``helper`` is a decorator (or factory) whose retry loop is in a plain ``def`` wrapper
-    that calls the decorated function without awaiting it, and which never asks whether that
-    function is a coroutine function: on an ``async def`` each call only creates the coroutine,
-    which raises nothing there, so no attempt is repeated."""
+    that calls the decorated function without awaiting it, never asks whether that function is a
+    coroutine function and never hands the function, or what its call returns, to another call
+    (``asyncio.run(fn(...))``, an aliased ``iscoroutinefunction(fn)``): on an ``async def`` each call
+    only creates the coroutine, which raises nothing there, so no attempt is repeated."""
     if helper.kind == CALLER:
         return False
     wrapper = helper.loop_scope.node if helper.loop_scope is not None else None
     if not isinstance(wrapper, cst.FunctionDef) or wrapper.asynchronous is not None:
         return False
-    return not any((isinstance(n, cst.Name) and n.value in _ASYNC_AWARE)
-                   or (isinstance(n, cst.Attribute) and n.attr.value in _ASYNC_AWARE)
-                   or isinstance(n, cst.Await) for n in expressions(helper.node))
+    if any((isinstance(n, cst.Name) and n.value in _ASYNC_AWARE)
+           or (isinstance(n, cst.Attribute) and n.attr.value in _ASYNC_AWARE)
+           or isinstance(n, cst.Await) for n in expressions(helper.node)):
+        return False
+    # the decorated function: a parameter of an enclosing function that the loop calls
+    own = {p.name.value for p in _params(wrapper)} | {p.name.value for p in wrapper.params.kwonly_params}
+    enclosing = {p.name.value for n in expressions(helper.node) if isinstance(n, cst.FunctionDef) and n is not wrapper
+                 for p in _params(n) + list(n.params.kwonly_params)} - own
+    called = {n.func.value for n in expressions(helper.loop) if isinstance(n, cst.Call)
+              and isinstance(n.func, cst.Name) and n.func.value in enclosing}
+    if not called:
+        return False
+    for node in expressions(helper.node):
+        if not isinstance(node, cst.Call):
+            continue
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "wraps" or \
+                isinstance(node.func, cst.Name) and node.func.value == "wraps":
+            continue
+        for arg in node.args:
+            value = arg.value
+            if isinstance(value, cst.Name) and value.value in called:
+                return False  # handed to another call (``if is_async(fn):``, ``run_async(fn)``): it may await it
+            if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in called:
+                return False  # ``asyncio.run(fn(...))``: each attempt runs the coroutine to its end
+    return True
 
 
 def _params(func: cst.FunctionDef) -> List[cst.Param]:
