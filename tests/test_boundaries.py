@@ -312,6 +312,14 @@ def test_the_text_prefilter_s_retry_triggers_are_the_registry_s():
     assert triggers.RETRY_TRIGGERS == libraries.RETRY_TRIGGERS
     # and the dotted paths a framework builds a policy from, which no import announces
     assert triggers.IMPORT_STRINGS == tuple(libraries.IMPORT_STRINGS)
+    # and the beginnings of the findings another file can make moot, spelled as data
+    from reslint.catalog import django_mail
+    from reslint.libraries import dramatiq
+
+    assert triggers.DJANGO_DRAMATIQ_LABEL == dramatiq.SETTINGS_MIDDLEWARE.label
+    assert [prefix for _, prefix, _ in triggers.SET_ELSEWHERE] == [django_mail.FINDING_PREFIX,
+                                                                   dramatiq.SETTINGS_MIDDLEWARE.label]
+    assert dramatiq.SETTINGS_MIDDLEWARE.options_hook == triggers.SET_ELSEWHERE[1][2]
 
 
 def test_a_cached_re_run_and_the_text_prefilter_load_no_libcst():

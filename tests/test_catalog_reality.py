@@ -2023,8 +2023,8 @@ def test_django_dramatiq_builds_the_middleware_its_settings_list_by_path():
     utils = _quiet_import("django_dramatiq.utils")
     apps = _quiet_import("django_dramatiq.apps")
     retries = _quiet_import("dramatiq.middleware").Retries
-    assert set(dramatiq_adapter.DramatiqMiddleware.import_strings) <= set(dramatiq_adapter.DramatiqMiddleware.spellings)
-    for path in dramatiq_adapter.DramatiqMiddleware.import_strings:
+    assert set(dramatiq_adapter.DjangoDramatiqMiddleware.import_strings) <= set(dramatiq_adapter.DramatiqMiddleware.spellings)
+    for path in dramatiq_adapter.DjangoDramatiqMiddleware.import_strings:
         built = utils.load_middleware(path, **apps.DjangoDramatiqConfig.get_middleware_kwargs(path))
         assert isinstance(built, retries), path
         assert built.max_retries == dramatiq_adapter.DEFAULTS["max_retries"]
@@ -2033,7 +2033,7 @@ def test_django_dramatiq_builds_the_middleware_its_settings_list_by_path():
         assert built.retry_when is None
     given = retries(max_retries=1)
     assert utils.load_middleware(given) is given  # the advice: list an object in the path's place
-    assert set(apps.DEFAULT_BROKER_SETTINGS["MIDDLEWARE"]) & set(dramatiq_adapter.DramatiqMiddleware.import_strings)
+    assert set(apps.DEFAULT_BROKER_SETTINGS["MIDDLEWARE"]) & set(dramatiq_adapter.DjangoDramatiqMiddleware.import_strings)
     # the broker is built with the listed middleware only, never dramatiq's default list
     assert "broker_class(middleware=middleware" in inspect.getsource(apps.DjangoDramatiqConfig.__init__)
 

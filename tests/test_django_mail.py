@@ -93,3 +93,35 @@ def test_a_noqa_on_the_host_line_suppresses_it(tmp_path):
     text = SETTINGS.format(before="", after="").replace('"smtp.example.invalid")', '"smtp.example.invalid")  # noqa: RES101')
     project(tmp_path, {"shop/__init__.py": "", "shop/settings.py": text})
     assert reported(tmp_path) == []
+
+
+@pytest.mark.parametrize(("layout", "count"), [
+    # a console backend under ``if DEBUG:`` is the developer's: production sends over SMTP
+    ('if DEBUG:\n    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"\n'
+     'EMAIL_HOST = os.environ["EMAIL_HOST"]\n', 1),
+    # production branches: ``else`` of ``if DEBUG:``, ``if not DEBUG:``
+    ('if DEBUG:\n    EMAIL_HOST = "mailhog"\nelse:\n    EMAIL_HOST = os.environ["EMAIL_HOST"]\n', 1),
+    ('if not DEBUG:\n    EMAIL_HOST = os.environ["EMAIL_HOST"]\n', 1),
+    ('if not DEBUG:\n    pass\nelse:\n    EMAIL_HOST = "mailhog"\n', 0),
+    ('if DEBUG and os.environ.get("MAILHOG"):\n    EMAIL_HOST = "mailhog"\n', 0),
+    # a timeout of None is no timeout
+    ('EMAIL_HOST = os.environ["EMAIL_HOST"]\nEMAIL_TIMEOUT = None\n', 1),
+])
+def test_debug_branches_and_a_timeout_of_none(tmp_path, layout, count):
+    text = 'import os\n\nINSTALLED_APPS = ["django.contrib.auth"]\nDEBUG = os.environ.get("DEBUG") == "1"\n' + layout
+    project(tmp_path, {"settings.py": text})
+    assert len(reported(tmp_path)) == count
+
+
+def test_a_flask_config_module_is_no_django_settings_module(tmp_path):
+    project(tmp_path, {"app/__init__.py": "", "app/config.py": "import os\n\nEMAIL_HOST = os.environ['H']\n",
+                       "config/__init__.py": "", "config/mail.py": "EMAIL_HOST = 'smtp.example.invalid'\n"})
+    assert reported(tmp_path) == []
+
+
+def test_an_excluded_copy_of_the_setting_does_not_count(tmp_path):
+    project(tmp_path, {"shop/__init__.py": "", "shop/settings.py": SETTINGS.format(before="", after=""),
+                       "vendor/django_defaults.py": "EMAIL_TIMEOUT = None\n"})
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n\n[tool.reslint]\nexclude = ['vendor/']\n",
+                                            encoding="utf-8")
+    assert len(reported(tmp_path)) == 1

@@ -28,11 +28,8 @@ SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 #: ``settings_dev.py``), where the mail server is a local catcher or none: not judged
 LOCAL_SETTINGS: FrozenSet[str] = frozenset({"local", "dev", "develop", "development", "test", "tests", "testing",
                                            "ci"})
-#: the names of settings modules and of the packages that hold them (``settings.py``,
-#: ``settings/production.py``, ``config/settings/base.py``): a module with one of these among its
-#: dotted name's parts, or one that names Django, is read as a Django settings module
-SETTINGS_PACKAGES: FrozenSet[str] = frozenset({"settings", "config", "conf"})
 
 #: how RES101's finding on such a settings module begins: the run drops it after the cache when
-#: another Python file of the project spells ``EMAIL_TIMEOUT`` (another settings module sets it)
+#: another Python file of the project spells ``EMAIL_TIMEOUT`` (another settings module sets it;
+#: ``reslint.catalog.triggers.SET_ELSEWHERE`` spells the same, a test keeps them equal)
 FINDING_PREFIX = f"`{HOST_SETTING}` is set and no settings module sets `{TIMEOUT_SETTING}`"

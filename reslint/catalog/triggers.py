@@ -50,6 +50,19 @@ def settings_words(enabled) -> Tuple[str, ...]:
     return tuple(word for code, words in SETTINGS_WORDS.items() if code in enabled for word in words)
 
 
+#: what django_dramatiq's ``Retries`` middleware, built from its dotted path, is called in messages
+#: (``reslint.libraries.dramatiq.DjangoDramatiqMiddleware.label``; a boundary test keeps them equal)
+DJANGO_DRAMATIQ_LABEL = "django_dramatiq's Retries middleware"
+#: findings that another file of the project can make moot, asked after the cache: (codes, how
+#: the message begins, the word whose spelling in another Python file of the run drops it): a
+#: settings module with no ``EMAIL_TIMEOUT`` when another sets it (:mod:`reslint.catalog.django_mail`),
+#: django_dramatiq's ``Retries`` read with its defaults when an app config gives it options
+SET_ELSEWHERE: Tuple[Tuple[Tuple[str, ...], str, str], ...] = (
+    (("RES101",), "`EMAIL_HOST` is set and no settings module sets `EMAIL_TIMEOUT`", "EMAIL_TIMEOUT"),
+    (("RES202", "RES203", "RES204"), DJANGO_DRAMATIQ_LABEL, "middleware_retries_kwargs"),
+)
+
+
 #: the modules of the circuit-breaker adapters, in the registry's order (``reslint.libraries.BREAKERS``):
 #: a retry that catches a breaker's error needs the breaker's import in the same file
 BREAKER_MODULES = ("pybreaker", "circuitbreaker", "aiobreaker", "purgatory")

@@ -47,22 +47,40 @@ class Mentions:
     """Which of the project's Python files spell each of ``words`` as a whole word (not a part of a
     longer name: ``providers.py`` is not in ``test_providers.py``, ``EMAIL_TIMEOUT`` not in
     ``MY_EMAIL_TIMEOUT``), searched once for all of them; ``unreadable``: a file could not be read,
-    so any word may be spelled in it."""
+    so any word may be spelled in it (:meth:`elsewhere` answers as its caller says is safe)."""
 
-    def __init__(self, root, words: Iterable[str]):
+    def __init__(self, root, words: Iterable[str], files: Optional[Iterable[str]] = None):
+        """``files``: the Python files to search (the run's own discovery: its excludes apply);
+        ``None``: every one under ``root`` (:func:`project_sources`)."""
         self.files: Dict[str, Set[str]] = {}
         self.unreadable = False
         words = sorted(set(words))
         if not words or root is None:
             return
         pattern = re.compile(r"(?<![\w.-])(" + "|".join(re.escape(w) for w in words) + r")(?![\w.])")
-        for real, text in project_sources(root):
+        sources = project_sources(root) if files is None else _read(files)
+        for real, text in sources:
             if text is None:
                 self.unreadable = True
                 return
             for match in pattern.finditer(text):
                 self.files.setdefault(match.group(1), set()).add(real)
 
-    def elsewhere(self, word: str, path: str) -> bool:
-        """Whether a file other than ``path`` spells ``word`` (always, when a file was unreadable)."""
-        return self.unreadable or bool(self.files.get(word, set()) - {os.path.realpath(path)})
+    def elsewhere(self, word: str, path: str, unreadable_counts: bool = True) -> bool:
+        """Whether a file other than ``path`` spells ``word``; when a file could not be read, the
+        answer is ``unreadable_counts`` (the caller's safe side: keep its findings either way)."""
+        if self.unreadable:
+            return unreadable_counts
+        return bool(self.files.get(word, set()) - {os.path.realpath(path)})
+
+
+def _read(files: Iterable[str]) -> Iterator[Tuple[str, Optional[str]]]:
+    """(real path, text or ``None``) of each of ``files``, as :func:`project_sources` reads them."""
+    for path in files:
+        try:
+            text: Optional[str] = read_regular(path, limit=MAX_SOURCE_BYTES).decode("utf-8", errors="replace")
+        except NotRegularFile:
+            continue
+        except OSError as error:
+            text = None if error.errno != errno.EFBIG else ""
+        yield os.path.realpath(path), text

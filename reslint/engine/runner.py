@@ -172,21 +172,29 @@ class Runner:
                  f"this module, so no import loads it, and nothing loads it by path or runs it")
 
     def leave_out_set_elsewhere(self, results: List[FileResult]) -> None:
-        """Drop RES101's finding on a Django settings module with no ``EMAIL_TIMEOUT``
-        (:mod:`reslint.catalog.django_mail`) when another Python file of the project spells it (a
-        base or production settings module that sets it: :class:`reslint.engine.project_text.Mentions`;
-        a file that cannot be read counts as one). Done after the cache: it depends on other files."""
-        from reslint.catalog import django_mail
+        """Drop the findings another file of the project makes moot
+        (:data:`reslint.catalog.triggers.SET_ELSEWHERE`): RES101's on a Django settings module with no
+        ``EMAIL_TIMEOUT`` when another Python file of the run spells it (a production module that
+        sets it for the base one), and django_dramatiq's ``Retries`` read with its defaults when an app
+        config spells ``middleware_retries_kwargs``. The files searched are the ones a run of the
+        project root discovers (its excludes apply); a file that cannot be read drops nothing. Done
+        after the cache: it depends on other files."""
+        from reslint.catalog.triggers import SET_ELSEWHERE
 
-        marked = [(r, f) for r in results for f in r.findings
-                  if f.code == "RES101" and f.message.startswith(django_mail.FINDING_PREFIX)]
+        marked = [(r, f, word) for r in results for f in r.findings
+                  for codes, prefix, word in SET_ELSEWHERE if f.code in codes and f.message.startswith(prefix)]
         if not marked:
             return
         from reslint.engine.project_text import Mentions
 
-        mentions = Mentions(self.settings.anchor, {django_mail.TIMEOUT_SETTING})
-        for result, finding in marked:
-            if mentions.elsewhere(django_mail.TIMEOUT_SETTING, result.path):
+        anchor = self.settings.anchor
+        try:
+            files = [str(p) for p in self.walker.discover([Path(anchor)]).files] if anchor is not None else []
+        except OSError:
+            return
+        mentions = Mentions(anchor, {word for _, _, word in marked}, files=files)
+        for result, finding, word in marked:
+            if mentions.elsewhere(word, result.path, unreadable_counts=False):
                 result.findings = [f for f in result.findings if f is not finding]
 
     def _unlisted_result(self, item: Unlisted) -> FileResult:

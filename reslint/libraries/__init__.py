@@ -26,7 +26,7 @@ ADAPTERS: Tuple[RetryAdapter, ...] = (
     tenacity.ADAPTER, backoff.ADAPTER, stamina.ADAPTER, retrying.ADAPTER, retry_package.ADAPTER, opnieuw.ADAPTER,
     redo.ADAPTER, urllib3.ADAPTER, requests.ADAPTER, httpx.ADAPTER, celery.ADAPTER, dramatiq.ADAPTER, huey.ADAPTER,
     rq.ADAPTER, django_rq.ADAPTER, arq.ADAPTER, google_api_core.ADAPTER, dramatiq.MIDDLEWARE,
-    langchain.ADAPTER,
+    langchain.ADAPTER, dramatiq.SETTINGS_MIDDLEWARE,
 )
 #: hand-rolled loops (read by the loop analysis, not from a qualified name)
 HAND_ROLLED: RetryAdapter = handrolled.ADAPTER

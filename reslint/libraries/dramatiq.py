@@ -134,17 +134,8 @@ class DramatiqMiddleware(Dramatiq):
                 **{name: ("middleware",) for name in BROKERS}}
     forwarded = {}
 
-    #: django_dramatiq builds the broker's middleware from dotted paths in the Django setting
-    #: ``DRAMATIQ_BROKER["MIDDLEWARE"]``, each with no arguments (django_dramatiq/apps.py
-    #: ``load_middleware(path, **cls.get_middleware_kwargs(path))``: keyword arguments only from an
-    #: app config subclass's ``middleware_retries_kwargs``), and passes that list as the broker's
-    #: ``middleware=``; its default settings (no ``DRAMATIQ_BROKER``) list ``Retries`` too, unseen
-    import_strings = MIDDLEWARE
-
     def read(self, site: Site, reader: PolicyReader) -> Optional[RetryPolicy]:
         qual = site.qualname
-        if site.call is None:  # built from its dotted path (django_dramatiq's settings): the defaults
-            return self._defaults(site)
         args = Args(site.call)
         if qual in BROKERS:
             given = args.expr("middleware")
@@ -162,14 +153,6 @@ class DramatiqMiddleware(Dramatiq):
         return self.policy(site, attempts=retries + 1 if is_number(retries) else retries, max_delay_s=None, wait=wait,
                            retried=Retried(RetriedKind.ANY, ("Exception",), node=site.anchor, default=True))
 
-    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
-        if policy.call is None and isinstance(policy.node, cst.SimpleString) and remedy in self.advice_text:
-            # a dotted path in django_dramatiq's settings takes no options: list an object instead
-            # (django_dramatiq/utils.py ``load_middleware`` takes a middleware object as it is)
-            return (f"list a `Retries(...)` object in its place instead of the dotted path, which takes no options "
-                    f"(django_dramatiq accepts middleware objects), and {self.advice_text[remedy]}")
-        return super().advice(remedy, policy, limit_s)
-
     def _defaults(self, site: Site) -> RetryPolicy:
         """``Retries()``: 20 retries of every exception, 15 s doubling (jittered) up to 7 days apart."""
         return self.policy(site, attempts=DEFAULTS["max_retries"] + 1, max_delay_s=None,
@@ -184,5 +167,37 @@ class DramatiqMiddleware(Dramatiq):
     }
 
 
+class DjangoDramatiqMiddleware(DramatiqMiddleware):
+    """The ``Retries`` middleware django_dramatiq builds from its dotted path in the Django setting
+    ``DRAMATIQ_BROKER["MIDDLEWARE"]`` (django_dramatiq/apps.py ``load_middleware(path,
+    **cls.get_middleware_kwargs(path))``: no options, unless an app config subclass defines
+    ``middleware_retries_kwargs``, which the run asks about after the cache), passed as the broker's
+    ``middleware=``; its default settings (no ``DRAMATIQ_BROKER``) list ``Retries`` too, unseen."""
+
+    name = "django-dramatiq-middleware"
+    label = "django_dramatiq's Retries middleware"
+    cap_label = label
+    write_label = label
+    layer_label = "django_dramatiq Retries middleware"
+    spellings = {}
+    keywords = {}
+    import_strings = MIDDLEWARE
+    #: the app config hook that gives the path's ``Retries`` options (django_dramatiq/apps.py
+    #: ``get_middleware_kwargs``: ``middleware_{name}_kwargs``)
+    options_hook = "middleware_retries_kwargs"
+
+    def read(self, site: Site, reader: PolicyReader) -> Optional[RetryPolicy]:
+        return self._defaults(site)
+
+    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
+        text = self.advice_text.get(remedy)
+        if text is None:
+            return None
+        # django_dramatiq/utils.py ``load_middleware`` takes a middleware object as it is
+        return (f"list a `Retries(...)` object in the path's place (django_dramatiq takes middleware objects) "
+                f"or return its options from an app config's `{self.options_hook}`, and {text}")
+
+
 ADAPTER = Dramatiq()
 MIDDLEWARE = DramatiqMiddleware()
+SETTINGS_MIDDLEWARE = DjangoDramatiqMiddleware()

@@ -117,59 +117,62 @@ class MissingTimeout(Rule):
 
     def _sends_smtp_mail(self, module: cst.Module, assign: cst.Assign) -> bool:
         """Whether ``assign`` (``EMAIL_HOST = ...``) is in a Django settings module (it names Django,
-        or its dotted name has a settings package's name) of a deployed site (not a local or test
-        module, nor under ``if DEBUG:``) that never spells ``EMAIL_TIMEOUT``, and sends through the
-        SMTP backend: under ``if EMAIL_BACKEND == "...smtp.EmailBackend":``, or the module sets no
-        backend, or one of the values it sets spells the SMTP one (a literal, an environment read's
-        default, a module constant)."""
+        or its dotted name has a part naming settings) of a deployed site (not a local or test
+        module, nor in a branch only ``DEBUG`` takes) that gives ``EMAIL_TIMEOUT`` no value (or
+        ``None``), and sends through the SMTP backend: under ``if EMAIL_BACKEND ==
+        "...smtp.EmailBackend":``, or the module sets no backend outside ``DEBUG`` branches, or a value
+        it sets there spells the SMTP one (a literal, an environment read's default, a constant)."""
         parts = self.ctx.model.module_name.rstrip("/").split(".")
-        stem = parts[-1].lower()
-        if stem in mail.LOCAL_SETTINGS or stem.startswith(("test", "local")) or any(
-                piece in mail.LOCAL_SETTINGS for piece in stem.replace("-", "_").split("_")[1:]):
+        pieces = parts[-1].lower().replace("-", "_").split("_")
+        if any(piece in mail.LOCAL_SETTINGS or piece.startswith(("test", "local")) for piece in pieces):
             return False
         key = ("django-mail-module", id(module))
         if key not in self.ctx.cache:
             code = module.code
-            django = "django" in code or any(part.lower() in mail.SETTINGS_PACKAGES or "settings" in part.lower()
-                                             for part in parts)
-            tests: dict = {}  # id(assignment) -> the tests of the ``if`` branches around it
-            backends: list = []  # the strings each ``EMAIL_BACKEND = ...`` value spells
-            self._module_assignments(module.body, (), tests, backends)
-            self.ctx.cache[key] = (django and mail.TIMEOUT_SETTING not in code, tests, backends)
+            django = "django" in code or any("settings" in part.lower() for part in parts)
+            tests: dict = {}  # id(assignment) -> ((test, taken), ...) of the ``if`` branches around it
+            values: dict = {mail.BACKEND_SETTING: [], mail.TIMEOUT_SETTING: []}  # setting -> [(value, around)]
+            self._module_assignments(module.body, (), tests, values)
+            timeouts = values[mail.TIMEOUT_SETTING]
+            # a value other than ``None``, or a spelling that is no plain assignment (``vars().update``)
+            timed = any(not (isinstance(v, cst.Name) and v.value == "None") for v, _ in timeouts) or \
+                (not timeouts and mail.TIMEOUT_SETTING in code)
+            backends = [self._strings(v) for v, around in values[mail.BACKEND_SETTING] if not _debug_only(around)]
+            self.ctx.cache[key] = (django and not timed, tests, backends)
         usable, tests, backends = self.ctx.cache[key]
         if not usable:
             return False
         around = tests.get(id(assign), ())
-        if any(isinstance(n, cst.Name) and n.value == "DEBUG" for test in around for n in expressions(test)):
+        if _debug_only(around):
             return False  # a developer's mail catcher
-        if any(mail.SMTP_BACKEND in text for test in around for text in self._strings(test)):
+        if any(taken and mail.SMTP_BACKEND in text for test, taken in around for text in self._strings(test)):
             return True  # ``if EMAIL_BACKEND == "django.core.mail.backends.smtp.EmailBackend":``
         return not backends or any(mail.SMTP_BACKEND in text for texts in backends for text in texts)
 
-    def _module_assignments(self, body, around, tests: dict, backends: list) -> None:
+    def _module_assignments(self, body, around, tests: dict, values: dict) -> None:
         """The module-level assignments of ``body``, in ``if``/``else``/``try``/``with`` blocks too (not
-        in functions or classes): each one's enclosing tests into ``tests``, and the strings of each
-        ``EMAIL_BACKEND`` value into ``backends``."""
+        in functions or classes): each one's enclosing tests, with whether the branch is the one taken
+        when the test holds, into ``tests``; the values of the settings ``values`` names, with theirs."""
         for statement in body:
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
                     if not isinstance(small, cst.Assign):
                         continue
                     tests[id(small)] = around
-                    if any(isinstance(t.target, cst.Name) and t.target.value == mail.BACKEND_SETTING
-                           for t in small.targets):
-                        backends.append(self._strings(small.value))
+                    for target in small.targets:
+                        if isinstance(target.target, cst.Name) and target.target.value in values:
+                            values[target.target.value].append((small.value, around))
             elif isinstance(statement, cst.If):
-                branch, inner = statement, around
+                branch, before = statement, around
                 while isinstance(branch, cst.If):
-                    inner = inner + (branch.test,)
-                    self._module_assignments(branch.body.body, inner, tests, backends)
+                    self._module_assignments(branch.body.body, before + ((branch.test, True),), tests, values)
+                    before = before + ((branch.test, False),)
                     branch = branch.orelse
                 if isinstance(branch, cst.Else):
-                    self._module_assignments(branch.body.body, inner, tests, backends)
+                    self._module_assignments(branch.body.body, before, tests, values)
             elif isinstance(statement, (cst.Try, cst.With)):
                 for block in statement_blocks(statement):
-                    self._module_assignments(block.body, around, tests, backends)
+                    self._module_assignments(block.body, around, tests, values)
 
     def _strings(self, expr, depth: int = 0) -> list:
         """The strings ``expr`` spells: its literals, and the module constants it names."""
@@ -210,3 +213,17 @@ class MissingTimeout(Rule):
             f"`{called_name(node, spec)}` {what} has no timeout: {why}; pass {advice}",
             fix=add_timeout_fix(node, reading, self.ctx),
         )
+
+
+def _debug_only(around) -> bool:
+    """Whether a branch runs only when ``DEBUG`` holds: under ``if DEBUG:`` (or a test that needs it,
+    ``if DEBUG and ...``), or the ``else`` of ``if not DEBUG:``."""
+    for test, taken in around:
+        negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+        inner = test.expression if negated else test
+        needs = isinstance(inner, cst.Name) and inner.value == "DEBUG" or (
+            isinstance(inner, cst.BooleanOperation) and isinstance(inner.operator, cst.And) and any(
+                isinstance(side, cst.Name) and side.value == "DEBUG" for side in (inner.left, inner.right)))
+        if needs and taken != negated:
+            return True
+    return False

@@ -62,25 +62,29 @@ class PolicyRule(Rule):
         if recursive is not None and self._sees(recursive):
             self.check(recursive)
 
-    def _import_string(self, value) -> None:
-        """A policy a framework builds from a dotted path in the project's settings: a string that is
-        a whole element, value or argument (not a part of a longer string)."""
-        if isinstance(value, cst.SimpleString):
-            policy = self.ctx.retries.for_string(value, self.ctx.scope)
-            if policy is not None and self._sees(policy):
-                self.check(policy)
-
-    def visit_Element(self, node: cst.Element) -> None:
-        self._import_string(node.value)
+    def _middleware_list(self, target, value) -> None:
+        """A policy a framework builds from a dotted path listed in the project's settings: each
+        string of a list or tuple bound to a middleware setting (``"MIDDLEWARE": [...]`` in a dict,
+        ``MIDDLEWARE = [...]``, ``DRAMATIQ_BROKER["MIDDLEWARE"] = [...]``), not a string elsewhere
+        (a list of middleware to remove, a call that builds it with options of its own)."""
+        if not isinstance(value, (cst.List, cst.Tuple)) or "MIDDLEWARE" not in _setting_name(target):
+            return
+        for element in value.elements:
+            if isinstance(element.value, cst.SimpleString):
+                policy = self.ctx.retries.for_string(element.value, self.ctx.scope)
+                if policy is not None and self._sees(policy):
+                    self.check(policy)
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
-        self._import_string(node.value)
-
-    def visit_Arg(self, node: cst.Arg) -> None:
-        self._import_string(node.value)
+        self._middleware_list(node.key, node.value)
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        self._import_string(node.value)
+        for target in node.targets:
+            self._middleware_list(target.target, node.value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.operator, cst.AddAssign):
+            self._middleware_list(node.target, node.value)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         # a task class whose class attributes retry its ``run`` method
@@ -95,3 +99,15 @@ class PolicyRule(Rule):
 
     def visit_While(self, node: cst.While) -> None:
         self.visit_For(node)  # same lookup
+
+
+def _setting_name(node) -> str:
+    """The name a setting is bound to: a name, a string key, a subscript's string key (``""``: none)."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else ""
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        return _setting_name(node.slice[0].slice.value)
+    return ""
