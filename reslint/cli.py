@@ -756,7 +756,10 @@ def _shadowed_by(path: Path, settings) -> Optional[str]:
         text = read_regular_text(path, errors="replace")
     except OSError:
         return None
-    left = ShadowedModules(settings.anchor).left_out([(str(path), text)], OperatorScripts(settings.anchor).named)
+    import pathspec
+
+    is_test = pathspec.GitIgnoreSpec.from_lines(settings.test_paths).match_file
+    left = ShadowedModules(settings.anchor, is_test).left_out([(str(path), text)], OperatorScripts(settings.anchor).named)
     return left.get(str(path))
 
 

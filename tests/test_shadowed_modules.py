@@ -134,3 +134,25 @@ def test_show_settings_says_a_module_is_shadowed_and_loaded_by_nothing(tmp_path)
     (tmp_path / "tools").mkdir()
     (tmp_path / "tools" / "load.py").write_text("LEGACY = 'app/providers.py'\n", encoding="utf-8")
     assert "shadowed" not in run(["show-settings", "app/providers.py"], tmp_path).stdout
+
+
+def test_the_language_server_leaves_out_what_reslint_check_leaves_out(tmp_path):
+    from reslint.server.project import Project
+
+    project(tmp_path, SHADOWED)
+    path = str(tmp_path / "app" / "providers.py")
+    checked = Project(tmp_path, use_cache=False).check({path: CALL})
+    assert checked[path].findings == []
+
+
+def test_a_project_that_loads_files_by_a_pattern_keeps_every_shadowed_module_checked(tmp_path):
+    loader = ("import importlib.util\nfrom pathlib import Path\n\nfor path in Path('app').glob('*.py'):\n"
+              "    spec = importlib.util.spec_from_file_location(path.stem, path)\n")
+    project(tmp_path, {**SHADOWED, "loader.py": loader})
+    assert "app/providers.py:5:12: RES101" in check(tmp_path).stdout
+
+
+def test_a_test_that_loads_its_fixtures_by_path_loads_no_shadowed_module(tmp_path):
+    loader = "import importlib.util\n\nSPEC = importlib.util.spec_from_file_location('fixture', 'fixture.py')\n"
+    project(tmp_path, {**SHADOWED, "tests/test_loader.py": loader})
+    assert "RES101" not in check(tmp_path).stdout

@@ -102,7 +102,7 @@ class Walker:
         self.warn = warn
         self._warned: Set[Tuple[str, str]] = set()
 
-    def _warn_once(self, message: str, path=None, kind: str = "") -> None:
+    def warn_once(self, message: str, path=None, kind: str = "") -> None:
         """``self.warn(message)`` unless already said: once per ``(kind, path)`` when ``path`` is
         given (the same file is reached as ``sub/.gitignore`` and ``/abs/sub/.gitignore``),
         else once per message. The walker lives for a run, and a ``--fix`` run walks twice."""
@@ -122,15 +122,15 @@ class Walker:
         try:
             text = read_regular_text(path, errors="replace")
         except NotRegularFile:
-            self._warn_once(f"{path}: not a regular file, ignored", path, "gitignore")
+            self.warn_once(f"{path}: not a regular file, ignored", path, "gitignore")
             return None
         except FileNotFoundError:
             return None
         except OSError as exc:
-            self._warn_once(f"{path}: cannot read: {exc.strerror or exc}; its patterns are not applied", path,
+            self.warn_once(f"{path}: cannot read: {exc.strerror or exc}; its patterns are not applied", path,
                             "gitignore")
             return None
-        return _gitignore_spec(path, text.splitlines(), self._warn_once)
+        return _gitignore_spec(path, text.splitlines(), self.warn_once)
 
     def _base(self, top: Path) -> str:
         """What exclude patterns are matched against: paths relative to the project
@@ -178,7 +178,7 @@ class Walker:
             elif _regular_or_dangling(path):
                 found.setdefault(_identity(path), path)
             else:
-                self._warn_once(f"{path}: not a regular file, skipped", path, "skipped")
+                self.warn_once(f"{path}: not a regular file, skipped", path, "skipped")
         return Discovery(sorted(found.values(), key=os.path.normpath), list(unlisted.values()))
 
     def expand(self, paths: Sequence[Path]) -> List[Path]:
@@ -195,7 +195,7 @@ class Walker:
         key = os.path.abspath(item.path)
         if key not in unlisted:
             unlisted[key] = item
-            self._warn_once(f"{item.path}: {item.reason}", item.path, "unlisted")
+            self.warn_once(f"{item.path}: {item.reason}", item.path, "unlisted")
 
     def _ignores_above(self, directory: Path) -> List[Tuple[Path, pathspec.GitIgnoreSpec]]:
         """The ``.gitignore`` specs of the project root and every directory down to ``directory``."""

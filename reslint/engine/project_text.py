@@ -46,7 +46,7 @@ def project_sources(root) -> Iterator[Tuple[str, Optional[str]]]:
 class Mentions:
     """Which of the project's Python files spell each of ``words`` as a whole word (not a part of a
     longer name: ``providers.py`` is not in ``test_providers.py``, ``EMAIL_TIMEOUT`` not in
-    ``MY_EMAIL_TIMEOUT``), searched once for all of them; ``unreadable``: a file could not be read,
+    ``MY_EMAIL_TIMEOUT``; ``util.spec_from_file_location`` spells ``spec_from_file_location``), searched once for all of them; ``unreadable``: a file could not be read,
     so any word may be spelled in it (:meth:`elsewhere` answers as its caller says is safe)."""
 
     def __init__(self, root, words: Iterable[str], files: Optional[Iterable[str]] = None):
@@ -57,14 +57,21 @@ class Mentions:
         words = sorted(set(words))
         if not words or root is None:
             return
-        pattern = re.compile(r"(?<![\w.-])(" + "|".join(re.escape(w) for w in words) + r")(?![\w.])")
+        # a file name stands apart from a longer path part (``test_providers.py``, ``x.providers.py``);
+        # a name from a longer name (``MY_EMAIL_TIMEOUT``), though an attribute (``util.run_path``) counts
+        names = [w for w in words if w.isidentifier()]
+        paths = [w for w in words if not w.isidentifier()]
+        patterns = [re.compile(r"(?<!\w)(" + "|".join(re.escape(w) for w in names) + r")(?!\w)")] if names else []
+        if paths:
+            patterns.append(re.compile(r"(?<![\w.-])(" + "|".join(re.escape(w) for w in paths) + r")(?![\w.])"))
         sources = project_sources(root) if files is None else _read(files)
         for real, text in sources:
             if text is None:
                 self.unreadable = True
                 return
-            for match in pattern.finditer(text):
-                self.files.setdefault(match.group(1), set()).add(real)
+            for pattern in patterns:
+                for match in pattern.finditer(text):
+                    self.files.setdefault(match.group(1), set()).add(real)
 
     def elsewhere(self, word: str, path: str, unreadable_counts: bool = True) -> bool:
         """Whether a file other than ``path`` spells ``word``; when a file could not be read, the

@@ -104,11 +104,17 @@ class Runner:
         with profile.phase("discover") if profile is not None else nullcontext():
             found = self.walker.discover(list(paths) or [Path(".")])
         run = self._run_files(found.files, paths, progress)
-        self.leave_out_in_operator_scripts(run.results)
-        self.leave_out_in_shadowed_modules(run.results)
-        self.leave_out_set_elsewhere(run.results)
+        self.leave_out_after_cache(run.results)
         run.results.extend(self._unlisted_result(item) for item in found.unlisted)
         return run
+
+    def leave_out_after_cache(self, results: List[FileResult]) -> None:
+        """What depends on other files than the one linted, decided on every run after the cache
+        (and by the language server, as ``reslint check`` does): operator scripts, shadowed modules,
+        and findings another file makes moot."""
+        self.leave_out_in_operator_scripts(results)
+        self.leave_out_in_shadowed_modules(results)
+        self.leave_out_set_elsewhere(results)
 
     def leave_out_in_operator_scripts(self, results: List[FileResult]) -> None:
         """Drop the ``script-ignore`` codes from the findings of operator scripts, and from the
@@ -160,7 +166,7 @@ class Runner:
             if result.source is None:
                 self._with_source(result)
         scripts = OperatorScripts(self.settings.anchor)
-        left = ShadowedModules(self.settings.anchor).left_out(
+        left = ShadowedModules(self.settings.anchor, self.judge.test_paths.match_file).left_out(
             [(r.path, r.source.text if r.source is not None else None) for r in shadowed], scripts.named)
         for result in shadowed:
             package = left.get(result.path)
@@ -168,8 +174,9 @@ class Runner:
                 continue
             dropped = [f for f in result.findings if f.code != "RES000"]
             result.findings = [f for f in result.findings if f.code == "RES000"]
-            self.walker.warn(f"{result.display}: {len(dropped)} finding(s) not reported: the package {package}/ shadows "
-                 f"this module, so no import loads it, and nothing loads it by path or runs it")
+            self.walker.warn_once(f"{result.display}: {len(dropped)} finding(s) not reported: the package {package}/ "
+                                   f"shadows this module, so no import loads it, and nothing loads it by path or runs it",
+                                   result.path, kind="shadowed")
 
     def leave_out_set_elsewhere(self, results: List[FileResult]) -> None:
         """Drop the findings another file of the project makes moot

@@ -13,7 +13,10 @@ So a shadowed module's findings are not reported, unless the file may still run:
 - it runs as a program (a module-level ``if __name__ == "__main__":``), or an automation file
   of the project names it (:meth:`reslint.engine.scripts.OperatorScripts.named`);
 - another Python file of the project spells its file name (``"name.py"``, ``/name.py``, in a
-  string or a comment): it may load it by path (``importlib.util.spec_from_file_location``).
+  string or a comment): it may load it by path;
+- a Python file of the project, not test code, spells a way of loading a file by its path
+  (``spec_from_file_location``, ``SourceFileLoader``, ``runpy.run_path``, ``imp.load_source``): a
+  plugin loader may build the path from a pattern (``glob("*.py")``); a test's loads its fixtures.
 
 In the judged sample (``benchmarks/judged/``) every finding in a shadowed module that nothing
 loads was judged false (seven, in an agent server's legacy providers module), and the three in a
@@ -43,13 +46,21 @@ def shadowing_package(path: str) -> Optional[str]:
     return package if os.path.isfile(os.path.join(package, "__init__.py")) else None
 
 
+#: the standard library's ways of running a file by its path (importlib.util, importlib.machinery, runpy,
+#: the old imp): a project that spells one may load any module file, by a pattern it builds
+PATH_LOADERS = frozenset({"spec_from_file_location", "SourceFileLoader", "run_path", "load_source"})
+
+
 class ShadowedModules:
     """Tells which module files of a project are shadowed and loaded by nothing (module
     docstring). ``root``: the project root (or the run's root); ``None``: none is known, so no
     file is left out."""
 
-    def __init__(self, root: Optional[Path]):
+    def __init__(self, root: Optional[Path], is_test=None):
+        """``is_test(path relative to the root)``: whether a file is test code, whose loaders by a
+        pattern load its own fixtures (``None``: no file is)."""
         self.root = root
+        self.is_test = is_test or (lambda path: False)
 
     def left_out(self, files: List[Tuple[str, Optional[str]]], named) -> Dict[str, str]:
         """For each shadowed module nothing loads among ``files`` ((path, source text or ``None``:
@@ -72,7 +83,11 @@ class ShadowedModules:
             candidates[path] = relative(os.path.realpath(package), root) or package
         if not candidates:
             return {}
-        mentions = Mentions(self.root, {os.path.basename(path) for path in candidates})
+        names = {os.path.basename(path) for path in candidates}
+        mentions = Mentions(self.root, names | PATH_LOADERS)
+        loaders = {path for word in PATH_LOADERS for path in mentions.files.get(word, ())}
+        if any(not self.is_test(relative(path, root) or path) for path in loaders):
+            return {}  # a loader by path (a plugin directory's glob) may load any of them
         return {path: package for path, package in candidates.items()
                 if not mentions.elsewhere(os.path.basename(path), path)}
 

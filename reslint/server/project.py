@@ -269,7 +269,7 @@ class Project:
                    if path not in linted}  # excluded: no findings
         for path, result in own.items():
             judge.complete(result, project_pass=judge.needs_summary, text=linted[path])
-        self.runner.leave_out_in_operator_scripts(list(own.values()))  # as `reslint check` does
+        self.runner.leave_out_after_cache(list(own.values()))  # as `reslint check` does
         for path, result in own.items():
             findings = list(self.runner.linted[path][2].findings) if self._stale(path, result) else result.findings
             outcome[path] = Checked(path, result.display, linted[path], findings, list(result.internal_errors), root)
