@@ -43,3 +43,13 @@ def test_the_fix_passes_a_timeout_to_the_token_exchange():
     source = HEAD + "def f(url):\n    return OAuth1Session('key').fetch_access_token(url, verifier='v')\n"
     fixed = fix_text(Linter(Settings(root=Path("."))), source, "m.py", unsafe=True).text
     assert "fetch_access_token(url, verifier='v', timeout=10)" in fixed
+
+
+def test_a_session_with_an_adapter_that_sets_a_timeout_mounted_is_not_reported():
+    body = ("import requests\n\n\nclass TimeoutAdapter(requests.adapters.HTTPAdapter):\n"
+            "    def send(self, request, **kwargs):\n        kwargs.setdefault('timeout', 10)\n"
+            "        return super().send(request, **kwargs)\n\n\n"
+            "def me(token):\n    session = OAuth2Session('id', token=token)\n"
+            "    session.mount('https://', TimeoutAdapter())\n"
+            "    return session.get('https://api.example.invalid/me')\n")
+    assert found(body) == []

@@ -469,7 +469,7 @@ TIMEOUT_CALLS: Dict[str, TimeoutSpec] = _index(
 #: long-poll stream), waiting between events by design. Sources: httpx ``Client.stream``,
 #: ``Response.iter_lines``/``aiter_lines``... (https://www.python-httpx.org/quickstart/#streaming-responses).
 STREAM_REQUESTS: Tuple[str, ...] = ("httpx.stream", "httpx.Client.stream", "httpx.AsyncClient.stream")
-#: URL paths (their ends) of model APIs that generate: a plain HTTP client's POST to one is a model
+#: URL paths (their ends) of model APIs that generate or embed: a plain HTTP client's POST to one is a model
 #: call, judged against the model category's ceiling (a completion takes tens of seconds, a long
 #: answer minutes). OpenAI ``/chat/completions``, ``/v1/completions``, ``/v1/responses``
 #: (https://platform.openai.com/docs/api-reference); Anthropic ``/v1/messages``
@@ -569,7 +569,12 @@ TIMEOUT_INJECTION_HOOKS: Dict[str, Tuple[str, ...]] = {
 
 #: Session calls whose timeout a mounted adapter may set: (method prefix, the stock adapter type). A
 #: session with another adapter mounted (a subclass that injects a timeout) has an unknown timeout.
-MOUNTED_TIMEOUTS: Tuple[Tuple[str, str], ...] = (("requests.Session.", "requests.HTTPAdapter"),)
+MOUNTED_TIMEOUTS: Tuple[Tuple[str, str], ...] = (
+    ("requests.Session.", "requests.HTTPAdapter"),
+    # requests-oauthlib's sessions are requests Sessions: the same mounts
+    ("requests_oauthlib.OAuth1Session.", "requests.HTTPAdapter"),
+    ("requests_oauthlib.OAuth2Session.", "requests.HTTPAdapter"),
+)
 
 
 #: Calls that, iterated by a ``for``, are server streams: a gRPC stub method whose response is a stream

@@ -11,7 +11,7 @@ A file is an *operator script* when both hold:
    - any module of example code (:data:`EXAMPLE_DIRECTORIES`, at any depth) that is no service
      (:func:`serves`: it imports no web framework or server and defines no task);
    - or a program (a module-level ``if __name__ == "__main__":``) under another directory of
-     :data:`SCRIPT_DIRECTORIES` (``bin/``, ``tools/``, ``docs/``, ``benchmarks/``...
+     :data:`SCRIPT_DIRECTORIES` (``bin/``, ``tools/``, ``docs/``, ``benchmarks/``, ``profiling/``...
      at the top of the project), or named as a benchmark (:data:`BENCHMARK_NAME`: ``bench_io.py``,
      ``recency_benchmark.py``), not in the package they ship, whose command-line tools run on
      users' machines and in their automation;
