@@ -41,13 +41,17 @@ def spells_import_string(text: str) -> bool:
 
 
 #: words that make a module worth reading for a rule with no import at all: a Django settings
-#: module's mail host (RES101, :mod:`reslint.catalog.django_mail`)
-SETTINGS_WORDS: Dict[str, Tuple[str, ...]] = {"RES101": ("EMAIL_HOST",)}
+#: module's mail host (RES101, :mod:`reslint.catalog.django_mail`), a framework's dotted path to a
+#: retry policy (the retry rules: :data:`IMPORT_STRINGS`)
+SETTINGS_WORDS: Dict[str, Tuple[str, ...]] = {
+    "RES101": ("EMAIL_HOST",),
+    **{f"RES20{n}": IMPORT_STRINGS for n in range(1, 7)},
+}
 
 
 def settings_words(enabled) -> Tuple[str, ...]:
-    """The :data:`SETTINGS_WORDS` of the ``enabled`` rule codes."""
-    return tuple(word for code, words in SETTINGS_WORDS.items() if code in enabled for word in words)
+    """The :data:`SETTINGS_WORDS` of the ``enabled`` rule codes, each once."""
+    return tuple(dict.fromkeys(word for code, words in SETTINGS_WORDS.items() if code in enabled for word in words))
 
 
 #: what django_dramatiq's ``Retries`` middleware, built from its dotted path, is called in messages

@@ -51,7 +51,6 @@ from reslint.semantics.edits import (
 )
 from reslint.engine.positions import Positions, UnitLines, unit_lines
 from reslint.project import python_ceiling, requires_python
-from reslint.catalog.triggers import spells_import_string
 from reslint.semantics.prefilter import CheckThenAct, Relevance, module_name
 from reslint.engine.results import FileResult, Judge, internal_error
 from reslint.rules.visitors import ALL_RULES
@@ -328,7 +327,7 @@ class Linter(Judge):
         if tree is not None:
             if not force and self.relevance is not None and \
                     not profiling.timed("prefilter (ast)", self.relevance.wanted, tree, *module) and \
-                    not (self.recursion and spells_import_string(text)) and not self.spells_a_setting(text):
+                    not self.spells_a_setting(text):
                 return FileResult(display, display, comments=comments, skipped=self.needs_summary)
             lines = unit_lines(tree.body)
             del tree

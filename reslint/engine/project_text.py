@@ -30,24 +30,15 @@ def project_sources(root) -> Iterator[Tuple[str, Optional[str]]]:
             d for d in subdirectories
             if not d.startswith(".") and d not in _SKIPPED_DIRECTORIES
             and not os.path.isfile(os.path.join(directory, d, "pyvenv.cfg")))
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            path = os.path.join(directory, name)
-            try:
-                text: Optional[str] = read_regular(path, limit=MAX_SOURCE_BYTES).decode("utf-8", errors="replace")
-            except NotRegularFile:
-                continue  # a pipe or a device named like a module holds no source
-            except OSError as error:
-                text = None if error.errno != errno.EFBIG else ""
-            yield os.path.realpath(path), text
+        yield from _read(os.path.join(directory, name) for name in sorted(files) if name.endswith(".py"))
 
 
 class Mentions:
     """Which of the project's Python files spell each of ``words`` as a whole word (not a part of a
     longer name: ``providers.py`` is not in ``test_providers.py``, ``EMAIL_TIMEOUT`` not in
-    ``MY_EMAIL_TIMEOUT``; ``util.spec_from_file_location`` spells ``spec_from_file_location``), searched once for all of them; ``unreadable``: a file could not be read,
-    so any word may be spelled in it (:meth:`elsewhere` answers as its caller says is safe)."""
+    ``MY_EMAIL_TIMEOUT``; ``util.spec_from_file_location`` spells ``spec_from_file_location``),
+    searched once for all of them; ``unreadable``: a file could not be read, so any word may be
+    spelled in it (:meth:`elsewhere` answers as its caller says is safe)."""
 
     def __init__(self, root, words: Iterable[str], files: Optional[Iterable[str]] = None):
         """``files``: the Python files to search (the run's own discovery: its excludes apply);
@@ -82,7 +73,8 @@ class Mentions:
 
 
 def _read(files: Iterable[str]) -> Iterator[Tuple[str, Optional[str]]]:
-    """(real path, text or ``None``) of each of ``files``, as :func:`project_sources` reads them."""
+    """(real path, text) of each of ``files``: ``None`` when it cannot be read, empty when it is
+    larger than :data:`MAX_SOURCE_BYTES`; a pipe or a device named like a module is skipped."""
     for path in files:
         try:
             text: Optional[str] = read_regular(path, limit=MAX_SOURCE_BYTES).decode("utf-8", errors="replace")

@@ -22,7 +22,7 @@ from reslint.catalog.triggers import trigger_entries
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location
 from reslint.engine.discovery import relative
-from reslint.catalog.triggers import RETRY_TRIGGERS, settings_words, spells_import_string
+from reslint.catalog.triggers import RETRY_TRIGGERS, settings_words
 from reslint.semantics.prefilter import Trigger, may_retry_by_recursion
 from reslint.registry import BY_CODE
 from reslint.engine.suppression import (Comment, blanket_not_counted, could_hold_directives, read_comments,
@@ -128,7 +128,7 @@ class Judge:
         self.trigger = Trigger(entries) if entries is not None else None
         #: retries by recursion need no import: with the retry rules on, their shape passes too
         self.recursion = entries is not None and bool(set(entries) & set(RETRY_TRIGGERS))
-        #: words that make a module worth reading with no import (a settings module's)
+        #: words that make a module worth reading with no import (a settings module's, a dotted path)
         self.settings_words = settings_words(self.enabled) if entries is not None else ()
 
     def decode(self, data: bytes, display: str) -> Tuple[Optional[Source], List[Finding]]:
@@ -141,7 +141,8 @@ class Judge:
                                      self.ignored_codes(display))
 
     def spells_a_setting(self, text: str) -> bool:
-        """Whether ``text`` spells one of the settings an enabled rule reads with no import."""
+        """Whether ``text`` spells one of the words an enabled rule reads with no import
+        (:data:`reslint.catalog.triggers.SETTINGS_WORDS`), for both prefilters."""
         return any(word in text for word in self.settings_words)
 
     def prefilter_text(self, text: str, display: str, force: bool = False
@@ -154,8 +155,7 @@ class Judge:
             return comments, FileResult(display, display, comments=comments, skipped=self.needs_summary,
                                         text_skipped=True)
         if force or self.trigger is None or profiling.timed("prefilter (text)", self.trigger.search, text) or \
-                (self.recursion and (may_retry_by_recursion(text) or spells_import_string(text))) or \
-                self.spells_a_setting(text):
+                (self.recursion and may_retry_by_recursion(text)) or self.spells_a_setting(text):
             return comments, None
         return comments, FileResult(display, display, comments=comments, skipped=self.needs_summary,
                                     text_skipped=True)

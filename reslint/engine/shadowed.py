@@ -34,7 +34,6 @@ from reslint.engine.discovery import relative
 from reslint.engine.project_text import Mentions
 
 
-
 def shadowing_package(path: str) -> Optional[str]:
     """The package directory that shadows the module file at ``path`` (``pkg/name/`` for
     ``pkg/name.py``, holding an ``__init__.py``), or ``None``."""
