@@ -228,34 +228,10 @@ def _leaves_on_an_answer(loop) -> bool:
         return any(isinstance(n, cst.Call) or (isinstance(n, cst.Name) and n.value in bound)
                    for n in nodes_within(test))
 
-    def walk(block, guarded: bool) -> bool:
-        for statement in (block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()):
-            if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-                if guarded and any(isinstance(small, _EXITS) for small in statement.body):
-                    return True
-            elif isinstance(statement, cst.If):
-                branch, inside = statement, guarded
-                while isinstance(branch, cst.If):
-                    inside = inside or answers(branch.test)
-                    if walk(branch.body, inside):
-                        return True
-                    branch = branch.orelse
-                if isinstance(branch, cst.Else) and walk(branch.body, inside):
-                    return True
-            elif isinstance(statement, cst.Try):  # its handlers leave on a fault, not on an answer
-                if any(walk(b, guarded) for b in (statement.body, getattr(statement.orelse, "body", None),
-                                                 getattr(statement.finalbody, "body", None)) if b is not None):
-                    return True
-            elif isinstance(statement, cst.With) and walk(statement.body, guarded):
-                return True
-            elif isinstance(statement, cst.Match):
-                inside = guarded or answers(statement.subject)
-                if any(walk(case.body, inside or (case.guard is not None and answers(case.guard)))
-                       for case in statement.cases):
-                    return True
-        return False
-
-    return walk(loop.body, False)
+    # its handlers leave on a fault, not on an answer
+    handled = {id(n) for node in nodes if isinstance(node, cst.Try) for h in node.handlers for n in own_nodes(h.body)}
+    return any(isinstance(exit_, _EXITS) and id(exit_) not in handled and tests and any(answers(t) for t in tests)
+               for exit_, tests in _control_flow(_statements(loop.body)))
 
 
 def _for_targets(body) -> set:
@@ -1714,7 +1690,7 @@ def _bound_names(nodes) -> set:
 def _control_flow(statements, tests=()):
     """``(statement, tests)`` for each ``return``, ``break``, ``raise`` and ``continue`` among
     ``statements`` (not in nested functions or loops), with the tests of the ``if``/``elif``
-    branches around it; ``tests`` is ``None`` for one that no test guards and that no earlier
+    branches around it (a ``case`` is a test of the ``match`` subject and of its guard); ``tests`` is ``None`` for one that no test guards and that no earlier
     test sends round first (a ``break`` after ``if not ready: ...; continue`` is guarded by
     ``not ready``)."""
     gate = ()
@@ -1736,6 +1712,11 @@ def _control_flow(statements, tests=()):
                     yield small, (tests or gate or None)
             continue
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef, cst.For, cst.While)):
+            continue
+        if isinstance(stmt, cst.Match):  # each case is a test of the subject (and of its guard)
+            for case in stmt.cases:
+                test = (stmt.subject,) + ((case.guard,) if case.guard is not None else ())
+                yield from _control_flow(_statements(case.body), tests + test)
             continue
         for block in statement_blocks(stmt):
             yield from _control_flow(_statements(block), tests)
