@@ -9,7 +9,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from reslint.config import Settings
+from reslint.config import Settings, settings_from_table
 from reslint.engine.filepass import Linter
 from reslint.engine.fixer import fix_file, fix_text
 from reslint.project import python_ceiling
@@ -20,6 +20,13 @@ CALL = "import requests\nrequests.get('https://x.invalid')\n"
 @pytest.fixture()
 def linter(tmp_path):
     return Linter(Settings(root=tmp_path))
+
+
+@pytest.fixture
+def low_ceiling(tmp_path):
+    """A linter whose network ceiling (30 s) is below botocore's 60 s defaults, so a default boto3
+    client is reported and fixed."""
+    return Linter(settings_from_table({"max-timeout": 30}, tmp_path, None))
 
 
 def codes(linter, text):
@@ -149,9 +156,9 @@ def test_fix_keeps_multiline_layout_and_comments(linter):
                                         "        json={'a': 1},  # payload\n        timeout=10,\n")
 
 
-def test_fix_adds_an_import_once(linter):
+def test_fix_adds_an_import_once(low_ceiling):
     text = "import boto3\n\ns3 = boto3.client('s3')\nsqs = boto3.client('sqs')\n"
-    outcome = fix_text(linter, text, "m.py", unsafe=True)
+    outcome = fix_text(low_ceiling, text, "m.py", unsafe=True)
     assert outcome.text == (
         "import boto3\nimport botocore.config\n\n"
         "s3 = boto3.client('s3', config=botocore.config.Config(connect_timeout=10, read_timeout=10))\n"
@@ -159,7 +166,7 @@ def test_fix_adds_an_import_once(linter):
         "sqs = boto3.client('sqs', config=botocore.config.Config(connect_timeout=10, read_timeout=30))\n"
     )
     cst.parse_module(outcome.text)
-    assert fix_text(linter, outcome.text, "m.py", unsafe=True).text is None
+    assert fix_text(low_ceiling, outcome.text, "m.py", unsafe=True).text is None
 
 
 def test_fixes_are_idempotent_and_parse_on_every_case(linter):
@@ -202,8 +209,8 @@ def test_add_keyword_arg_layouts(before, after):
     ("import pymongo\npymongo.MongoClient('mongodb://h/?SOCKETTIMEOUTMS=5000')\n", []),
     # botocore: defaults count per attempt only when no phase is configured
     ("import boto3\nfrom botocore.config import Config\nboto3.client('s3', config=Config(connect_timeout=5))\n", []),
-    ("import boto3\nfrom botocore.config import Config\nboto3.client('s3', config=Config(retries={}))\n",
-     [(3, "RES101")]),
+    # botocore's defaults are judged phase by phase: 60 s connect and 60 s read are within 60 s
+    ("import boto3\nfrom botocore.config import Config\nboto3.client('s3', config=Config(retries={}))\n", []),
     ("import requests\nrequests.get('u', timeout=2 * 60)\n", [(2, "RES103")]),
     ("import requests\n\ndef f(requests):\n    return requests.get('pending', [])\n", []),
 ])
@@ -220,9 +227,9 @@ def test_aiohttp_dropped_total_message(linter):
     assert outcome.text == text.replace("ClientTimeout(connect=5)", "ClientTimeout(connect=5, total=10)")
 
 
-def test_fix_reuses_an_existing_import_of_the_class(linter):
+def test_fix_reuses_an_existing_import_of_the_class(low_ceiling):
     text = "import boto3\nfrom botocore.config import Config\n\ns3 = boto3.client('s3')\n"
-    outcome = fix_text(linter, text, "m.py", unsafe=True)
+    outcome = fix_text(low_ceiling, text, "m.py", unsafe=True)
     assert outcome.text == text.replace("boto3.client('s3')",
                                         "boto3.client('s3', config=Config(connect_timeout=10, read_timeout=10))")
 

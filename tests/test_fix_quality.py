@@ -9,7 +9,7 @@ import textwrap
 import libcst as cst
 import pytest
 
-from reslint.config import Settings
+from reslint.config import Settings, settings_from_table
 from reslint.diagnostics import Applicability
 from reslint.engine.filepass import Linter
 from reslint.engine.fixer import fix_text
@@ -26,8 +26,8 @@ def f(session):
 FIXED_LOOP = LOOP.replace("time.sleep(2 ** attempt)", "time.sleep(random.uniform(0, 2 ** attempt))")
 
 
-def fix(tmp_path, text, unsafe=False):
-    linter = Linter(Settings(root=tmp_path))
+def fix(tmp_path, text, unsafe=False, settings=None):
+    linter = Linter(settings or Settings(root=tmp_path))
     outcome = fix_text(linter, text, "m.py", unsafe=unsafe)
     assert outcome.error is None and outcome.text is not None
     assert fix_text(linter, outcome.text, "m.py", unsafe=unsafe).text is None
@@ -59,6 +59,12 @@ def test_new_import_opens_its_section(tmp_path, imports, after):
         "trio.sleep(2 ** attempt)", "trio.sleep(random.uniform(0, 2 ** attempt))")
 
 
+def _low_ceiling(tmp_path):
+    """Settings whose network ceiling (30 s) is below botocore's 60 s defaults: a default boto3
+    client is reported, and its fix adds an import."""
+    return settings_from_table({"max-timeout": 30}, tmp_path, None)
+
+
 def test_third_party_import_goes_before_the_first_party_section(tmp_path):
     (tmp_path / "shop").mkdir()
     (tmp_path / "shop" / "__init__.py").write_text("")
@@ -72,16 +78,18 @@ def test_third_party_import_goes_before_the_first_party_section(tmp_path):
 
         s3 = boto3.client("s3", region_name=os.environ["REGION"])
         """)
-    after = fix(tmp_path, text, unsafe=True)
+    after = fix(tmp_path, text, unsafe=True, settings=_low_ceiling(tmp_path))
     assert after.startswith("import os\n\nimport boto3\nimport botocore.config\nimport requests\n\nfrom shop import settings\n")
 
 
 def test_third_party_import_opens_its_section_after_the_standard_library(tmp_path):
     text = "import os\n\nimport boto3\n\ns3 = boto3.client('s3', region_name=os.environ['REGION'])\n"
-    assert fix(tmp_path, text, unsafe=True).startswith("import os\n\nimport boto3\nimport botocore.config\n\ns3 = ")
+    assert fix(tmp_path, text, unsafe=True, settings=_low_ceiling(tmp_path)).startswith(
+        "import os\n\nimport boto3\nimport botocore.config\n\ns3 = ")
     # a file with no blank line between its sections keeps its layout; the import is placed by name
     text = "import os\nimport boto3\n\ns3 = boto3.client('s3', region_name=os.environ['REGION'])\n"
-    assert fix(tmp_path, text, unsafe=True).startswith("import os\nimport boto3\nimport botocore.config\n\ns3 = ")
+    assert fix(tmp_path, text, unsafe=True, settings=_low_ceiling(tmp_path)).startswith(
+        "import os\nimport boto3\nimport botocore.config\n\ns3 = ")
 
 
 def test_name_joins_a_from_import_in_isort_order(tmp_path):

@@ -262,14 +262,15 @@ BYTE_EXACT = {
 @pytest.mark.parametrize("name", sorted(BYTE_EXACT))
 def test_fix_keeps_encoding_bom_and_line_endings_byte_exact(tmp_path, name):
     original, (row, col), fixed = BYTE_EXACT[name]
-    project = project_with(tmp_path, {"hostile.py": original})
+    # a 30 s ceiling reports botocore's 60 s defaults (the case whose fix adds an import)
+    project = project_with(tmp_path, {"hostile.py": original, "pyproject.toml": b"[tool.reslint]\nmax-timeout = 30\n"})
     path = project / "hostile.py"
     os.chmod(path, 0o640)
-    code, out, err = run_cli(project, "-f", "json", ".")
+    code, out, err = run_cli(project, "-f", "json", ".", isolated=False)
     found = of(records(out), "hostile.py")
     assert [(c, r, k) for c, r, k, _ in found] == [("RES101", row, col)]
     assert_run_goes_on(records(out), code, err)
-    code, out, err = run_cli(project, "--fix", "--unsafe-fixes", "-f", "json", ".")
+    code, out, err = run_cli(project, "--fix", "--unsafe-fixes", "-f", "json", ".", isolated=False)
     assert path.read_bytes() == fixed
     assert (project / WITNESS_NAME).read_text(encoding="utf-8").count("timeout=10") == 1
     assert code == 0, err  # everything fixed

@@ -549,7 +549,7 @@ def test_fingerprints_normalise_each_line_once_and_keep_their_recipe(monkeypatch
 
 
 def test_what_spell_reads_of_the_module_is_read_once_per_file(tmp_path, monkeypatch):
-    from reslint.config import Settings
+    from reslint.config import settings_from_table
     from reslint.engine.filepass import Linter
     from reslint.semantics import edits as fixes  # the fix helpers live in reslint.semantics.edits
 
@@ -558,7 +558,8 @@ def test_what_spell_reads_of_the_module_is_read_once_per_file(tmp_path, monkeypa
     original = fixes._spell_in_module_now
     monkeypatch.setattr(fixes, "_spell_in_module_now", lambda ctx, dotted: scans.append(dotted)
                         or original(ctx, dotted))
-    findings, _ = Linter(Settings(root=tmp_path)).lint_text(text, "m.py")
+    # a 30 s ceiling reports botocore's 60 s defaults
+    findings, _ = Linter(settings_from_table({"max-timeout": 30}, tmp_path, None)).lint_text(text, "m.py")
     assert len(findings) == 50 and all(f.fix is not None for f in findings)
     assert scans == ["botocore.config.Config"]
 

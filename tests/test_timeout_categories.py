@@ -30,7 +30,9 @@ def test_the_sdk_default_is_above_the_model_ceiling_and_the_message_names_it():
 
 def test_the_fix_inserts_the_model_default_timeout_not_the_network_one():
     source = HEAD + "llm = openai.OpenAI()\ns3 = boto3.client('s3')\n"
-    fixed = fix_text(Linter(Settings(root=Path("."))), source, "m.py", unsafe=True).text
+    # botocore's 60 s connect and 60 s read are each within the default 60 s ceiling: a lower one reports them
+    settings = settings_from_table({"max-timeout": 30}, Path("."), None)
+    fixed = fix_text(Linter(settings), source, "m.py", unsafe=True).text
     assert "llm = openai.OpenAI(timeout=120)\n" in fixed
     assert "s3 = boto3.client('s3', config=Config(connect_timeout=10, read_timeout=10))\n" in fixed
 
@@ -43,7 +45,7 @@ def test_the_fix_inserts_the_model_default_timeout_not_the_network_one():
      ["RES103"]),
     ("c = boto3.client('bedrock-runtime')\n", []),  # 60 s + 60 s: within the model ceiling
     ("c = boto3.client('s3', config=Config(connect_timeout=5, read_timeout=300))\n", ["RES103"]),
-    ("c = boto3.client('s3')\n", ["RES101"]),
+    ("c = boto3.client('s3')\n", []),  # 60 s connect and 60 s read: each within the network ceiling
     ("SERVICE = 'bedrock-runtime'\nc = boto3.client(SERVICE)\n", []),  # a constant name is followed
 ])
 def test_boto_clients_take_the_category_of_their_service(body, expected):
@@ -54,7 +56,10 @@ def test_a_raised_model_ceiling_accepts_the_sdk_default_and_keeps_the_network_on
     settings = settings_from_table({"timeouts": {"model": {"max-timeout": 900}}}, Path("."), None)
     assert findings("llm = openai.OpenAI()\n", settings) == []
     assert [c for c, _ in findings("llm = openai.OpenAI(timeout=1000)\n", settings)] == ["RES103"]
-    assert [c for c, _ in findings("s3 = boto3.client('s3')\n", settings)] == ["RES101"]
+    assert [c for c, _ in findings("s3 = boto3.client('s3')\n", settings)] == []
+    lower = settings_from_table({"max-timeout": 30, "timeouts": {"model": {"max-timeout": 900}}}, Path("."), None)
+    [(code, message)] = findings("s3 = boto3.client('s3')\n", lower)
+    assert code == "RES101" and "60 s connect and 60 s read" in message and "(30 s)" in message
 
 
 def test_the_model_default_timeout_is_configurable():
@@ -341,5 +346,7 @@ def test_the_fix_for_a_model_request_inserts_the_model_default():
 ])
 def test_the_fix_on_a_long_polling_client_outlasts_its_longest_wait(body, read_s):
     source = HEAD + body
-    fixed = fix_text(Linter(Settings(root=Path("."))), source, "m.py", unsafe=True).text
+    # a 30 s ceiling reports botocore's 60 s defaults
+    settings = settings_from_table({"max-timeout": 30}, Path("."), None)
+    fixed = fix_text(Linter(settings), source, "m.py", unsafe=True).text
     assert f"config=Config(connect_timeout=10, read_timeout={read_s}))" in fixed

@@ -347,8 +347,11 @@ def _cloud() -> List[TimeoutSpec]:
         # the module functions boto3.client/resource take (*args, **kwargs) and forward them
         # config=None is not a disabled timeout: botocore then builds a default Config (60 s + 60 s)
         # (botocore/args.py ClientArgsCreator.compute_client_args: `if client_config is not None`) (1.44.8)
-        specs.append(TimeoutSpec(name, (TimeoutParam("config", 9),), 120.0, boto_src,
-                                 "botocore defaults to 60 s connect + 60 s read, 120 s per attempt",
+        # each wait is judged on its own, as an explicit (connect, read) pair is: neither default is
+        # above the network ceiling; their sum is the per-attempt estimate of the retry arithmetic
+        specs.append(TimeoutSpec(name, (TimeoutParam("config", 9),), 60.0, boto_src,
+                                 "botocore defaults to 60 s connect and 60 s read, 120 s per attempt",
+                                 default_per_attempt_s=120.0,
                                  fix=botocore_fix, fix_imports=("botocore.config.Config",), carrier=True,
                                  disable_values=(), category_by_argument=("service_name", 0, BOTO_MODEL_SERVICES),
                                  local_methods=boto_local, held_by_argument=boto_held))
