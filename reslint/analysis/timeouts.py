@@ -23,8 +23,8 @@ from reslint.catalog import OBJECT_KEYWORDS, TIMEOUT_OBJECTS, lookup_timeout_cal
 from reslint.catalog.idempotency import HTTP_CALLS
 from reslint.catalog.model import CEILING_CATEGORIES, INHERITED, MODEL as MODEL_CALL, NETWORK as NETWORK_CALL, \
     TimeoutObjectSpec, TimeoutParam, TimeoutSpec
-from reslint.catalog.timeouts import MODEL_ENDPOINT_PATHS, MODEL_SDK_HTTP_CLIENTS, MOUNTED_TIMEOUTS, STREAM_READERS, \
-    STREAM_REQUESTS, STREAMED_WHEN_ITERATED
+from reslint.catalog.timeouts import MODEL_ENDPOINT_PATHS, MODEL_SDK_HTTP_CLIENTS, MOUNTED_TIMEOUTS, STREAM_OPENERS, \
+    STREAM_READERS, STREAM_REQUESTS, STREAMED_WHEN_ITERATED
 from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import UNKNOWN, Context, dotted_name
 from reslint.semantics.cstutil import source
@@ -161,6 +161,9 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         combined = _combine(readings)
         if combined.state == MISSING and spec.module_default is not None:  # ``timeout=None``: the default
             return _module_default(spec, ctx, max_timeout) or combined
+        if combined.state == EXCESSIVE and spec.stream_methods and _opens_streams_only(call, spec, ctx):
+            return TimeoutReading(spec, OK, "used in one function only, to open streams: its read timeout bounds "
+                                            "the silence between two events", per_attempt_s=combined.per_attempt_s)
         return combined
     dsn = _read_dsn(call, spec, ctx, max_timeout)
     if dsn is not None:
@@ -402,6 +405,34 @@ def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) ->
             continue
         return False  # passed on, returned, stored, compared...: it may be used elsewhere
     return requests > 0
+
+
+def _opens_streams_only(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> bool:
+    """Whether the client ``call`` builds is bound to a local of the function being visited and used
+    there only to open streams: ``client.stream(...)`` (``spec.stream_methods``), handed as the first
+    argument to a :data:`STREAM_OPENERS` function (``connect_sse(client, "POST", url)``), or closed.
+    Such a client's read timeout bounds the silence between two events of a stream (an agent run's
+    output, a sandbox's log), which the stream's protocol sets: a long one is chosen, not excessive.
+    A missing or disabled timeout is still reported: a stream that falls silent then holds forever."""
+    uses = _local_uses(call, ctx)
+    if uses is None:
+        return False
+    scope_node = ctx.scope.node
+    opened = {id(c.args[0]) for c in nodes_within(scope_node) if isinstance(c, cst.Call) and c.args and
+              c.args[0].keyword is None and not c.args[0].star and ctx.qualname(c.func) in STREAM_OPENERS}
+    streams = 0
+    for parent, node in uses:
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            method, caller = uses.chains.get(id(node), (parent.attr.value, None))
+            if caller is None or method not in spec.stream_methods + tuple(_CLOSING):
+                return False
+            streams += method in spec.stream_methods
+            continue
+        if isinstance(parent, cst.Arg) and id(parent) in opened:
+            streams += 1
+            continue
+        return False
+    return streams > 0
 
 
 def _local_uses(call: cst.Call, ctx: Context) -> Optional["_Uses"]:

@@ -104,6 +104,11 @@ class TimeoutSpec:
       client whose timeout it uses when it is given none of its own (the OpenAI and Anthropic SDKs
       take a custom ``http_client=``'s timeout unless it is httpx's default): with such a client
       the default is not the one that applies; a client built right there with no timeout leaves it.
+    - ``stream_methods``: methods of the client that open a streamed response (httpx's
+      ``stream``): a client bound to a local of one function and used there only to open streams
+      (through these, or handed to a :data:`~reslint.catalog.timeouts.STREAM_OPENERS` function)
+      has its read timeout bound the silence between two events, which the stream's protocol
+      sets: a long one is not RES103.
     - ``bounded_per_request``: methods of the client whose own ``timeout=`` replaces the
       client's (aiohttp's request methods): a client bound to a local of one function and
       used there only through these methods, each passing ``timeout=``, is bounded by them
@@ -169,6 +174,7 @@ class TimeoutSpec:
     local_methods: Tuple[str, ...] = ()
     held_by_argument: Optional[Tuple[str, int, Tuple[Tuple[str, float], ...]]] = None
     streams_from: Optional[Tuple[str, int, Tuple[str, ...]]] = None
+    stream_methods: Tuple[str, ...] = ()
     url: Optional[Tuple[str, int]] = None
     whole_units: bool = False
     numeric_strings: bool = False

@@ -88,9 +88,17 @@ def _httpx() -> List[TimeoutSpec]:
             specs.append(TimeoutSpec(f"{client}.{verb}", (T,), INHERITED, HTTPX_SRC, "inherits the client's timeout",
                                      number_phases=4))
     for client in ("httpx.Client", "httpx.AsyncClient"):
+        # Client.stream(method, url, ...) sends the request and yields a response read piece by piece
+        # (https://www.python-httpx.org/quickstart/#streaming-responses; httpx/_client.py Client.stream)
         specs.append(TimeoutSpec(client, (T,), 5.0, HTTPX_SRC, "httpx defaults to 5 s per phase", carrier=True,
-                                 number_phases=4, default_per_attempt_s=20.0))
+                                 number_phases=4, default_per_attempt_s=20.0, stream_methods=("stream",)))
     return specs
+
+
+#: Functions that open a server-sent-events stream on the client given as their first argument:
+#: httpx-sse ``connect_sse(client, method, url, **kwargs)`` and ``aconnect_sse(client, method, url,
+#: **kwargs)`` (https://github.com/florimondmanca/httpx-sse, README "Usage"; httpx_sse/_api.py).
+STREAM_OPENERS: Tuple[str, ...] = ("httpx_sse.connect_sse", "httpx_sse.aconnect_sse")
 
 
 def _aiohttp() -> List[TimeoutSpec]:
