@@ -369,10 +369,15 @@ def test_boto3_config_none_is_not_replaced_by_a_number(linter):
     assert outcome.text is None or "config=10" not in outcome.text
 
 
-def test_boto3_config_none_is_the_default_and_its_fix_replaces_it(linter):
-    """``config=None`` is botocore's default Config (60 s + 60 s): RES101 as without ``config``,
-    and the fix puts the Config in place of the None (also passed positionally: never twice)."""
+def test_boto3_config_none_is_the_default_and_its_fix_replaces_it(tmp_path):
+    """``config=None`` is botocore's default Config (60 s connect, 60 s read): judged as without
+    ``config`` (under a 30 s ceiling, RES101), and the fix puts the Config in place of the None (also
+    passed positionally: never twice)."""
+    from reslint.config import settings_from_table
+
     text = "import boto3\n\nclient = boto3.client('s3', config=None)\n"
+    assert Linter(Settings(root=tmp_path)).lint_text(text, "fuzz.py")[0] == []  # within the default 60 s
+    linter = Linter(settings_from_table({"max-timeout": 30}, tmp_path, None))
     findings, _ = linter.lint_text(text, "fuzz.py")
     assert [f.code for f in findings] == ["RES101"]
     assert "`None` means the library's default" in findings[0].message
