@@ -9,11 +9,11 @@ The copy differs from the shared cases in one line, on purpose: ``timeouts_stdli
 expects RES101 on ``subprocess.run(["tar", ...])``, a local program, which RES101 no longer
 reports (a timeout would kill a long archive and protects from no remote fault; see the
 rule page's "Subprocesses"). Here that line runs ``rsync`` to a host instead, and the
-``tar`` call is a clean counterpart. Two more lines differ in ``timeouts_cloud_sdks.py``
-and one in ``timeouts_model_clients.py``: a boto3 client left on botocore's defaults (60 s
-connect, 60 s read) is within the 60 s network ceiling, as an explicit ``Config(connect_timeout=60,
-read_timeout=60)`` is, so it is a clean line here (the judged sample: 31 of 34 such findings
-false; see the RES101 rule page). ``timeouts_subprocess_programs.py`` and
+``tar`` call is a clean counterpart. Two more lines differ in ``timeouts_cloud_sdks.py``: a
+boto3 client left on botocore's defaults (60 s connect, 60 s read) is within the 60 s network
+ceiling, as an explicit ``Config(connect_timeout=60, read_timeout=60)`` is, so it is a clean
+line here (the judged sample: 31 of 34 such findings false; see the RES101 rule page); our own
+``timeouts_model_clients.py`` says the same of its S3 client. ``timeouts_subprocess_programs.py`` and
 ``retry_loops_handwritten.py`` are our own.
 """
 

@@ -207,7 +207,7 @@ def test_add_keyword_arg_layouts(before, after):
     ("import psycopg2\npsycopg2.connect(host='h', connect_timeout='5')\n", []),
     ("import pymongo\npymongo.MongoClient('mongodb://h/?sockettimeoutms=0')\n", [(2, "RES102")]),
     ("import pymongo\npymongo.MongoClient('mongodb://h/?SOCKETTIMEOUTMS=5000')\n", []),
-    # botocore: defaults count per attempt only when no phase is configured
+    # botocore: a phase left at its default (60 s) is judged on its own, as a given one is
     ("import boto3\nfrom botocore.config import Config\nboto3.client('s3', config=Config(connect_timeout=5))\n", []),
     # botocore's defaults are judged phase by phase: 60 s connect and 60 s read are within 60 s
     ("import boto3\nfrom botocore.config import Config\nboto3.client('s3', config=Config(retries={}))\n", []),

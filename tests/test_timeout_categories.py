@@ -350,3 +350,27 @@ def test_the_fix_on_a_long_polling_client_outlasts_its_longest_wait(body, read_s
     settings = settings_from_table({"max-timeout": 30}, Path("."), None)
     fixed = fix_text(Linter(settings), source, "m.py", unsafe=True).text
     assert f"config=Config(connect_timeout=10, read_timeout={read_s}))" in fixed
+
+
+def test_botocore_defaults_are_named_phase_by_phase_and_a_partial_config_fix_outlasts_long_polls():
+    lower = settings_from_table({"max-timeout": 30}, Path("."), None)
+    body = ("q = boto3.client('sqs', config=Config(connect_timeout=5))\n"
+            "s = boto3.client('s3', config=Config(retries={'mode': 'standard'}))\n")
+    [(_, read_only), (_, both)] = findings(body, lower)
+    assert "leaves the default 60 s read in place, above max-timeout (30 s)" in read_only
+    assert "leaves the defaults 60 s connect and 60 s read in place, above max-timeout (30 s)" in both
+    fixed = fix_text(Linter(lower), HEAD + body, "m.py", unsafe=True).text
+    # SQS long polls hold a read up to 20 s: the read timeout a fix adds outlasts that by the default 10 s
+    assert "Config(connect_timeout=5, read_timeout=30)" in fixed
+    assert "Config(retries={'mode': 'standard'}, connect_timeout=10, read_timeout=10)" in fixed
+
+
+def test_retry_arithmetic_counts_botocore_defaults_as_120_s_per_attempt():
+    body = ("from tenacity import retry, stop_after_attempt\n\n"
+            "s3 = boto3.client('s3')\n\n\n"
+            "@retry(stop=stop_after_attempt(3))\n"
+            "def fetch(key):\n"
+            "    return s3.get_object(Bucket='b', Key=key)\n")
+    found = dict(findings(body))
+    assert "RES101" not in found  # each default wait is within the 60 s ceiling
+    assert "3 attempts × 120 s" in found["RES202"]

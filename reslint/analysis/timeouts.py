@@ -48,6 +48,8 @@ class TimeoutReading:
       ``config=None``), which a fix replaces with the timeout it adds.
     - ``object_call``/``missing_keywords``: for ``missing`` inside an inline
       timeout object, the call and the keywords a fix adds to it.
+    - ``excessive_phases``: for ``excessive`` from a timeout object, the phases set above the
+      ceiling (``("read",)``); empty when one number bounds every phase.
     """
 
     spec: TimeoutSpec
@@ -66,6 +68,10 @@ class TimeoutReading:
     #: for ``missing``: the longest wait, in seconds, the server holds a request of this client
     #: open by design (a long poll, ``spec.held_by_argument``): a read timeout a fix adds outlasts it
     held_s: float = 0.0
+    excessive_phases: Tuple[str, ...] = ()
+    #: for ``missing`` inside an inline timeout object: the keyword among ``missing_keywords`` that
+    #: sets the read phase, which a fix makes outlast ``held_s``
+    read_keyword: Optional[str] = None
 
 
 def read_call_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
@@ -161,9 +167,10 @@ def _read_timeout(call: cst.Call, ctx: Context) -> Optional[TimeoutReading]:
         combined = _combine(readings)
         if combined.state == MISSING and spec.module_default is not None:  # ``timeout=None``: the default
             return _module_default(spec, ctx, max_timeout) or combined
-        if combined.state == EXCESSIVE and spec.stream_methods and _opens_streams_only(call, spec, ctx):
-            return TimeoutReading(spec, OK, "used in one function only, to open streams: its read timeout bounds "
-                                            "the silence between two events", per_attempt_s=combined.per_attempt_s)
+        if combined.state == EXCESSIVE and combined.excessive_phases == ("read",) and (
+                spec.qualname in STREAM_REQUESTS or spec.stream_methods and _opens_streams_only(call, spec, ctx)):
+            return TimeoutReading(spec, OK, "a stream's read timeout bounds the silence between two events",
+                                  per_attempt_s=combined.per_attempt_s)
         return combined
     dsn = _read_dsn(call, spec, ctx, max_timeout)
     if dsn is not None:
@@ -409,17 +416,26 @@ def _bounded_by_its_requests(call: cst.Call, spec: TimeoutSpec, ctx: Context) ->
 
 def _opens_streams_only(call: cst.Call, spec: TimeoutSpec, ctx: Context) -> bool:
     """Whether the client ``call`` builds is bound to a local of the function being visited and used
-    there only to open streams: ``client.stream(...)`` (``spec.stream_methods``), handed as the first
-    argument to a :data:`STREAM_OPENERS` function (``connect_sse(client, "POST", url)``), or closed.
-    Such a client's read timeout bounds the silence between two events of a stream (an agent run's
-    output, a sandbox's log), which the stream's protocol sets: a long one is chosen, not excessive.
-    A missing or disabled timeout is still reported: a stream that falls silent then holds forever."""
+    there only to open streams: ``client.stream(...)`` (``spec.stream_methods``), handed to a
+    :data:`STREAM_OPENERS` function as its first argument or ``client=`` (``connect_sse(client,
+    "POST", url)``), or closed. Such a client's read timeout bounds the silence between two events
+    of a stream (an agent run's output, a sandbox's log), which the stream's protocol sets: a long
+    one is chosen, not excessive (the caller spares the read phase only; a long connect is not a
+    stream's). A missing or disabled timeout is still reported: a silent stream then holds forever."""
     uses = _local_uses(call, ctx)
     if uses is None:
         return False
-    scope_node = ctx.scope.node
-    opened = {id(c.args[0]) for c in nodes_within(scope_node) if isinstance(c, cst.Call) and c.args and
-              c.args[0].keyword is None and not c.args[0].star and ctx.qualname(c.func) in STREAM_OPENERS}
+    opened = set()
+    stack = [ctx.scope.node]  # nested functions too: they may capture the client, as its uses do
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Call) and ctx.qualname(node.func) in STREAM_OPENERS:
+            first = next((a for a in node.args if not a.star), None)
+            client = next((a for a in node.args if a.keyword is not None and a.keyword.value == "client"),
+                          first if first is not None and first.keyword is None else None)
+            if client is not None:
+                opened.add(id(client))
+        stack.extend(children(node))
     streams = 0
     for parent, node in uses:
         if isinstance(parent, cst.Attribute) and parent.value is node:
@@ -959,19 +975,21 @@ def _read_object(call: cst.Call, obj: TimeoutObjectSpec, spec: TimeoutSpec, ctx:
         return TimeoutReading(spec, UNKNOWN_STATE, "computed at run time")
     numbers = {p: float(v) for p, v in phases.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
     total = sum(numbers.values())
-    for phase, seconds in numbers.items():
-        if phase not in from_default and seconds > max_timeout and spec.category in CEILING_CATEGORIES:
-            return TimeoutReading(spec, EXCESSIVE, f"`{name}` {phase}={phases[phase]}", seconds=seconds,
-                                  per_attempt_s=total)
+    over = tuple(p for p, seconds in numbers.items() if p not in from_default and seconds > max_timeout)
+    if over and spec.category in CEILING_CATEGORIES:
+        phase = over[0]
+        return TimeoutReading(spec, EXCESSIVE, f"`{name}` {phase}={phases[phase]}", seconds=numbers[phase],
+                              per_attempt_s=total, excessive_phases=over)
     # A library default is judged phase by phase, as a configured phase is (botocore's 60 s connect
     # and 60 s read are each within a 60 s ceiling); their sum is only the per-attempt estimate.
     above = [p for p in obj.phases if p in from_default and numbers.get(p, 0.0) > max_timeout]
     if above and spec.category in CEILING_CATEGORIES:
-        defaults = ", ".join(f"{numbers[p]:g} s {p}" for p in above)
-        reason = f"`{name}` leaves the default {defaults} in place, above the ceiling"
+        defaults = " and ".join(f"{numbers[p]:g} s {p}" for p in above)
+        reason = f"`{name}` leaves the default{'s' if len(above) > 1 else ''} {defaults} in place"
         missing = tuple(_fix_keywords(obj, above))
+        read = _fix_keywords(obj, ["read"])[0] if "read" in above else None
         return TimeoutReading(spec, MISSING, reason, per_attempt_s=total, object_call=call if inline else None,
-                              missing_keywords=missing)
+                              missing_keywords=missing, read_keyword=read)
     return TimeoutReading(spec, OK, f"`{name}`", per_attempt_s=total)
 
 

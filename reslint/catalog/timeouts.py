@@ -358,7 +358,7 @@ def _cloud() -> List[TimeoutSpec]:
         # each wait is judged on its own, as an explicit (connect, read) pair is: neither default is
         # above the network ceiling; their sum is the per-attempt estimate of the retry arithmetic
         specs.append(TimeoutSpec(name, (TimeoutParam("config", 9),), 60.0, boto_src,
-                                 "botocore defaults to 60 s connect and 60 s read, 120 s per attempt",
+                                 "botocore defaults to 60 s connect and 60 s read",
                                  default_per_attempt_s=120.0,
                                  fix=botocore_fix, fix_imports=("botocore.config.Config",), carrier=True,
                                  disable_values=(), category_by_argument=("service_name", 0, BOTO_MODEL_SERVICES),

@@ -56,10 +56,14 @@ def add_timeout_fix(call: cst.Call, reading: TimeoutReading, ctx) -> Optional[Fi
     seconds = format_seconds(_default_seconds(ctx, spec))
     if reading.object_call is not None and reading.missing_keywords:
         new_obj = reading.object_call
+        added = []
         for keyword in reading.missing_keywords:
-            new_obj = add_keyword_arg(new_obj, keyword, cst.Float(seconds) if "." in seconds else cst.Integer(seconds))
-        return FixPlan(f"Add {', '.join(k + '=' + seconds for k in reading.missing_keywords)}",
-                       Applicability.UNSAFE, ((reading.object_call, new_obj),))
+            # a read outlasts the client's long polls (SQS ``WaitTimeSeconds=20``) by the default timeout
+            value = seconds if keyword != reading.read_keyword else \
+                format_seconds(_default_seconds(ctx, spec) + reading.held_s)
+            new_obj = add_keyword_arg(new_obj, keyword, cst.Float(value) if "." in value else cst.Integer(value))
+            added.append(f"{keyword}={value}")
+        return FixPlan(f"Add {', '.join(added)}", Applicability.UNSAFE, ((reading.object_call, new_obj),))
     if spec.fix is None or "=" not in spec.fix:
         return None
     text, imports = _render(spec.fix, reading, ctx)
