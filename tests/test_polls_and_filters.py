@@ -721,3 +721,58 @@ def wait(instance):
         time.sleep(5)
 """
     assert found(linter, body) == [(2, "RES203")]
+
+
+# -- readiness polls of a model endpoint ---------------------------------------------------------
+MODEL_PROBE = """\
+from openai import OpenAI
+
+client = OpenAI(timeout=30)
+
+
+def wait_until_served(model, fmt, deploy_timeout):
+    for _ in range(deploy_timeout // 60):
+        try:
+            if fmt == "chat":
+                client.chat.completions.create(messages=[{{"role": "user", "content": "hi"}}], model=model, max_tokens=1)
+            elif fmt == "completion":
+                client.completions.create(prompt="hi", model=model, max_tokens=1)
+            else:
+                {third}
+            return
+        except Exception:
+            time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("third, expected", [
+    # each branch only asks whether the endpoint serves and drops the answer: a readiness wait,
+    # with no jitter or catch-all finding, and no retry layer over the SDK's own retries (RES301)
+    ("client.embeddings.create(input='hi', model=model)", []),
+    ("pass", []),
+    # a write in one branch: a retry, whatever the other branches do, and a retry layer over the
+    # SDK's own retries on each model call
+    ("session.post('https://api.example.invalid/deploy', json={}, timeout=5)",
+     [(10, "RES301"), (12, "RES301"), (14, "RES402"), (16, "RES204"), (17, "RES201")]),
+    # the project's own function: what it does is not known here, so a retry
+    ("notify(model)", [(10, "RES301"), (12, "RES301"), (16, "RES204"), (17, "RES201")]),
+])
+def test_a_model_endpoint_probed_in_branches_is_a_readiness_wait(tmp_path, third, expected):
+    body = MODEL_PROBE.format(third=third)
+    assert project_rows(tmp_path, HEAD, body, ("RES201", "RES204", "RES301", "RES402")) == expected
+
+
+@pytest.mark.parametrize("attempt, expected", [
+    # the answer is carried out: a retry of the completion, under the SDK's own retries
+    ("return client.chat.completions.create(messages=[], model=model)",
+     [(9, "RES301"), (10, "RES204"), (11, "RES201")]),
+    # a branch chosen by a call (``if check(model):``) is no configuration: a retry
+    ("if check(model):\n                client.completions.create(prompt='hi', model=model, max_tokens=1)\n"
+     "            return", [(10, "RES301"), (12, "RES204"), (13, "RES201")]),
+])
+def test_model_requests_that_carry_an_answer_or_branch_on_a_call_stay_retries(tmp_path, attempt, expected):
+    body = ("from openai import OpenAI\n\nclient = OpenAI(timeout=30)\n\n\n"
+            "def ask(model):\n    for _ in range(3):\n        try:\n"
+            f"            {attempt}\n"
+            "        except Exception:\n            time.sleep(2)\n")
+    assert project_rows(tmp_path, HEAD, body, ("RES201", "RES204", "RES301")) == expected

@@ -32,6 +32,7 @@ import libcst as cst
 
 from reslint.catalog import retries as cat
 from reslint.catalog.clients import EXCEPTION_BASES
+from reslint.catalog.model import MODEL as MODEL_CATEGORY
 from reslint.semantics.context import Context
 from reslint.semantics.cstutil import source
 from reslint.libraries import HAND_ROLLED, OPEN_ERRORS, POLLING
@@ -539,10 +540,28 @@ class LoopAnalyzer:
                         receivers[item.asname.name.value] = call
                 pending[:0] = _statements(stmt.body)
                 continue
+            if isinstance(stmt, cst.If):
+                # a choice of probe by configuration (``if fmt == CHAT: ... elif ...``): each branch is
+                # held to the same rules, and no test calls anything
+                branches, clause = [], stmt
+                while True:
+                    if any(isinstance(n, cst.Call) for n in expressions(clause.test)):
+                        return False
+                    branches += _statements(clause.body)
+                    if isinstance(clause.orelse, cst.If):
+                        clause = clause.orelse
+                        continue
+                    if clause.orelse is not None:
+                        branches += _statements(clause.orelse.body)
+                    break
+                pending[:0] = branches
+                continue
             if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
                 return False
             small = stmt.body[0]
             call = _bare_call(stmt)
+            if isinstance(small, cst.Pass):
+                continue
             if call is not None:
                 dropped.append(call)
             elif isinstance(small, cst.Assign) and len(small.targets) == 1 and \
@@ -565,7 +584,7 @@ class LoopAnalyzer:
     def _probe_call(self, call: cst.Call, scope) -> Optional[str]:
         """What a call of a readiness probe is: ``"probe"`` when it asks a server whether it is up
         and changes nothing (an HTTP GET, HEAD or OPTIONS, a method of ``PROBE_METHODS``, building
-        a client or opening a connection), ``"quiet"`` for a sleep, a logger, ``print``,
+        a client or opening a connection, a model request, whose answer the probe drops), ``"quiet"`` for a sleep, a logger, ``print``,
         ``raise_for_status()`` or ``close()``, and ``None`` for anything else (a PUT, an upload,
         a project function: what it does is not known here)."""
         from reslint.analysis.timeouts import read_call_timeout  # timeouts read loops: imported when needed
@@ -594,7 +613,11 @@ class LoopAnalyzer:
             self.ctx.scope = saved
         opens = reading is not None and reading.spec.category != "subprocess" and \
             (reading.spec.carrier or qual in FACTORIES)  # a client built, a connection opened
-        return "probe" if opens else None
+        # a model request whose answer is dropped (``create(..., max_tokens=1)``): it asks whether the
+        # endpoint serves, and a completion changes nothing (DESIGN: a completion POST is no write)
+        asks_a_model = reading is not None and reading.spec.category == MODEL_CATEGORY and not reading.spec.carrier \
+            and reading.spec.blocks
+        return "probe" if opens or asks_a_model else None
 
     def _quiet_outside(self, loop, tries: List[cst.Try], scope) -> bool:
         """Whether the calls of a loop outside its tries (not in their handlers either, which may

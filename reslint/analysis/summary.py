@@ -114,7 +114,9 @@ class SummaryCollector:
             self._retried_keys(node)
         if callee is None and client is None and write is None:
             return
-        retried_by = tuple(self.layer_of(scope.policy, scope) for scope in ctx.retry_scopes)
+        # a poll is no retry layer: each of its passes is a new request by design, as RES401 and RES402
+        # read it in a file (DESIGN "Polls are not retries")
+        retried_by = tuple(self.layer_of(scope.policy, scope) for scope in ctx.retry_scopes if not scope.poll)
         if retried_by or write:
             self.units.append(self.ctx.unit)
         strings = _passed_strings(node, ctx) if retried_by and callee is not None else ()
