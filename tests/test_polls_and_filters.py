@@ -756,6 +756,12 @@ def wait_until_served(model, fmt, deploy_timeout):
      [(10, "RES301"), (12, "RES301"), (14, "RES402"), (16, "RES204"), (17, "RES201")]),
     # the project's own function: what it does is not known here, so a retry
     ("notify(model)", [(10, "RES301"), (12, "RES301"), (16, "RES204"), (17, "RES201")]),
+    # a completion the provider is asked to keep, and the Responses API (it keeps them by default):
+    # no probe, so a retry
+    ("client.chat.completions.create(messages=[], model=model, store=True)",
+     [(10, "RES301"), (12, "RES301"), (14, "RES301"), (16, "RES204"), (17, "RES201")]),
+    ("client.responses.create(model=model, input='hi')",
+     [(10, "RES301"), (12, "RES301"), (14, "RES301"), (16, "RES204"), (17, "RES201")]),
 ])
 def test_a_model_endpoint_probed_in_branches_is_a_readiness_wait(tmp_path, third, expected):
     body = MODEL_PROBE.format(third=third)
@@ -776,3 +782,25 @@ def test_model_requests_that_carry_an_answer_or_branch_on_a_call_stay_retries(tm
             f"            {attempt}\n"
             "        except Exception:\n            time.sleep(2)\n")
     assert project_rows(tmp_path, HEAD, body, ("RES201", "RES204", "RES301")) == expected
+
+
+def test_a_model_request_outside_the_probe_keeps_the_loop_a_retry(tmp_path):
+    # the answer is kept past the loop: the completion is what the loop repeats, the GET only a check
+    body = ("from openai import OpenAI\n\nclient = OpenAI(timeout=30)\n\n\n"
+            "def ask(model, hook):\n    for _ in range(5):\n"
+            "        reply = client.chat.completions.create(model=model, messages=[])\n"
+            "        try:\n            session.get(hook, timeout=5).raise_for_status()\n            break\n"
+            "        except Exception:\n            time.sleep(2)\n    return reply\n")
+    assert project_rows(tmp_path, HEAD, body, ("RES201", "RES204", "RES301")) == [
+        (8, "RES301"), (12, "RES204"), (13, "RES201")]
+
+
+def test_a_tool_call_is_never_a_probe(tmp_path):
+    body = ("from mcp import ClientSession\n\n\n"
+            "async def send(read, write, invoice):\n"
+            "    async with ClientSession(read, write) as session:\n"
+            "        for _ in range(5):\n            try:\n"
+            "                await session.call_tool('send_invoice', {'id': invoice})\n                return\n"
+            "            except Exception:\n                await asyncio.sleep(2)\n")
+    assert project_rows(tmp_path, HEAD + "import asyncio\n", body, ("RES201", "RES204", "RES402")) == [
+        (8, "RES402"), (10, "RES204"), (11, "RES201")]

@@ -32,7 +32,7 @@ import libcst as cst
 
 from reslint.catalog import retries as cat
 from reslint.catalog.clients import EXCEPTION_BASES
-from reslint.catalog.model import MODEL as MODEL_CATEGORY
+from reslint.catalog.timeouts import MODEL_PROBES, MODEL_STORE_KEYWORD
 from reslint.semantics.context import Context
 from reslint.semantics.cstutil import source
 from reslint.libraries import HAND_ROLLED, OPEN_ERRORS, POLLING
@@ -578,10 +578,10 @@ class LoopAnalyzer:
         if receivers and not self._only_receivers(node, receivers, scope):
             return False
         calls = [n for call in dropped for n in expressions(call) if isinstance(n, cst.Call)]  # ``get(u).raise_for_status()``
-        kinds = [self._probe_call(call, scope) for call in calls]
+        kinds = [self._probe_call(call, scope, model_requests=True) for call in calls]
         return None not in kinds and "probe" in kinds
 
-    def _probe_call(self, call: cst.Call, scope) -> Optional[str]:
+    def _probe_call(self, call: cst.Call, scope, model_requests: bool = False) -> Optional[str]:
         """What a call of a readiness probe is: ``"probe"`` when it asks a server whether it is up
         and changes nothing (an HTTP GET, HEAD or OPTIONS, a method of ``PROBE_METHODS``, building
         a client or opening a connection, a model request, whose answer the probe drops), ``"quiet"`` for a sleep, a logger, ``print``,
@@ -613,11 +613,23 @@ class LoopAnalyzer:
             self.ctx.scope = saved
         opens = reading is not None and reading.spec.category != "subprocess" and \
             (reading.spec.carrier or qual in FACTORIES)  # a client built, a connection opened
-        # a model request whose answer is dropped (``create(..., max_tokens=1)``): it asks whether the
-        # endpoint serves, and a completion changes nothing (DESIGN: a completion POST is no write)
-        asks_a_model = reading is not None and reading.spec.category == MODEL_CATEGORY and not reading.spec.carrier \
-            and reading.spec.blocks
+        # inside the attempt, a model request whose answer is dropped (``create(..., max_tokens=1)``):
+        # it asks whether the endpoint serves, and computes an answer it keeps nowhere (catalog
+        # MODEL_PROBES; not with ``store=``, not a write the project declares)
+        asks_a_model = model_requests and reading is not None and reading.spec.qualname in MODEL_PROBES and \
+            not any(a.keyword is not None and a.keyword.value == MODEL_STORE_KEYWORD for a in call.args) and \
+            not any(a.star == "**" for a in call.args) and self._writes(call, scope) is None
         return "probe" if opens or asks_a_model else None
+
+    def _writes(self, call: cst.Call, scope):
+        """The kind of write ``call`` is (catalog or the project's declared writes), or ``None``."""
+        from reslint.analysis.idempotency import analysis
+
+        saved, self.ctx.scope = self.ctx.scope, scope
+        try:
+            return analysis(self.ctx).write_kind(call)
+        finally:
+            self.ctx.scope = saved
 
     def _quiet_outside(self, loop, tries: List[cst.Try], scope) -> bool:
         """Whether the calls of a loop outside its tries (not in their handlers either, which may

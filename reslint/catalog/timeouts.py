@@ -407,6 +407,16 @@ MODEL_REQUESTS: Dict[str, Tuple[str, ...]] = {
                "audio.speech.create", "moderations.create"),
     "anthropic": ("messages.create", "messages.stream", "messages.count_tokens", "beta.messages.create"),
 }
+#: The model requests that compute an answer and keep nothing (unless asked to with ``store=``): a
+#: readiness wait may send one and drop the answer to learn that an endpoint serves. Not the
+#: Responses API (``responses.*`` stores by default: https://platform.openai.com/docs/api-reference/responses/create,
+#: ``store`` defaults to true), nor images, audio or tool calls.
+MODEL_PROBE_REQUESTS: Dict[str, Tuple[str, ...]] = {
+    "openai": ("chat.completions.create", "completions.create", "embeddings.create", "moderations.create"),
+    "anthropic": ("messages.create", "messages.count_tokens"),
+}
+#: the request keyword that asks the provider to keep a completion (OpenAI ``store``)
+MODEL_STORE_KEYWORD = "store"
 #: ``client.with_options(timeout=...)`` returns a copy of the client with that timeout (openai/_client.py
 #: ``copy``, aliased ``with_options``; anthropic/_client.py the same)
 WITH_OPTIONS = "with_options"
@@ -414,6 +424,9 @@ MODEL_CLIENTS: Dict[str, Tuple[str, ...]] = {
     "openai": ("openai.OpenAI", "openai.AsyncOpenAI", "openai.AzureOpenAI", "openai.AsyncAzureOpenAI"),
     "anthropic": ("anthropic.Anthropic", "anthropic.AsyncAnthropic"),
 }
+#: the same, as the qualified names of the calls (``openai.OpenAI.chat.completions.create``)
+MODEL_PROBES: frozenset = frozenset(f"{client}.{method}" for package, clients in MODEL_CLIENTS.items()
+                                    for client in clients for method in MODEL_PROBE_REQUESTS[package])
 
 
 def _model_requests() -> List[TimeoutSpec]:
