@@ -2218,3 +2218,17 @@ def test_model_clients_take_the_timeout_of_the_http_client_they_are_given(qualna
     sdk_client = getattr(sdk, own.rsplit(".", 1)[1])
     assert getattr(sdk, name)(api_key="k", http_client=sdk_client()).timeout.read == spec.default_s
     assert getattr(sdk, name)(api_key="k", http_client=sdk_client(timeout=30)).timeout.read == 30
+
+
+@pytest.mark.parametrize("qualname", sorted(__import__("reslint.catalog.timeouts", fromlist=["MODEL_PROBES"]).MODEL_PROBES))
+def test_model_probe_requests_are_model_requests_that_take_the_store_keyword_where_it_exists(qualname):
+    """A readiness probe's model requests (catalog ``MODEL_PROBES``) are catalogued model requests and
+    resolve on the installed SDK; where one takes ``store`` (OpenAI's chat completions), that is the
+    keyword the catalog reads as "keep this completion"."""
+    from reslint.catalog.timeouts import MODEL_STORE_KEYWORD
+
+    assert qualname in TIMEOUT_CALLS
+    obj, _, _ = resolve(qualname)
+    params = inspect.signature(obj).parameters
+    if qualname.endswith("chat.completions.create") and qualname.startswith("openai."):
+        assert MODEL_STORE_KEYWORD in params
