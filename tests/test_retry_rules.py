@@ -349,21 +349,34 @@ def test_redo_retriable_async_is_read_from_its_own_parameters(linter):
     assert "5 attempts" in found[0].message and "225 s of waits" in found[0].message
 
 
-@pytest.mark.parametrize("attempts, reported", [(5, True), (2, False)])
-def test_a_call_with_no_timeout_counts_at_the_timeout_its_fix_adds(linter, attempts, reported):
-    # the call waits forever (RES101); judged with the 10 s per phase RES101's fix inserts, so
-    # fixing RES101 brings up no RES202 that the first run did not show
+@pytest.mark.parametrize("attempts, fix_s, reported", [
+    (2, 10, False),  # 2 × 20 s + 5 s of waits: the default-timeout fits
+    (5, 4, False),  # 5 × 20 s + 12 s would not: RES101's fix gives each phase what the retry leaves, 4 s
+    (40, 10, True),  # 40 attempts outlast the cap even at 1 s per phase: the retry itself is too long
+])
+def test_a_call_with_no_timeout_gets_the_timeout_its_retry_leaves_it(linter, attempts, fix_s, reported):
+    # the call waits forever (RES101): RES202 judges it with the timeout RES101's fix inserts, so
+    # applying that fix brings up no RES202 the first run did not show; inside a retry with an
+    # attempt cap and no time cap, that fix is what the retry's cap leaves each attempt
     body = (f"@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt({attempts}), "
             "wait=wait_random_exponential(max=5))\ndef f():\n    return session.get('u')\n")
     found, _ = linter.lint_text(HEAD + body, "m.py")
-    fixed, _ = linter.lint_text(HEAD + body.replace("session.get('u')", "session.get('u', timeout=10)"), "m.py")
-    codes = {f.code for f in found}
-    assert ("RES202" in codes) is reported and "RES101" in codes
+    (timeout,) = [f for f in found if f.code == "RES101"]
+    assert timeout.fix is not None and timeout.fix.message == f"Add `timeout={fix_s}`"
+    assert ("at most" in timeout.message) is (fix_s != 10)
+    assert ("RES202" in {f.code for f in found}) is reported
+    fixed, _ = linter.lint_text(HEAD + body.replace("session.get('u')", f"session.get('u', timeout={fix_s})"), "m.py")
     assert ("RES202" in {f.code for f in fixed}) is reported
+    if fix_s == 4:
+        assert "`timeout=` (at most 4 s: the retry around it must end within max-retry-time (60 s))" in timeout.message
+        # a longer timeout chosen by hand is judged as written: 5 × 20 s + 12 s
+        longer, _ = linter.lint_text(HEAD + body.replace("session.get('u')", "session.get('u', timeout=10)"), "m.py")
+        (message,) = [f.message for f in longer if f.code == "RES202"]
+        assert "5 attempts × 20 s + up to 12 s of waits = 112 s > max-retry-time (60 s);" in message
     if reported:
         (message,) = [f.message for f in found if f.code == "RES202"]
-        assert "5 attempts × 20 s + up to 12 s of waits = 112 s > max-retry-time (60 s) (counting each call " \
-               "that has no timeout, RES101, at the default-timeout its fix adds)" in message
+        assert "40 attempts × 20 s + up to" in message and "(counting each call that has no timeout, RES101, " \
+               "at the default-timeout its fix adds)" in message
 
 
 @pytest.mark.parametrize("decorator, reported", [

@@ -9,12 +9,15 @@ wait the policy can draw; server-sent ``Retry-After`` waits are left out
 
 from __future__ import annotations
 
+import math
+from typing import Optional
+
 import libcst as cst
 
 from reslint.analysis.loops import own_nodes
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog import lookup_timeout_call
-from reslint.catalog.model import INHERITED
+from reslint.catalog.model import CEILING_CATEGORIES, INHERITED
 from reslint.semantics.arguments import find_argument
 from reslint.semantics.context import Context
 from reslint.model.policy import RetryPolicy
@@ -24,12 +27,13 @@ from reslint.semantics.walk import expressions
 MAX_WAITS = 10_000  # an attempt cap above this is treated as unbounded for the arithmetic
 
 
-def call_time(call: cst.Call, ctx: Context, fixed: bool = False, scope=None):
+def call_time(call: cst.Call, ctx: Context, fixed_s: Optional[float] = None, scope=None):
     """Seconds one attempt of ``call`` can take (sum of phases), ``None`` when the call
     is not a timeout-bearing call in the catalog, UNKNOWN when it cannot be read.
     A call on a client that carries the timeout (``client.get()``) costs what the
-    client's constructor says. ``fixed``: a call that waits forever (RES101) costs what it
-    would with its category's ``default-timeout`` per phase, the timeout its fix gives it.
+    client's constructor says. ``fixed_s``: a call that waits forever (RES101) costs what it
+    would with the timeout its fix gives it, per phase: its category's ``default-timeout``, or
+    ``fixed_s`` seconds when that is shorter (``math.inf``: the default); ``None``: UNKNOWN.
     ``scope``: the scope the call is in, where its client's name is looked up (by default the
     one being visited; a rule that reads a function's body after the walk passes it)."""
     reading = read_call_timeout(call, ctx)
@@ -39,8 +43,8 @@ def call_time(call: cst.Call, ctx: Context, fixed: bool = False, scope=None):
         return None  # builds a client that connects on its first request: the requests wait, not this
     if reading is not None and reading.per_attempt_s is not None:
         return reading.per_attempt_s
-    if fixed and reading is not None and reading.unbounded and ctx.settings is not None:
-        return ctx.settings.default_timeout_for(reading.spec.category) * reading.spec.number_phases
+    if fixed_s is not None and reading is not None and reading.unbounded and ctx.settings is not None:
+        return min(ctx.settings.default_timeout_for(reading.spec.category), fixed_s) * reading.spec.number_phases
     inherits = reading is None or reading.spec.default_s == INHERITED
     if inherits and isinstance(call.func, cst.Attribute):
         # a catalog request (``client.chat.completions.create``) inherits through its resource path;
@@ -117,11 +121,11 @@ def _bound_attribute(expr: cst.Attribute, ctx: Context, scope=None) -> bool:
     return isinstance(expr.value, cst.Name) and ctx.constructor_of(expr, scope) is not None
 
 
-def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN, fixed: bool = False):
+def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN, fixed_s: Optional[float] = None):
     """Seconds one run of a block can take: the sum of its timed calls (catalog calls, and
     calls to functions of this module, followed through). UNKNOWN when a part is unknown
     or a timed call sits in a loop over data; ``empty`` when no timed call is seen;
-    ``fixed`` as for :func:`call_time`."""
+    ``fixed_s`` as for :func:`call_time`."""
     total, seen = 0.0, False
     for node in own_nodes(body):
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
@@ -130,9 +134,9 @@ def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN, fix
             continue
         if not isinstance(node, cst.Call):
             continue
-        seconds = call_time(node, ctx, fixed, scope)
+        seconds = call_time(node, ctx, fixed_s, scope)
         if seconds is None:
-            seconds = function_time(node, ctx, scope, depth, fixed)
+            seconds = function_time(node, ctx, scope, depth, fixed_s)
         if seconds is None:
             continue
         if not is_number(seconds):
@@ -141,21 +145,21 @@ def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN, fix
     return total if seen else empty
 
 
-def known_body_time(body, ctx: Context, scope=None, fixed: bool = False):
+def known_body_time(body, ctx: Context, scope=None, fixed_s: Optional[float] = None):
     """The part of one run's time reslint can show: the sum of timed calls, 0 when the
     block has none (calls reslint does not know add nothing), UNKNOWN when a timed call's
-    timeout cannot be read; ``fixed`` as for :func:`call_time`."""
-    return body_time(body, ctx, scope, empty=0.0, fixed=fixed)
+    timeout cannot be read; ``fixed_s`` as for :func:`call_time`."""
+    return body_time(body, ctx, scope, empty=0.0, fixed_s=fixed_s)
 
 
 def _calls(node):
     return [n for n in expressions(node) if isinstance(n, cst.Call)]
 
 
-def function_time(call: cst.Call, ctx: Context, scope=None, depth: int = 0, fixed: bool = False):
+def function_time(call: cst.Call, ctx: Context, scope=None, depth: int = 0, fixed_s: Optional[float] = None):
     """Worst-case seconds of a call to a function defined in this module (None if it is
     not one): its body's time, multiplied out by its own retry policy if decorated;
-    ``fixed`` as for :func:`call_time`."""
+    ``fixed_s`` as for :func:`call_time`."""
     if depth > 6 or ctx.retried is None:
         return None
     func = call.func
@@ -170,15 +174,15 @@ def function_time(call: cst.Call, ctx: Context, scope=None, depth: int = 0, fixe
         outer = outer.parent
     # once per function and depth, not per call: the answer depends on nothing else, and a body
     # calling a long helper thousands of times (or helpers nested six deep) summed it each time
-    key = ("function-time", id(node), depth, fixed)
+    key = ("function-time", id(node), depth, fixed_s)
     if key not in ctx.cache:
-        ctx.cache[key] = _function_time(node, ctx, depth, fixed)
+        ctx.cache[key] = _function_time(node, ctx, depth, fixed_s)
     return ctx.cache[key]
 
 
-def _function_time(node: cst.FunctionDef, ctx: Context, depth: int, fixed: bool):
+def _function_time(node: cst.FunctionDef, ctx: Context, depth: int, fixed_s: Optional[float]):
     inner_scope = ctx.model.scopes.get(id(node.body))
-    per_run = body_time(node.body, ctx, inner_scope, depth + 1, empty=None, fixed=fixed)
+    per_run = body_time(node.body, ctx, inner_scope, depth + 1, empty=None, fixed_s=fixed_s)
     if per_run is None:
         return None  # no timed call inside: not part of the estimate
     for entry in ctx.retried.opened.get(id(node.body), ()):
@@ -270,6 +274,63 @@ def worst_case(policy: RetryPolicy, per_attempt_s):
     if waits is UNKNOWN or not is_number(per_attempt_s) or not is_number(policy.attempts):
         return UNKNOWN
     return policy.attempts * per_attempt_s + waits
+
+
+#: the shortest timeout (seconds, per phase) a RES101 fix gives a call so that the retry around it
+#: keeps its worst case within its cap; below it the retry itself is too long (RES202)
+MIN_FITTED_TIMEOUT_S = 1.0
+
+
+def caps_attempts_only(policy: RetryPolicy) -> bool:
+    """Whether ``policy`` retries with a known attempt cap and no total-time cap (nor a time cap
+    of unknown length), and not only connection errors: the retries whose worst case RES202
+    judges against the cap."""
+    return is_number(policy.attempts) and bool(policy.retries) and not policy.has_time_cap and \
+        not policy.connect_only and policy.max_delay_s is not UNKNOWN
+
+
+def retry_time_limit_s(policy: RetryPolicy, settings) -> float:
+    """The cap (seconds) a retry's worst case is judged against: ``max-task-retry-time`` for a
+    task queue's retries (the task is queued again), ``max-retry-time`` for the others."""
+    return settings.max_task_retry_time if policy.adapter.queued else settings.max_retry_time
+
+
+def fitted_timeout_s(policy: RetryPolicy, ctx: Context) -> Optional[float]:
+    """The timeout (whole seconds, per phase) that the calls waiting forever (RES101) in the scope
+    ``policy`` retries may get so that the retry's worst case stays within its cap, when their
+    category's ``default-timeout`` does not: the largest such value from
+    :data:`MIN_FITTED_TIMEOUT_S` up. ``None`` when no value is needed (the defaults fit, the
+    policy caps total time or is a poll, the scope has no such call) or none fits (then the retry
+    is too long whatever the calls' timeouts: RES202 reports it). Budgets shrink down the call
+    chain: a call's timeout is what its retry leaves each attempt.
+
+    Errors: none; an unreadable part of the scope gives ``None``."""
+    retried = ctx.retried
+    if retried is None or ctx.settings is None or not caps_attempts_only(policy) or retried.is_poll(policy) \
+            or retried.retries_nothing(policy):
+        return None
+    scope = retried.scope_of(policy)
+    if scope is None:
+        return None
+    limit = retry_time_limit_s(policy, ctx.settings)
+    inner = ctx.model.scopes.get(id(scope.node))
+
+    def fits(seconds: float) -> Optional[bool]:
+        total = worst_case(policy, known_body_time(scope.node, ctx, inner, fixed_s=seconds))
+        return total <= limit if is_number(total) else None
+
+    if fits(math.inf) is not False or not fits(MIN_FITTED_TIMEOUT_S):
+        return None
+    settings = ctx.settings
+    low = int(MIN_FITTED_TIMEOUT_S)
+    high = int(max([settings.default_timeout] + [settings.default_timeout_for(c) for c in CEILING_CATEGORIES]))
+    while low < high:  # the largest whole number of seconds that fits: the time grows with it
+        middle = (low + high + 1) // 2
+        if fits(float(middle)):
+            low = middle
+        else:
+            high = middle - 1
+    return float(low)
 
 
 def fmt(seconds) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from reslint.analysis.budget import fitted_timeout_s, retry_time_limit_s
 from reslint.analysis.deadlines import grpc_deadline_value
 from reslint.analysis.timeouts import MISSING, called_name, read_call_timeout, subscription
 from reslint.catalog import ONCE_DONE_METHODS
@@ -208,11 +209,32 @@ class MissingTimeout(Rule):
                               f"`{param}={deadline}`", fix=add_value_fix(node, param, deadline))
             return
         advice = f"`{param}=`" + (f", or {reading.advice}" if reading.advice else "")
+        fitted = self._fitted_timeout(spec)
+        seconds = None
+        if fitted is not None:
+            seconds, setting, limit = fitted
+            advice += f" (at most {seconds:g} s: the retry around it must end within {setting} ({limit:g} s))"
         self.report(
             node,
             f"`{called_name(node, spec)}` {what} has no timeout: {why}; pass {advice}",
-            fix=add_timeout_fix(node, reading, self.ctx),
+            fix=add_timeout_fix(node, reading, self.ctx, seconds_s=seconds),
         )
+
+    def _fitted_timeout(self, spec):
+        """``(seconds, setting, limit_s)`` when a retry around the call (an attempt cap, no time
+        cap) would outlast its cap (``setting``, ``limit_s`` seconds) with the call at its
+        category's ``default-timeout``: the timeout that fits (:func:`fitted_timeout_s`; the
+        shortest over nested retries), shorter than that default; ``None`` otherwise."""
+        best = None
+        for entry in self.ctx.retry_scopes:
+            policy = getattr(entry, "policy", None)
+            seconds = fitted_timeout_s(policy, self.ctx) if policy is not None else None
+            if seconds is None or seconds >= self.settings.default_timeout_for(spec.category):
+                continue
+            if best is None or seconds < best[0]:
+                setting = "max-task-retry-time" if policy.adapter.queued else "max-retry-time"
+                best = (seconds, setting, retry_time_limit_s(policy, self.settings))
+        return best
 
 
 def _debug_only(around) -> bool:

@@ -7,7 +7,10 @@ from typing import Dict, List
 
 import libcst as cst
 
-from reslint.analysis.budget import call_time, describe, known_body_time, worst_case
+import math
+
+from reslint.analysis.budget import call_time, caps_attempts_only, describe, fitted_timeout_s, known_body_time, \
+    retry_time_limit_s, worst_case
 from reslint.diagnostics import Applicability
 from reslint.model.policy import RetryPolicy
 from reslint.model.remedy import FixContext, Remedy
@@ -58,9 +61,8 @@ class RetryWithoutTimeCap(PolicyRule):
     def leave_Module(self, node: cst.Module) -> None:
         for policy in self._policies:
             queued = policy.adapter.queued
-            limit = self.settings.max_task_retry_time if queued else self.settings.max_retry_time
-            if not is_number(policy.attempts) or not policy.retries or policy.has_time_cap or policy.connect_only \
-                    or policy.max_delay_s is UNKNOWN:
+            limit = retry_time_limit_s(policy, self.settings)
+            if not caps_attempts_only(policy):
                 continue
             if not policy.adapter.reports_faults and _exceeds(worst_case(policy, 0.0), limit):
                 continue  # its waits alone are too long where it is spelled (a task's base class), reported there
@@ -72,8 +74,12 @@ class RetryWithoutTimeCap(PolicyRule):
             forever = ""
             if not is_number(per_attempt) and scope is not None:
                 # a call that waits forever (RES101): judged with the timeout its fix gives it, so
-                # that fixing RES101 does not bring this finding up only then
-                fixed = known_body_time(scope.node, self.ctx, self.ctx.model.scopes.get(id(scope.node)), fixed=True)
+                # that fixing RES101 does not bring this finding up only then; the fix gives it
+                # what the retry leaves each attempt when that is shorter than its default-timeout
+                if fitted_timeout_s(policy, self.ctx) is not None:
+                    continue
+                fixed = known_body_time(scope.node, self.ctx, self.ctx.model.scopes.get(id(scope.node)),
+                                        fixed_s=math.inf)
                 fixed_total = worst_case(policy, fixed)
                 if is_number(fixed) and is_number(fixed_total) and fixed_total > limit:
                     per_attempt, total = fixed, fixed_total

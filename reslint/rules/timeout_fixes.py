@@ -30,9 +30,8 @@ def _default_seconds(ctx, spec) -> float:
     return ctx.settings.default_timeout_for(spec.category) if ctx.settings is not None else 10.0
 
 
-def _render(template: str, reading: TimeoutReading, ctx) -> Tuple[Optional[str], Tuple[str, ...]]:
+def _render(template: str, reading: TimeoutReading, ctx, seconds: float) -> Tuple[Optional[str], Tuple[str, ...]]:
     spec = reading.spec
-    seconds = _default_seconds(ctx, spec)
     values = {
         "param": spec.params[0].name,
         "seconds": str(whole_units(seconds)) if spec.whole_units else format_seconds(seconds),
@@ -50,23 +49,26 @@ def _render(template: str, reading: TimeoutReading, ctx) -> Tuple[Optional[str],
     return template.format(**values), imports
 
 
-def add_timeout_fix(call: cst.Call, reading: TimeoutReading, ctx) -> Optional[FixPlan]:
-    """RES101: pass a timeout where none is given (or complete an inline timeout object)."""
+def add_timeout_fix(call: cst.Call, reading: TimeoutReading, ctx,
+                    seconds_s: Optional[float] = None) -> Optional[FixPlan]:
+    """RES101: pass a timeout where none is given (or complete an inline timeout object):
+    ``seconds_s`` seconds per phase (a retry's budget for each attempt), by default the call's
+    category's ``default-timeout``."""
     spec = reading.spec
-    seconds = format_seconds(_default_seconds(ctx, spec))
+    base_s = _default_seconds(ctx, spec) if seconds_s is None else seconds_s
+    seconds = format_seconds(base_s)
     if reading.object_call is not None and reading.missing_keywords:
         new_obj = reading.object_call
         added = []
         for keyword in reading.missing_keywords:
             # a read outlasts the client's long polls (SQS ``WaitTimeSeconds=20``) by the default timeout
-            value = seconds if keyword != reading.read_keyword else \
-                format_seconds(_default_seconds(ctx, spec) + reading.held_s)
+            value = seconds if keyword != reading.read_keyword else format_seconds(base_s + reading.held_s)
             new_obj = add_keyword_arg(new_obj, keyword, cst.Float(value) if "." in value else cst.Integer(value))
             added.append(f"{keyword}={value}")
         return FixPlan(f"Add {', '.join(added)}", Applicability.UNSAFE, ((reading.object_call, new_obj),))
     if spec.fix is None or "=" not in spec.fix:
         return None
-    text, imports = _render(spec.fix, reading, ctx)
+    text, imports = _render(spec.fix, reading, ctx, base_s)
     if text is None:
         return None
     keyword, _, value_code = text.partition("=")
