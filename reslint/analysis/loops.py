@@ -606,11 +606,8 @@ class LoopAnalyzer:
             return "probe"
         if qual in HTTP_CALLS:
             return "probe" if request_method(call, self.ctx, scope) in ("GET", "HEAD", "OPTIONS") else None
-        saved, self.ctx.scope = self.ctx.scope, scope
-        try:
+        with self.ctx.in_scope(scope):
             reading = read_call_timeout(call, self.ctx)
-        finally:
-            self.ctx.scope = saved
         opens = reading is not None and reading.spec.category != "subprocess" and \
             (reading.spec.carrier or qual in FACTORIES)  # a client built, a connection opened
         # inside the attempt, a model request whose answer is dropped (``create(..., max_tokens=1)``):
@@ -625,11 +622,8 @@ class LoopAnalyzer:
         """The kind of write ``call`` is (catalog or the project's declared writes), or ``None``."""
         from reslint.analysis.idempotency import analysis
 
-        saved, self.ctx.scope = self.ctx.scope, scope
-        try:
+        with self.ctx.in_scope(scope):
             return analysis(self.ctx).write_kind(call)
-        finally:
-            self.ctx.scope = saved
 
     def _quiet_outside(self, loop, tries: List[cst.Try], scope) -> bool:
         """Whether the calls of a loop outside its tries (not in their handlers either, which may
@@ -1436,15 +1430,12 @@ class LoopAnalyzer:
         from reslint.analysis.timeouts import read_call_timeout
 
         # the timeout readers resolve names in the context's scope: the loop's, not the walk's
-        saved, self.ctx.scope = self.ctx.scope, scope
-        try:
+        with self.ctx.in_scope(scope):
             reading = read_call_timeout(call, self.ctx)
             if reading is not None:
                 return reading.spec.category != "subprocess" and call_time(call, self.ctx) is not None
             if call_time(call, self.ctx) is not None:
                 return True  # a request through a client that carries its timeout
-        finally:
-            self.ctx.scope = saved
         func = self.local_def(call, scope) if depth < 2 else None
         if func is None:
             return False

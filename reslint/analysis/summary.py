@@ -498,16 +498,13 @@ class SummaryCollector:
         for name, bindings in scope.bindings.items():
             if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, cst.Call):
                 continue
-            saved, self.ctx.scope = self.ctx.scope, scope
-            try:
-                layer = None
+            layer = None
+            with self.ctx.in_scope(scope):
                 for method in ("post", "invoke"):
                     probe = cst.Call(func=cst.Attribute(value=cst.Name(name), attr=cst.Name(method)))
                     layer = self._client_layer(probe, any_method=True)
                     if layer is not None:
                         break
-            finally:
-                self.ctx.scope = saved
             if layer is not None:
                 self.units.append(bindings[0].node)
                 out.append((name, layer))

@@ -21,7 +21,8 @@ never to a guess.
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from contextlib import contextmanager
+from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -401,6 +402,17 @@ class Context:
             self.scope = self._stack.pop()[1]
 
     # -- resolution ---------------------------------------------------------------------
+    @contextmanager
+    def in_scope(self, scope: Optional[Scope]) -> Iterator[None]:
+        """Resolve names in ``scope`` for the block (an analysis reading code other than the node
+        being visited: a loop's body, a module binding), then restore the visit's scope, also on
+        an error."""
+        saved, self.scope = self.scope, scope
+        try:
+            yield
+        finally:
+            self.scope = saved
+
     def lookup(self, name: str, scope: Optional[Scope] = None) -> Optional[List[Binding]]:
         """The bindings ``name`` refers to from ``scope`` (Python's LEGB rule), or ``None``."""
         scope = scope or self.scope
