@@ -928,3 +928,83 @@ def test_an_item_received_inside_the_attempt_is_part_of_the_same_attempt(linter)
                     print("rpc failed", exc)
                     time.sleep(2)
         """) == [(2, "RES203"), (6, "RES402"), (7, "RES204"), (9, "RES201")]
+
+
+# -- give-ups after a counted continue; success after the try; shapes seen in public code --------
+PLAIN = "import time\n\n\n"  # nothing a catalog entry point: the prefilter must keep the loop by its shape
+
+
+@pytest.mark.parametrize("give_up", ["break", "raise"])
+@pytest.mark.parametrize("head", [HEAD, PLAIN])
+def test_a_handler_that_goes_round_before_it_gives_up_is_a_retry(linter, give_up, head):
+    # ``if attempt < n: sleep; continue`` then ``break`` (or ``raise``): the handler leaves only
+    # on the last attempt (seen around an opaque model call in a research agent, 10 attempts)
+    body = f"""\
+        def f(client, url):
+            for attempt in range(1, 11):
+                try:
+                    return client.fetch(url)
+                except Exception as exc:
+                    if attempt < 10:
+                        time.sleep(min(2 ** (attempt - 1), 8))
+                        continue
+                    {give_up}
+        """
+    assert rows(linter, head, body) == [(5, "RES204"), (7, "RES201")]
+
+
+def test_a_handler_whose_continue_belongs_to_an_inner_loop_still_gives_up(linter):
+    body = """\
+        def f(client, items):
+            for attempt in range(3):
+                try:
+                    return client.fetch()
+                except Exception:
+                    for item in items:
+                        if not item:
+                            continue
+                        client.note(item)
+                    break
+        """
+    assert rows(linter, PLAIN, body) == []
+
+
+def test_success_after_the_try_of_an_opaque_call_is_a_retry(linter):
+    # ``try: r = op() / except: sleep; continue`` then ``return r``: the prefilter kept only
+    # loops whose try itself leaves, so with no catalog call in the file this retry was skipped
+    body = """\
+        def f(client, url):
+            for attempt in range(1, 11):
+                try:
+                    r = client.fetch(url)
+                except Exception:
+                    time.sleep(min(2 ** (attempt - 1), 8))
+                    continue
+                return r
+        """
+    assert rows(linter, PLAIN, body) == [(2, "RES202"), (5, "RES204"), (6, "RES201")]
+
+
+@pytest.mark.parametrize("before, sleep, step, reported", [
+    ("delay = 0.5", "time.sleep(delay)", "delay *= 2", True),  # 0.5, 1, 2, 4 s: one schedule for all
+    ("delay = 0.5", "time.sleep(delay)", "delay = min(delay * 2, 30)", True),
+    ("delay = base", "time.sleep(delay)", "delay *= 2", True),  # a parameter doubled: still one schedule
+    ("pass", "time.sleep(self.retry_delay * 2 ** attempt)", "pass", True),  # an attribute, grown by the attempt
+    ("delay = 0.1", "time.sleep(delay)", "delay *= 2", False),  # 0.1, 0.2, 0.4 s: all short (SHORT_WAIT_S)
+    ("delay = random.uniform(1, 2)", "time.sleep(delay)", "delay *= 2", False),  # drawn per client
+    ("delay = base", "time.sleep(delay)", "pass", False),  # a parameter, not grown: may be drawn by the caller
+    ("pass", "time.sleep(self.backoff.next())", "pass", False),  # a call may draw at random
+])
+def test_a_wait_grown_by_arithmetic_from_an_unknown_base_has_no_jitter(linter, before, sleep, step, reported):
+    body = f"""\
+        class Client:
+            def fetch(self, url, base=1.0):
+                {before}
+                for attempt in range(4):
+                    try:
+                        return session.get(url, timeout=5)
+                    except requests.ConnectionError:
+                        {sleep}
+                        {step}
+        """
+    assert ((8, "RES201") in codes(linter, body)) is reported

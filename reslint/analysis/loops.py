@@ -123,11 +123,19 @@ def _logs_only(statement) -> bool:
 
 
 def always_leaves(block) -> bool:
-    """Whether a block (an indented block or a one-line suite) always raises, returns or breaks."""
+    """Whether a block (an indented block or a one-line suite) always raises, returns or breaks:
+    its last statement does, and no ``continue`` before it (of the loop around the block, not
+    of a loop inside it) goes round first (``if attempt < n: sleep(...); continue`` then
+    ``break``: the handler of a retry that gives up with ``break``)."""
     body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
-    if not body:
+    if not body or not _statement_leaves(body[-1]):
         return False
-    return _statement_leaves(body[-1])
+    return not any(isinstance(node, cst.Continue) for stmt in body[:-1] if not isinstance(stmt, _OWN_LOOP)
+                   for node in nodes_within(stmt, _OWN_LOOP))
+
+
+#: what a ``continue`` inside does not belong to the loop around a block
+_OWN_LOOP = (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)
 
 
 def _statement_leaves(last) -> bool:

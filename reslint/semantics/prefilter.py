@@ -505,10 +505,15 @@ def _flag_name(test) -> Optional[str]:
 
 
 def _retry_try(node, flag: Optional[str] = None) -> bool:
-    """A ``try`` that leaves the loop on success and has a handler that may not leave."""
+    """A ``try`` that leaves the loop on success (from its body or ``else``, or after it: a
+    handler ending in ``continue`` goes round, and the ``return r`` after the try is the success)
+    and has a handler that may not leave: its last statement does not, or a ``continue`` of the
+    loop goes round before it (``if attempt < n: sleep(...); continue`` then ``raise``)."""
     leaves = any(type(n) in _EXITS or (flag is not None and type(n) is ast.Assign and any(
-        type(t) is ast.Name and t.id == flag for t in n.targets)) for n in _own_nodes(node.body + node.orelse))
-    return leaves and any(not (h.body and type(h.body[-1]) in _LEAVES) for h in node.handlers)
+        type(t) is ast.Name and t.id == flag for t in n.targets)) for n in _own_nodes(node.body + node.orelse)) \
+        or any(h.body and type(h.body[-1]) is ast.Continue for h in node.handlers)
+    return leaves and any(not (h.body and type(h.body[-1]) in _LEAVES)
+                          or any(type(n) is ast.Continue for n in _own_nodes(h.body)) for h in node.handlers)
 
 
 def _own_nodes(body) -> List[ast.AST]:
