@@ -135,6 +135,25 @@ def test_a_fallback_for_an_injected_client_keeps_the_sdks_bounded_default(body, 
     assert [code for code, _ in findings(body)] == expected
 
 
+@pytest.mark.parametrize(("body", "expected"), [
+    # ``session or requests.Session()``: the requests made on it are a Session's, which carry no
+    # timeout of their own (seen in a scraper and in a package index's HTTP service)
+    ("import requests\nclass L:\n    def __init__(self, session=None):\n        self.s = session or requests.Session()\n"
+     "    def load(self, u):\n        return self.s.get(u)\n", [("RES101", 6)]),
+    ("import requests\ndef f(u, session=None):\n    s = session or requests.Session()\n    return s.get(u)\n",
+     [("RES101", 4)]),
+    ("import requests\ndef f(u, session=None):\n    s = session or requests.Session()\n    return s.get(u, timeout=5)\n",
+     []),
+    # an object known to be of another type: neither is assumed
+    ("import requests\nimport httpx\ndef f(u):\n    s = httpx.Client(timeout=5) or requests.Session()\n"
+     "    return s.get(u)\n", []),
+])
+def test_a_requests_session_fallback_types_the_requests_made_on_it(body, expected):
+    found, errors = Linter(Settings(root=Path("."))).lint_text(body, "m.py")
+    assert errors == []
+    assert [(f.code, f.location.row) for f in found] == expected
+
+
 # -- deadlines around a call without a timeout ------------------------------------------------
 GREEN = "import asyncio\nimport gevent\nimport requests\nfrom eventlet import Timeout\n\n"
 

@@ -528,6 +528,12 @@ class Context:
             return instance_type(callee)
         if isinstance(expr, cst.Await):
             return None
+        if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
+            # ``session or requests.Session()``: the default's type, unless the given object is
+            # known to be of another (a caller's object of unknown type stands in for the default)
+            default = self.type_of(expr.right, scope, depth + 1)
+            given = self.type_of(expr.left, scope, depth + 1)
+            return default if given in (None, default) else None
         if isinstance(expr, cst.Name):
             found = self.lookup(expr.value, scope)
             return self._type_of_bindings(found, depth)
