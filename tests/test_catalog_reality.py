@@ -2232,3 +2232,15 @@ def test_model_probe_requests_are_model_requests_that_take_the_store_keyword_whe
     params = inspect.signature(obj).parameters
     if qualname.endswith("chat.completions.create") and qualname.startswith("openai."):
         assert MODEL_STORE_KEYWORD in params
+
+
+def test_stripe_create_methods_and_their_async_twins_exist():
+    """Every method the catalog counts as a Stripe write (RES402) is a method of Stripe's resources
+    or of the client's services, the ``_async`` twins included."""
+    stripe = pytest.importorskip("stripe")
+    from reslint.catalog.idempotency import STRIPE_CREATE_METHODS
+
+    owners = [stripe.Payout, stripe.PaymentIntent, stripe.Invoice, stripe.Charge,
+              stripe.StripeClient("sk_test_reslint").v1.payment_intents]
+    for method in sorted(STRIPE_CREATE_METHODS):
+        assert any(callable(getattr(owner, method, None)) for owner in owners), method

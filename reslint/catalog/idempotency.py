@@ -183,7 +183,12 @@ SYNCHRONOUS_INVOCATION = "RequestResponse"
 
 #: Stripe: ``stripe.<Resource>.create`` and ``StripeClient(...).v1.<resource>.create`` mint a key per
 #: call (stripe/_api_requestor.py); ``idempotency_key=`` or ``options={"idempotency_key": ...}`` fixes it.
-STRIPE_CREATE_METHODS: FrozenSet[str] = frozenset({"create", "capture", "confirm", "pay"})
+#: Each has an ``_async`` twin that sends the same request (stripe/_payout.py ``Payout.create_async``,
+#: stripe/_payment_intent.py ``capture_async``/``confirm_async``, stripe/_invoice.py ``pay_async``, and the
+#: client's services, stripe 16.1.0).
+STRIPE_SYNC_CREATE_METHODS: FrozenSet[str] = frozenset({"create", "capture", "confirm", "pay"})
+STRIPE_CREATE_METHODS: FrozenSet[str] = STRIPE_SYNC_CREATE_METHODS | frozenset(
+    f"{method}_async" for method in STRIPE_SYNC_CREATE_METHODS)
 #: the module whose resources ``stripe.<Resource>.<create method>`` are (any resource), and the client
 STRIPE_MODULE = "stripe"
 STRIPE_CLIENT = "stripe.StripeClient"
