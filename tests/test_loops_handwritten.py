@@ -1008,3 +1008,33 @@ def test_a_wait_grown_by_arithmetic_from_an_unknown_base_has_no_jitter(linter, b
                         {step}
         """
     assert ((8, "RES201") in codes(linter, body)) is reported
+
+
+@pytest.mark.parametrize("in_try, reported", [
+    ("time.sleep(min(2 ** attempt, 10))", True),  # the attempt sizes the wait: still the same request
+    ("log.warning('attempt %d failed: %s', attempt, r.status_code)", True),  # a log line names it
+    ("r = session.post(URLS[attempt], data=b'x', timeout=5)", False),  # each pass another target: a failover
+])
+def test_the_attempt_number_in_a_wait_or_a_log_line_does_not_make_a_search(linter, in_try, reported):
+    # a retry on 5xx inside the try (``if r.status_code >= 500 and attempt < 2: sleep; continue``),
+    # seen in a metrics pusher: ``min(2 ** attempt, 10)`` was read as a call taking the attempt
+    # number, as a failover over items takes it, and the loop was no retry
+    body = f"""\
+        import logging
+        log = logging.getLogger(__name__)
+        URLS = ["a", "b", "c"]
+
+
+        def push(url):
+            for attempt in range(3):
+                try:
+                    r = session.post(url, data=b"x", timeout=5)
+                    if r.status_code >= 500 and attempt < 2:
+                        {in_try}
+                        time.sleep(min(2 ** attempt, 10))
+                        continue
+                    return
+                except requests.ConnectionError:
+                    raise
+        """
+    assert any(code == "RES201" for _, code in codes(linter, body)) is reported

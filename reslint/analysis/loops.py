@@ -115,11 +115,18 @@ def _bare_call(statement) -> Optional[cst.Call]:
 def _logs_only(statement) -> bool:
     """A statement that only logs (``log.info(...)``, ``print(...)``)."""
     call = _bare_call(statement)
-    if call is None:
-        return False
+    return call is not None and _logs(call)
+
+
+def _logs(call: cst.Call) -> bool:
+    """A log line: ``log.info(...)``, ``logger.warning(...)``, ``print(...)``."""
     func = call.func
     return (isinstance(func, cst.Attribute) and func.attr.value in _LOG_METHODS) or \
         (isinstance(func, cst.Name) and func.value == "print")
+
+
+#: builtins that compute a number from the attempt (a wait's length, a cap), sending nothing
+_NUMBER_BUILTINS = frozenset({"min", "max", "abs", "round", "int", "float", "pow"})
 
 
 def always_leaves(block) -> bool:
@@ -1347,8 +1354,16 @@ class LoopAnalyzer:
 
     def _uses(self, body, var: str) -> bool:
         """Whether a call in ``body`` takes the loop variable as (part of) an argument, or the
-        body indexes with it (``self.servers[i].connect()``: a failover over items)."""
-        for node in own_nodes(body):
+        body indexes with it (``self.servers[i].connect()``: a failover over items). A sleep (and
+        what computes its length: ``sleep(min(2 ** attempt, 10))``), a builtin that computes a
+        number and a log line that names the attempt are no use of it."""
+        nodes = own_nodes(body)
+        waits = {id(n) for node in nodes if isinstance(node, cst.Call) and self.ctx.qualname(node.func) in cat.SLEEPS
+                 for n in expressions(node)}
+        for node in nodes:
+            if id(node) in waits or (isinstance(node, cst.Call) and (
+                    _logs(node) or (isinstance(node.func, cst.Name) and node.func.value in _NUMBER_BUILTINS))):
+                continue
             if isinstance(node, cst.Call) and self.ctx.qualname(node.func) not in cat.SLEEPS:
                 for arg in node.args:
                     if any(isinstance(n, cst.Name) and n.value == var for n in expressions(arg.value)):
