@@ -335,6 +335,30 @@ def test_a_task_class_run_that_calls_self_retry_is_a_retry_layer(linter):
     assert "inside a celery task that calls `self.retry()`" in write
 
 
+def test_a_base_task_class_whose_call_retries_every_task_is_a_retry_layer(linter):
+    """``__call__`` of a ``Task`` subclass wraps ``run`` for every task built on the class: a
+    ``raise self.retry(exc=exc)`` there retries them all with celery's fixed 180 s default
+    (seen as a package index's base class of all its tasks); a random countdown is jittered."""
+    head = HEAD + "import random\nfrom celery import Task\n"
+    body = """
+        class BaseTask(Task):
+            def __call__(self, *args, **kwargs):
+                try:
+                    return super().__call__(*args, **kwargs)
+                except TRANSIENT as exc:
+                    raise self.retry(exc=exc)
+
+        class Jittered(Task):
+            def __call__(self, *args, **kwargs):
+                try:
+                    return super().__call__(*args, **kwargs)
+                except TRANSIENT as exc:
+                    raise self.retry(exc=exc, countdown=random.uniform(0, 60))
+        """
+    # by the one-minute limit of these tests, both outlast it (540 s and 180 s of waits)
+    assert rows(linter, head, body) == [(7, "RES201"), (7, "RES202"), (14, "RES202")]
+
+
 def test_a_task_class_with_autoretry_for_retries_its_run(default):
     """A task class's ``autoretry_for`` (its own or a local base's) retries ``run`` as a decorator's
     does, reported at the class; ``app.Task`` is a task base too. ``max_retries = 0``, a class that

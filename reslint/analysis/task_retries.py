@@ -150,9 +150,9 @@ class TaskRetries:
                            wait=self._wait(retry, options, where[0], where[1], scope), retried=retried, call=call)
 
     def class_task_options(self, func: cst.FunctionDef, scope: Scope) -> Optional[Args]:
-        """The options of the task class whose ``run`` method ``func`` is (defined in ``scope``,
-        the class's), or ``None`` when ``func`` is no task class's ``run``."""
-        if func.name.value != celery.RUN_METHOD or scope.kind != "class" or \
+        """The options of the task class whose ``run`` (or ``__call__``, which wraps it) method
+        ``func`` is (defined in ``scope``, the class's), or ``None`` when ``func`` is neither."""
+        if func.name.value not in celery.TASK_BODY_METHODS or scope.kind != "class" or \
                 not isinstance(scope.node, cst.ClassDef) or scope.parent is None:
             return None
         return celery.task_class_options(self.reader, scope.node, scope.parent)

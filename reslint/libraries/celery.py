@@ -220,6 +220,10 @@ def _backs_off(policy: RetryPolicy) -> bool:
 
 #: the method a task class runs as the task (celery/app/task.py ``Task.run``)
 RUN_METHOD = "run"
+#: the methods whose body runs each time a task of the class runs: ``run``, and ``__call__``, which
+#: wraps it (celery/app/task.py ``Task.__call__`` calls ``self.run``; a base class overrides it to
+#: retry every task built on it)
+TASK_BODY_METHODS = frozenset({RUN_METHOD, "__call__"})
 
 
 class TaskOptions(Args):
