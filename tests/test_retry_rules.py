@@ -376,7 +376,7 @@ def test_a_call_with_no_timeout_gets_the_timeout_its_retry_leaves_it(linter, att
     if reported:
         (message,) = [f.message for f in found if f.code == "RES202"]
         assert "40 attempts × 20 s + up to" in message and "(counting each call that has no timeout, RES101, " \
-               "at the default-timeout its fix adds)" in message
+               "at its category's default-timeout)" in message
 
 
 @pytest.mark.parametrize("decorator, reported", [
@@ -513,3 +513,79 @@ def test_a_request_on_a_client_bound_by_branch_takes_the_longest_of_them(linter,
     else:
         (message,) = found
         assert f"worst case {expected} + up to 2 s of waits" in message, message
+
+
+def _fitting(text, tmp_path, **settings):
+    """(code, row) of the RES101 and RES202 findings of ``text``, the RES101 fixes' texts, and the
+    rows of RES202 after applying RES101's fixes."""
+    from reslint.config import Settings
+    from reslint.engine.filepass import Linter
+    from reslint.engine.fixer import fix_text
+
+    linter = Linter(Settings(root=tmp_path, **settings))
+    found, _ = linter.lint_text(text, "m.py")
+    fixer = Linter(Settings(root=tmp_path, select=("RES101",), **settings))
+    fixed = fix_text(fixer, text, "m.py", unsafe=True).text
+    after, _ = linter.lint_text(fixed, "m.py")
+    return (sorted((f.code, f.location.row) for f in found if f.code in ("RES101", "RES202")),
+            [f.fix.message for f in found if f.code == "RES101" and f.fix is not None],
+            sorted(f.location.row for f in after if f.code == "RES202"))
+
+
+FIT_HEAD = "import requests\nfrom tenacity import retry, stop_after_attempt, wait_fixed\n\n"
+
+
+def test_a_call_in_a_function_the_retry_calls_gets_its_default_and_counts_so(tmp_path):
+    # the fix does not see the retry from the helper: the helper's call is counted at its default
+    # (20 s), so the first run shows the RES202 a fix would otherwise bring up
+    text = FIT_HEAD + ("def fetch(url):\n    return requests.get(url)\n\n\n"
+                       "@retry(stop=stop_after_attempt(3), wait=wait_fixed(2))\ndef f(url):\n    return fetch(url)\n")
+    found, fixes, after = _fitting(text, tmp_path)
+    assert found == [("RES101", 5), ("RES202", 8)] and fixes == ["Add `timeout=10`"] and after == [9 - 1]
+
+
+def test_a_shared_decorator_fits_each_function_it_retries(tmp_path):
+    text = FIT_HEAD + ("api_retry = retry(stop=stop_after_attempt(3), wait=wait_fixed(2))\n\n\n"
+                       "@api_retry\ndef one(url):\n    return requests.get(url)\n\n\n"
+                       "@api_retry\ndef three(url):\n    requests.get(url)\n    requests.get(url)\n"
+                       "    return requests.get(url)\n")
+    found, fixes, after = _fitting(text, tmp_path)
+    # one call: 3 × 18 s + 4 s; three calls: 3 × 3 × 6 s + 4 s, both within 60 s
+    assert fixes == ["Add `timeout=9`", "Add `timeout=3`", "Add `timeout=3`", "Add `timeout=3`"]
+    assert after == []
+
+
+def test_a_local_function_the_retried_code_calls_is_not_retried_again(tmp_path):
+    text = FIT_HEAD + ("def outer(url):\n    def load():\n        return requests.get(url)\n\n"
+                       "    @retry(stop=stop_after_attempt(3), wait=wait_fixed(2))\n    def attempt():\n"
+                       "        requests.post(url)\n        return load()\n    return attempt()\n")
+    found, fixes, after = _fitting(text, tmp_path)
+    # `load` runs once per attempt (3 × (20 + 20) s + 4 s), not retried again inside it (3 × 3 × 20 s):
+    # with its get at its default even 1 s for the post cannot fit 60 s, so RES202 says so at once
+    assert found == [("RES101", 6), ("RES101", 10), ("RES202", 8)]
+    assert fixes == ["Add `timeout=10`", "Add `timeout=10`"] and after == [8]
+    from reslint.config import Settings
+    from reslint.engine.filepass import Linter
+
+    reported, _ = Linter(Settings(root=tmp_path)).lint_text(text, "m.py")
+    [message] = [f.message for f in reported if f.code == "RES202"]
+    assert "3 attempts × 40 s + up to 4 s of waits = 124 s" in message
+
+
+def test_with_res101_off_the_calls_count_at_their_default(tmp_path):
+    text = FIT_HEAD + "@retry(stop=stop_after_attempt(3), wait=wait_fixed(2))\ndef f(url):\n    return requests.get(url)\n"
+    from reslint.config import Settings
+    from reslint.engine.filepass import Linter
+
+    found, _ = Linter(Settings(root=tmp_path, select=("RES202",))).lint_text(text, "m.py")
+    assert [f.code for f in found] == ["RES202"] and "3 attempts × 20 s + up to 4 s of waits = 64 s" in found[0].message
+
+
+def test_a_subprocess_in_a_retry_keeps_its_default_and_the_retry_is_reported(tmp_path):
+    # which programs RES101 reports is its business: a retry with a subprocess waiting forever is
+    # judged with it at its default, as before fitting existed
+    text = ("import subprocess\nfrom tenacity import retry, stop_after_attempt, wait_fixed\n\n"
+            "@retry(stop=stop_after_attempt(7), wait=wait_fixed(2))\ndef f(url):\n"
+            "    return subprocess.run(['curl', '-sS', url], check=True)\n")
+    found, fixes, after = _fitting(text, tmp_path)
+    assert found == [("RES101", 6), ("RES202", 4)] and after == [4]

@@ -125,7 +125,8 @@ def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN, fix
     """Seconds one run of a block can take: the sum of its timed calls (catalog calls, and
     calls to functions of this module, followed through). UNKNOWN when a part is unknown
     or a timed call sits in a loop over data; ``empty`` when no timed call is seen;
-    ``fixed_s`` as for :func:`call_time`."""
+    ``fixed_s`` as for :func:`call_time`, for the calls written in the block (the functions it
+    calls count theirs at their ``default-timeout``: RES101's fix does not see the retry there)."""
     total, seen = 0.0, False
     for node in own_nodes(body):
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
@@ -135,8 +136,8 @@ def body_time(body, ctx: Context, scope=None, depth: int = 0, empty=UNKNOWN, fix
         if not isinstance(node, cst.Call):
             continue
         seconds = call_time(node, ctx, fixed_s, scope)
-        if seconds is None:
-            seconds = function_time(node, ctx, scope, depth, fixed_s)
+        if seconds is None:  # a function it calls: its calls get their default-timeout from RES101's fix
+            seconds = function_time(node, ctx, scope, depth, math.inf if fixed_s is not None else None)
         if seconds is None:
             continue
         if not is_number(seconds):
@@ -187,7 +188,8 @@ def _function_time(node: cst.FunctionDef, ctx: Context, depth: int, fixed_s: Opt
         return None  # no timed call inside: not part of the estimate
     for entry in ctx.retried.opened.get(id(node.body), ()):
         policy = getattr(entry, "policy", None)
-        if policy is not None:
+        if policy is not None and not getattr(entry, "reached", False):
+            # (a local function the retried code calls runs once per attempt of that retry, not retried by it)
             return retried_time(policy, per_run)
     return per_run
 
@@ -295,28 +297,47 @@ def retry_time_limit_s(policy: RetryPolicy, settings) -> float:
     return settings.max_task_retry_time if policy.adapter.queued else settings.max_retry_time
 
 
-def fitted_timeout_s(policy: RetryPolicy, ctx: Context) -> Optional[float]:
-    """The timeout (whole seconds, per phase) that the calls waiting forever (RES101) in the scope
-    ``policy`` retries may get so that the retry's worst case stays within its cap, when their
+def fitted_timeout_s(policy: RetryPolicy, ctx: Context, body=None) -> Optional[float]:
+    """The timeout (whole seconds, per phase) that the calls waiting forever (RES101) written in
+    ``body`` (by default the scope ``policy`` retries; a decorator shared by several functions
+    retries each body) may get so that the retry's worst case stays within its cap, when their
     category's ``default-timeout`` does not: the largest such value from
-    :data:`MIN_FITTED_TIMEOUT_S` up. ``None`` when no value is needed (the defaults fit, the
-    policy caps total time or is a poll, the scope has no such call) or none fits (then the retry
-    is too long whatever the calls' timeouts: RES202 reports it). Budgets shrink down the call
-    chain: a call's timeout is what its retry leaves each attempt.
+    :data:`MIN_FITTED_TIMEOUT_S` up. Calls in the functions the body calls are counted at their
+    ``default-timeout`` (RES101's fix gives them that, as it does not see the retry there).
+    ``None`` when no value is needed (the defaults fit, the policy caps total time or is a poll,
+    the body has no such call), when none fits (the retry is too long whatever the calls'
+    timeouts: RES202 reports it), when RES101 is off or a call waiting forever is one RES101's fix
+    does not bound (a subprocess). Budgets shrink down the call chain: a call's timeout is what
+    its retry leaves each attempt. Cached per (policy, body).
 
-    Errors: none; an unreadable part of the scope gives ``None``."""
+    Errors: none; an unreadable part of the body gives ``None``."""
     retried = ctx.retried
     if retried is None or ctx.settings is None or not caps_attempts_only(policy) or retried.is_poll(policy) \
-            or retried.retries_nothing(policy):
+            or retried.retries_nothing(policy) or FIXING_RULE not in ctx.settings.enabled:
         return None
-    scope = retried.scope_of(policy)
-    if scope is None:
-        return None
+    if body is None:
+        scope = retried.scope_of(policy)
+        if scope is None:
+            return None
+        body = scope.node
+    key = ("fitted-timeout", id(policy), id(body))
+    if key not in ctx.cache:
+        ctx.cache[key] = _fitted_timeout_s(policy, ctx, body)
+    return ctx.cache[key]
+
+
+#: the rule whose fix gives a call its timeout (RES202 counts on it only when it is on)
+FIXING_RULE = "RES101"
+
+
+def _fitted_timeout_s(policy: RetryPolicy, ctx: Context, body) -> Optional[float]:
     limit = retry_time_limit_s(policy, ctx.settings)
-    inner = ctx.model.scopes.get(id(scope.node))
+    inner = ctx.model.scopes.get(id(body))
+    if not _fixes_bound_every_wait(body, ctx, inner):
+        return None
 
     def fits(seconds: float) -> Optional[bool]:
-        total = worst_case(policy, known_body_time(scope.node, ctx, inner, fixed_s=seconds))
+        total = worst_case(policy, known_body_time(body, ctx, inner, fixed_s=seconds))
         return total <= limit if is_number(total) else None
 
     if fits(math.inf) is not False or not fits(MIN_FITTED_TIMEOUT_S):
@@ -331,6 +352,19 @@ def fitted_timeout_s(policy: RetryPolicy, ctx: Context) -> Optional[float]:
         else:
             high = middle - 1
     return float(low)
+
+
+def _fixes_bound_every_wait(body, ctx: Context, scope) -> bool:
+    """Whether every call written in ``body`` that waits forever is of a category whose RES101
+    fix adds a timeout (a network, database or model call; a subprocess is reported and fixed
+    only when its program talks to the network)."""
+    with ctx.in_scope(scope):
+        for node in own_nodes(body):
+            if isinstance(node, cst.Call):
+                reading = read_call_timeout(node, ctx)
+                if reading is not None and reading.unbounded and reading.spec.category not in CEILING_CATEGORIES:
+                    return False
+    return True
 
 
 def fmt(seconds) -> str:

@@ -208,12 +208,13 @@ class MissingTimeout(Rule):
             self.report(node, f"`{source(node.func)}` {what} has no timeout: {why}; pass the caller's deadline on, "
                               f"`{param}={deadline}`", fix=add_value_fix(node, param, deadline))
             return
-        advice = f"`{param}=`" + (f", or {reading.advice}" if reading.advice else "")
         fitted = self._fitted_timeout(spec)
         seconds = None
+        advice = f"`{param}=`"
         if fitted is not None:
             seconds, setting, limit = fitted
             advice += f" (at most {seconds:g} s: the retry around it must end within {setting} ({limit:g} s))"
+        advice += f", or {reading.advice}" if reading.advice else ""
         self.report(
             node,
             f"`{called_name(node, spec)}` {what} has no timeout: {why}; pass {advice}",
@@ -222,13 +223,19 @@ class MissingTimeout(Rule):
 
     def _fitted_timeout(self, spec):
         """``(seconds, setting, limit_s)`` when a retry around the call (an attempt cap, no time
-        cap) would outlast its cap (``setting``, ``limit_s`` seconds) with the call at its
-        category's ``default-timeout``: the timeout that fits (:func:`fitted_timeout_s`; the
-        shortest over nested retries), shorter than that default; ``None`` otherwise."""
+        cap) would outlast its cap (``setting``, ``limit_s`` seconds) with the calls written in the
+        retried body at their category's ``default-timeout``: the timeout that fits
+        (:func:`fitted_timeout_s`; the shortest over nested retries), shorter than that default;
+        ``None`` otherwise."""
         best = None
+        if spec.category not in CEILING_CATEGORIES:
+            return None
         for entry in self.ctx.retry_scopes:
             policy = getattr(entry, "policy", None)
-            seconds = fitted_timeout_s(policy, self.ctx) if policy is not None else None
+            # the body the call is written in (a shared decorator retries each of its functions); a
+            # local function the retried code calls is part of that code's attempt
+            body = None if getattr(entry, "reached", False) else getattr(entry, "node", None)
+            seconds = fitted_timeout_s(policy, self.ctx, body) if policy is not None else None
             if seconds is None or seconds >= self.settings.default_timeout_for(spec.category):
                 continue
             if best is None or seconds < best[0]:

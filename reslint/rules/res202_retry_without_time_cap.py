@@ -83,7 +83,7 @@ class RetryWithoutTimeCap(PolicyRule):
                 fixed_total = worst_case(policy, fixed)
                 if is_number(fixed) and is_number(fixed_total) and fixed_total > limit:
                     per_attempt, total = fixed, fixed_total
-                    forever = " (counting each call that has no timeout, RES101, at the default-timeout its fix adds)"
+                    forever = " (counting each call that has no timeout, RES101, at its category's default-timeout)"
             if not is_number(per_attempt) and total is not None:
                 waits_only = worst_case(policy, 0.0)  # the waits alone are a lower bound
                 if is_number(waits_only) and waits_only > limit:
