@@ -2244,3 +2244,14 @@ def test_stripe_create_methods_and_their_async_twins_exist():
               stripe.StripeClient("sk_test_reslint").v1.payment_intents]
     for method in sorted(STRIPE_CREATE_METHODS):
         assert any(callable(getattr(owner, method, None)) for owner in owners), method
+
+
+def test_reenqueue_methods_are_the_task_queues_own():
+    """The methods read as a task queueing itself again exist on celery's tasks and dramatiq's actors."""
+    from reslint.catalog.retries import REENQUEUE_METHODS
+
+    owners = []
+    for module, attribute in (("celery", "Task"), ("dramatiq", "Actor")):
+        owners.append(getattr(pytest.importorskip(module), attribute))
+    for method in sorted(REENQUEUE_METHODS):
+        assert any(callable(getattr(owner, method, None)) for owner in owners), method

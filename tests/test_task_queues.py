@@ -1770,3 +1770,43 @@ def test_django_dramatiq_settings_build_the_retries_middleware_from_its_path(tmp
         assert "list a `Retries(...)` object in the path's place" in catch_all.message
         worst = next(f for f in found if f.code == "RES202")
         assert "21 attempts" in worst.message
+
+
+def test_a_task_that_queues_itself_again_with_a_counter_retries(linter):
+    """``send.apply_async(args=(url, body, attempt + 1), countdown=...)`` or ``send.delay(url, body,
+    attempt + 1)`` from the task's ``except``: a retry by re-enqueueing (seen in a feature-flag
+    service's webhook sender). Its body is the retried scope (the POST is replayed: RES402); each
+    attempt is a run of the task, judged as a queued retry; with no delay it retries at once
+    (RES205, with advice in the queue's words). A task that queues other work is no retry."""
+    body = """
+        @shared_task
+        def send(url, body, attempt=1):
+            try:
+                requests.post(url, json=body, timeout=10)
+            except TRANSIENT:
+                if attempt < 5:
+                    send.apply_async(args=(url, body, attempt + 1), countdown=2 ** attempt)
+
+        @shared_task
+        def send_now(url, body, attempt=1):
+            try:
+                requests.post(url, json=body, timeout=10)
+            except TRANSIENT:
+                if attempt < 5:
+                    send_now.delay(url, body, attempt + 1)
+
+        @shared_task
+        def crawl(urls):
+            for url in urls:
+                try:
+                    requests.get(url, timeout=5)
+                except TRANSIENT:
+                    crawl.delay([url])
+        """
+    # (by the one-minute limit of these tests, five runs of up to 20 s each outlast it: RES202)
+    assert rows(linter, HEAD, body) == [(5, "RES402"), (13, "RES402"), (16, "RES202"), (16, "RES205")]
+    [text] = messages(linter, HEAD, body, "RES205")
+    assert text.startswith("task re-enqueue retry retries with no sleep between attempts")
+    assert "queue it again with a jittered, growing delay (the queue's countdown or delay option)" in text
+    writes = messages(linter, HEAD, body, "RES402")
+    assert all("inside a task that queues itself again" in w for w in writes)

@@ -31,7 +31,7 @@ import libcst as cst
 from reslint.analysis.loops import LoopAnalyzer, exits_on_success, own_nodes
 from reslint.catalog import canonical, retries as cat
 from reslint.catalog.user import CALLER as CALLER_ENTRY, DECORATOR as DECORATOR_ENTRY, HelperEntry
-from reslint.libraries import RECURSIVE, helper_adapter
+from reslint.libraries import RECURSIVE, REQUEUED, helper_adapter
 from reslint.model.policy import Jitter, LoopFacts, Retried, RetriedKind, RetryPolicy, Role, Wait, WaitShape
 from reslint.semantics.arguments import argument_value, find_argument
 from reslint.semantics.context import Context, Scope
@@ -380,13 +380,18 @@ class Helpers:
         pausing = self.loops.pausing_calls(nodes, sleeps, inner)
         if pausing:
             wait = Wait.unknown(pausing[0])  # a helper sleeps (until a rate limit resets): how long is unknown
+        elif self._requeues(call, func, inner) and any(
+                arg.keyword is not None and arg.keyword.value not in cat.REENQUEUE_ARGUMENT_KEYWORDS
+                for arg in call.args):
+            wait = Wait.unknown(call)  # ``countdown=``, ``eta=``, a queue's own delay: when it runs again
         retried, aimed = self.loops.retried(handlers, nodes, inner)
         capped, cap = self.loops.time_cap(func, nodes, inner)
         in_handler = {id(n) for handler in handlers for n in own_nodes(handler.body)}
         facts = LoopFacts(sleeps=tuple(sleeps), handlers=tuple(handlers), aimed_at_rate_limit=aimed,
                           sleeps_in_handlers=frozenset(id(s) for s in sleeps if id(s) in in_handler),
                           time_capped=capped, counter=counter)
-        return RetryPolicy(RECURSIVE, Role.LOOP, call, attempts=attempts, max_delay_s=cap if capped else None,
+        adapter = REQUEUED if self._requeues(call, func, inner) else RECURSIVE
+        return RetryPolicy(adapter, Role.LOOP, call, attempts=attempts, max_delay_s=cap if capped else None,
                            wait=wait, retried=retried, loop=facts)
 
     def _recursive_call(self, func: cst.FunctionDef, inner: Scope):
@@ -407,12 +412,15 @@ class Helpers:
         return (found[0], handlers, found[1], found[2]) if found is not None else None
 
     def _call_again(self, handler: cst.ExceptHandler, func: cst.FunctionDef, inner: Scope):
-        """(call, counter, step) of the first call of ``func`` to itself with a counter in ``handler``."""
+        """(call, counter, step) of the first call of ``func`` to itself with a counter in ``handler``:
+        a call, or a task queued again (``send_webhook.delay(url, attempt + 1)``, ``apply_async(args=(url,
+        attempt + 1))``: catalog ``REENQUEUE_METHODS``)."""
         params = {p.name.value for p in _params(func) + list(func.params.kwonly_params)}
         for node in _handler_calls(handler):
-            if not (self._is_self_call(node.func, func, inner) and self._same_request(node, inner)):
+            if not ((self._is_self_call(node.func, func, inner) or self._requeues(node, func, inner))
+                    and self._same_request(node, inner)):
                 continue
-            for arg in node.args:
+            for arg in _passed_arguments(node):
                 value = arg.value
                 if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)) \
                         and isinstance(value.left, cst.Name) and value.left.value in params and \
@@ -462,6 +470,11 @@ class Helpers:
                         return False
         return True
 
+    def _requeues(self, call: cst.Call, func: cst.FunctionDef, inner: Scope) -> bool:
+        """Whether ``call`` queues the task ``func`` is again (``send_webhook.delay(...)``)."""
+        return isinstance(call.func, cst.Attribute) and call.func.attr.value in cat.REENQUEUE_METHODS and \
+            isinstance(call.func.value, cst.Name) and self._is_self_call(call.func.value, func, inner)
+
     def _is_self_call(self, expr, func: cst.FunctionDef, inner: Scope) -> bool:
         name = func.name.value
         if isinstance(expr, cst.Name) and expr.value == name:
@@ -505,6 +518,25 @@ class Helpers:
 
 _PER_ITEM = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.FunctionDef, cst.ClassDef, cst.Lambda,
              cst.For, cst.While)
+
+
+def _passed_arguments(call: cst.Call) -> List[cst.Arg]:
+    """The arguments a call passes its callee: its own, and for a task queued again those in its
+    ``args=(...)`` tuple or list (as positional) and ``kwargs={...}`` dict (as keywords)."""
+    out = []
+    for arg in call.args:
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if keyword in cat.REENQUEUE_ARGUMENT_KEYWORDS and isinstance(arg.value, (cst.Tuple, cst.List)):
+            out.extend(cst.Arg(value=element.value) for element in arg.value.elements
+                       if isinstance(element, cst.Element))
+        elif keyword in cat.REENQUEUE_ARGUMENT_KEYWORDS and isinstance(arg.value, cst.Dict):
+            out.extend(cst.Arg(value=element.value, keyword=cst.Name(element.key.value))
+                       for element in arg.value.elements if isinstance(element, cst.DictElement)
+                       and isinstance(element.key, cst.SimpleString) and isinstance(element.key.evaluated_value, str)
+                       and element.key.evaluated_value.isidentifier())
+        else:
+            out.append(arg)
+    return out
 
 
 def _handler_calls(handler: cst.ExceptHandler) -> List[cst.Call]:

@@ -30,6 +30,15 @@ RANDOM_DRAWS: FrozenSet[str] = frozenset({
 #: https://docs.python.org/3/library/itertools.html#itertools.count (``count(start=0, step=1)``).
 COUNTERS: Dict[str, Tuple[int, int]] = {"itertools.count": (0, 1)}
 
+#: methods that put a task on its queue again: celery ``Task.delay`` / ``Task.apply_async``
+#: (celery/app/task.py), dramatiq ``Actor.send`` / ``Actor.send_with_options`` (dramatiq/actor.py).
+#: A task function that calls one on itself from an ``except`` handler, passing an attempt counter
+#: plus one, retries by re-enqueueing (as a function that calls itself does)
+REENQUEUE_METHODS: FrozenSet[str] = frozenset({"delay", "apply_async", "send", "send_with_options"})
+#: the keywords of those calls that carry the task's own arguments (``apply_async(args=(...),
+#: kwargs={...})``); any other keyword may set when it runs (``countdown=``, ``eta=``, ``delay=``)
+REENQUEUE_ARGUMENT_KEYWORDS: FrozenSet[str] = frozenset({"args", "kwargs"})
+
 #: Calls that ask a person for input: a loop that goes round until the answer parses is a prompt,
 #: not a retry of a fault. Sources: https://docs.python.org/3/library/functions.html#input,
 #: https://docs.python.org/3/library/getpass.html#getpass.getpass

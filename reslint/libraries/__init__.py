@@ -34,6 +34,8 @@ HAND_ROLLED: RetryAdapter = handrolled.ADAPTER
 POLLING: RetryAdapter = handrolled.POLLING
 #: functions that retry by calling themselves, and the project's own retry helpers (one adapter each)
 RECURSIVE: RetryAdapter = handrolled.RECURSIVE
+#: tasks that retry by queueing themselves again
+REQUEUED: RetryAdapter = handrolled.REQUEUED
 helper_adapter = handrolled.helper_adapter
 #: adapters of clients whose retries are judged (RES403) but not read as a policy yet
 CLIENT_ADAPTERS: Tuple[RetryAdapter, ...] = (aiohttp_retry.ADAPTER,)

@@ -101,6 +101,29 @@ class Recursive(HandRolled):
         }.get(remedy)
 
 
+class Requeued(Recursive):
+    """A task that retries by putting itself on its queue again from an ``except`` handler, with an
+    attempt counter (``send_webhook.delay(url, attempt + 1)``): each attempt is a run of the task,
+    and nobody waits for the next one."""
+
+    name = "re-enqueue"
+    queued = True
+
+    label = "task re-enqueue retry"
+    cap_label = "task re-enqueue retry"
+    write_label = "a task that queues itself again"
+    layer_label = "task re-enqueue retry"
+
+    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
+        return {
+            Remedy.TIME_CAP: "pass the first attempt's time on and stop queueing the task once the retries have "
+                             "taken long enough",
+            Remedy.BOUNDS: "compare the attempt counter with a limit before queueing the task again",
+            Remedy.BACKOFF: "queue it again with a jittered, growing delay (the queue's countdown or delay "
+                            "option)",
+        }.get(remedy)
+
+
 class ProjectHelper(RetryAdapter):
     """A retry helper of the project (a decorator, a decorator factory or a function that retries the
     callable it is given), inferred from its body; one per helper, named after it. Its use sites
@@ -157,3 +180,4 @@ def helper_adapter(name: str, declared: bool = False, sync_wrapper: bool = False
 ADAPTER = HandRolled()
 POLLING = Polling()
 RECURSIVE = Recursive()
+REQUEUED = Requeued()

@@ -45,8 +45,9 @@ class RetryWithoutBackoff(PolicyRule):
     def check_loop(self, policy: RetryPolicy, loop: LoopFacts) -> None:
         if _races_only(loop):
             return  # a lost race (duplicate key, conflict) is retried at once on purpose
-        self.report(policy.node, f"{policy.adapter.label} retries with no sleep between attempts: {WHY}; sleep a "
-                                 f"jittered, growing delay before the next attempt")
+        advice = policy.adapter.advice(Remedy.BACKOFF, policy) or "sleep a jittered, growing delay before the next " \
+            "attempt"
+        self.report(policy.node, f"{policy.adapter.label} retries with no sleep between attempts: {WHY}; {advice}")
 
 
 #: names of lost races (a concurrent insert, an optimistic-lock conflict, a conditional write whose
