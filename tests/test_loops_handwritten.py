@@ -1038,3 +1038,93 @@ def test_the_attempt_number_in_a_wait_or_a_log_line_does_not_make_a_search(linte
                     raise
         """
     assert any(code == "RES201" for _, code in codes(linter, body)) is reported
+
+
+@pytest.mark.parametrize("handler, expected", [
+    # the test on the error lets through what is retried, the rest is raised: a filter, not a catch-all
+    (["except Exception as exc:", "    if is_deadlock(exc) and attempt < 4:", "        time.sleep(1 + random.random())",
+      "        continue", "    raise"], []),
+    (["except Exception as error:", "    should_retry = on_conflict(error, attempt)", "    if should_retry:",
+      "        continue", "    raise"], []),
+    # the attempt number alone gates the next pass: a catch-all, capped at 4 attempts by the gate
+    (["except Exception:", "    if attempt < 4:", "        time.sleep(1 + random.random())", "        continue",
+      "    raise"], [(11, "RES204")]),
+])
+def test_a_gated_continue_classifies_and_caps(linter, handler, expected):
+    body = textwrap.dedent("""\
+        def is_deadlock(exc):
+            return "deadlock" in str(exc)
+
+
+        def f(client):
+            attempt = 0
+            while True:
+                attempt += 1
+                try:
+                    return client.write()
+        """) + "".join(f"        {line}\n" for line in handler)
+    assert [r for r in codes(linter, body) if r[1] in ("RES203", "RES204")] == expected
+
+
+def test_a_gated_continue_and_success_after_the_try_together_are_a_retry(linter):
+    body = """\
+        def f(url):
+            for attempt in range(5):
+                try:
+                    r = session.get(url, timeout=5)
+                except requests.ConnectionError:
+                    if attempt < 4:
+                        time.sleep(2 ** attempt)
+                        continue
+                    raise
+                return r
+        """
+    assert codes(linter, body) == [(2, "RES202"), (7, "RES201")]
+
+
+def test_a_name_bound_from_the_loop_variable_makes_a_search(linter):
+    # ``this_port = port + i`` then ``bind((host, this_port))``: each pass tries another port
+    body = """\
+        import socket
+
+
+        def free_port(host, port):
+            for i in range(100):
+                sock = socket.socket()
+                this_port = port + i
+                try:
+                    sock.bind((host, this_port))
+                except OSError as exc:
+                    if exc.errno == 98:
+                        continue
+                    raise
+                else:
+                    return sock
+        """
+    assert codes(linter, body) == []
+
+
+@pytest.mark.parametrize("body", [
+    # a retry by recursion that passes its delay on (RES201 reads only loops' own steps)
+    "def f(url, attempt=0, delay=1.0):\n    try:\n        return session.get(url, timeout=5)\n"
+    "    except requests.ConnectionError:\n        if attempt >= 4:\n            raise\n        time.sleep(delay)\n"
+    "        return f(url, attempt + 1, delay * 2)\n",
+])
+def test_a_recursive_retry_with_a_passed_delay_does_not_crash(linter, body):
+    found, errors = linter.lint_text(HEAD + body, "m.py")
+    assert errors == []
+
+
+def test_a_delay_drawn_in_the_loop_by_an_augmented_step_is_jittered(linter):
+    body = """\
+        def f(url):
+            delay = 1.0
+            for attempt in range(6):
+                try:
+                    return session.get(url, timeout=5)
+                except requests.ConnectionError:
+                    time.sleep(delay)
+                    delay *= 2
+                    delay += random.uniform(0, 1)
+        """
+    assert (7, "RES201") not in codes(linter, body)

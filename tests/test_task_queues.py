@@ -1810,3 +1810,40 @@ def test_a_task_that_queues_itself_again_with_a_counter_retries(linter):
     assert "queue it again with a jittered, growing delay (the queue's countdown or delay option)" in text
     writes = messages(linter, HEAD, body, "RES402")
     assert all("inside a task that queues itself again" in w for w in writes)
+
+
+@pytest.mark.parametrize("again, expected", [
+    ("send.apply_async(kwargs={'url': url, 'body': body, 'attempt': attempt + 1})", ["RES402", "RES205"]),
+    ("send.apply_async((url, body, attempt + 1), countdown=2 ** attempt)", ["RES402"]),  # a delay: wait unknown
+    ("send.apply_async(args=[url, body, attempt + 1], queue='retries')", ["RES402", "RES205"]),  # no delay option
+    ("send.delay(url, body, attempt=attempt + 1)", ["RES402", "RES205"]),  # delay() passes keywords to the task
+    ("send.delay(body, url, attempt + 1)", []),  # its parameters in other places: another request
+    ("send.apply_async(kwargs={'url': url}, countdown=60)", []),  # no counter: queued again, not counted
+])
+def test_the_ways_a_task_queues_itself_again(linter, again, expected):
+    body = f"""
+        @shared_task
+        def send(url, body, attempt=1):
+            try:
+                requests.post(url, json=body, timeout=10)
+            except TRANSIENT:
+                if attempt < 3:
+                    {again}
+        """
+    found, errors = linter.lint_text(HEAD + textwrap.dedent(body), "m.py")
+    assert errors == []
+    assert [f.code for f in found if f.code != "RES202"] == expected
+
+
+def test_a_task_that_queues_itself_for_the_next_page_is_no_retry(linter):
+    body = """
+        @shared_task
+        def import_page(page=1):
+            try:
+                data = requests.get("https://api.invalid/items", params={"page": page}, timeout=10).json()
+            except requests.HTTPError:
+                import_page.delay(page + 1)
+                return
+            requests.post("https://internal.invalid/items", json=data, timeout=10)
+        """
+    assert rows(linter, HEAD, body) == []

@@ -147,6 +147,10 @@ def test_a_fallback_for_an_injected_client_keeps_the_sdks_bounded_default(body, 
     # an object known to be of another type: neither is assumed
     ("import requests\nimport httpx\ndef f(u):\n    s = httpx.Client(timeout=5) or requests.Session()\n"
      "    return s.get(u)\n", []),
+    # a shared session configured elsewhere (an adapter that sets timeouts mounted on it) as the default
+    ("import requests\nfrom corp import TimeoutAdapter\nSHARED = requests.Session()\n"
+     "SHARED.mount('https://', TimeoutAdapter())\ndef f(u, session=None):\n    s = session or SHARED\n"
+     "    return s.get(u)\n", []),
 ])
 def test_a_requests_session_fallback_types_the_requests_made_on_it(body, expected):
     found, errors = Linter(Settings(root=Path("."))).lint_text(body, "m.py")

@@ -380,10 +380,10 @@ class Helpers:
         pausing = self.loops.pausing_calls(nodes, sleeps, inner)
         if pausing:
             wait = Wait.unknown(pausing[0])  # a helper sleeps (until a rate limit resets): how long is unknown
-        elif self._requeues(call, func, inner) and any(
-                arg.keyword is not None and arg.keyword.value not in cat.REENQUEUE_ARGUMENT_KEYWORDS
+        elif self._requeues(call, func, inner) and call.func.attr.value in cat.REENQUEUE_OPTION_METHODS and any(
+                arg.star == "**" or (arg.keyword is not None and arg.keyword.value in cat.REENQUEUE_DELAY_KEYWORDS)
                 for arg in call.args):
-            wait = Wait.unknown(call)  # ``countdown=``, ``eta=``, a queue's own delay: when it runs again
+            wait = Wait.unknown(call)  # ``countdown=``, ``eta=``, ``delay=``: when it runs again
         retried, aimed = self.loops.retried(handlers, nodes, inner)
         capped, cap = self.loops.time_cap(func, nodes, inner)
         in_handler = {id(n) for handler in handlers for n in own_nodes(handler.body)}
@@ -417,9 +417,11 @@ class Helpers:
         attempt + 1))``: catalog ``REENQUEUE_METHODS``)."""
         params = {p.name.value for p in _params(func) + list(func.params.kwonly_params)}
         for node in _handler_calls(handler):
-            if not ((self._is_self_call(node.func, func, inner) or self._requeues(node, func, inner))
-                    and self._same_request(node, inner)):
+            requeued = self._requeues(node, func, inner)
+            if not ((self._is_self_call(node.func, func, inner) or requeued) and self._same_request(node, inner)):
                 continue
+            if requeued and not _passes_itself_on(node, func):
+                continue  # queues itself for another item (a parent node, the next page): no retry
             for arg in _passed_arguments(node):
                 value = arg.value
                 if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)) \
@@ -429,6 +431,8 @@ class Helpers:
                     step = 1 if isinstance(value.operator, cst.Add) else -1
                     if self.ctx.value_of(value.right, inner) < 0:
                         step = -step
+                    if requeued and self._feeds_the_work(func, value.left.value, node, inner):
+                        continue  # ``import_page.delay(page + 1)`` where ``page`` picks what is fetched: a cursor
                     return node, value.left.value, step
         return self._guarded_call(handler, func, inner)
 
@@ -469,6 +473,20 @@ class Helpers:
                     if found and any(b.kind != "param" for b in found):
                         return False
         return True
+
+    def _feeds_the_work(self, func: cst.FunctionDef, counter: str, again: cst.Call, inner: Scope) -> bool:
+        """Whether the counter a task passes on when it queues itself again goes into another call
+        of its body (``params={"page": page}``), other than a sleep or a log line: it numbers the
+        items of work, not the attempts."""
+        for node in own_nodes(func.body):
+            if not isinstance(node, cst.Call) or node is again or self.ctx.qualname(node.func, inner) in cat.SLEEPS:
+                continue
+            func_expr = node.func
+            if isinstance(func_expr, cst.Attribute) and func_expr.attr.value in _LOG_NAMES:
+                continue
+            if any(isinstance(n, cst.Name) and n.value == counter for arg in node.args for n in expressions(arg.value)):
+                return True
+        return False
 
     def _requeues(self, call: cst.Call, func: cst.FunctionDef, inner: Scope) -> bool:
         """Whether ``call`` queues the task ``func`` is again (``send_webhook.delay(...)``)."""
@@ -521,22 +539,54 @@ _PER_ITEM = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.Func
 
 
 def _passed_arguments(call: cst.Call) -> List[cst.Arg]:
-    """The arguments a call passes its callee: its own, and for a task queued again those in its
-    ``args=(...)`` tuple or list (as positional) and ``kwargs={...}`` dict (as keywords)."""
+    """The arguments a call passes its callee: its own, and for a task queued again with options
+    (``apply_async``) those of its ``args`` tuple or list (as positional) and ``kwargs`` dict (as
+    keywords), by keyword or as its first two positional arguments."""
+    option_method = isinstance(call.func, cst.Attribute) and call.func.attr.value in cat.REENQUEUE_OPTION_METHODS
+    if not option_method:
+        return list(call.args)
     out = []
+    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
     for arg in call.args:
         keyword = arg.keyword.value if arg.keyword is not None else None
-        if keyword in cat.REENQUEUE_ARGUMENT_KEYWORDS and isinstance(arg.value, (cst.Tuple, cst.List)):
+        index = next((i for i, p in enumerate(positional) if p is arg), None)
+        role = keyword if keyword in cat.REENQUEUE_ARGUMENT_KEYWORDS else \
+            ("args", "kwargs")[index] if index is not None and index < 2 else None
+        if role == "args" and isinstance(arg.value, (cst.Tuple, cst.List)):
             out.extend(cst.Arg(value=element.value) for element in arg.value.elements
                        if isinstance(element, cst.Element))
-        elif keyword in cat.REENQUEUE_ARGUMENT_KEYWORDS and isinstance(arg.value, cst.Dict):
-            out.extend(cst.Arg(value=element.value, keyword=cst.Name(element.key.value))
+        elif role == "kwargs" and isinstance(arg.value, cst.Dict):
+            out.extend(cst.Arg(value=element.value, keyword=cst.Name(element.key.evaluated_value))
                        for element in arg.value.elements if isinstance(element, cst.DictElement)
                        and isinstance(element.key, cst.SimpleString) and isinstance(element.key.evaluated_value, str)
                        and element.key.evaluated_value.isidentifier())
-        else:
-            out.append(arg)
     return out
+
+
+#: methods of a logger: a log line that names the counter does not use it
+_LOG_NAMES = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+
+
+def _passes_itself_on(call: cst.Call, func: cst.FunctionDef) -> bool:
+    """Whether a task queued again gets its own parameters back where it took them (the counter
+    aside, which :meth:`Helpers._call_again` finds): each positional argument that is a bare name
+    is the parameter of that position, each keyword argument a bare name is the parameter of that
+    name. ``process.delay(parent_id, None, depth + 1)`` in ``process(node_id, parent_id, depth)``
+    works on another item."""
+    params = [p.name.value for p in _params(func)]
+    position = 0
+    for arg in _passed_arguments(call):
+        value = arg.value
+        if arg.keyword is None:
+            expected = params[position] if position < len(params) else None
+            position += 1
+        else:
+            expected = arg.keyword.value
+        if isinstance(value, cst.Name) and value.value not in ("None", "True", "False") and value.value != expected:
+            return False
+        if isinstance(value, cst.Name) and value.value in ("None", "True", "False") and expected is not None:
+            return False
+    return True
 
 
 def _handler_calls(handler: cst.ExceptHandler) -> List[cst.Call]:

@@ -125,9 +125,6 @@ def _logs(call: cst.Call) -> bool:
         (isinstance(func, cst.Name) and func.value == "print")
 
 
-#: builtins that compute a number from the attempt (a wait's length, a cap), sending nothing
-_NUMBER_BUILTINS = frozenset({"min", "max", "abs", "round", "int", "float", "pow"})
-
 
 def always_leaves(block) -> bool:
     """Whether a block (an indented block or a one-line suite) always raises, returns or breaks:
@@ -180,7 +177,8 @@ def _leaves_after(loop, node: cst.Try, flag) -> bool:
         block = handler.body.body if isinstance(handler.body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
         last = block[-1] if block else None  # ``except E:\n    continue`` or ``except E: continue``
         goes_round = isinstance(last, cst.Continue) or (
-            isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Continue))
+            isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Continue)) or \
+            _gated_continue(handler) is not None  # ``if attempt < n: sleep(...); continue`` then ``raise``
         if not goes_round and not always_leaves(handler.body):
             return False
     for stmt in body[index + 1:]:
@@ -448,7 +446,10 @@ class LoopAnalyzer:
             return None  # each pass sends a corrected request (an LLM re-prompt): not a blind retry
         if handlers and all(self.local_errors_only(h, scope) or self._timed_wait(h, tries, scope) for h in handlers):
             return None  # IndexError, KeyError, queue.Empty…: a search or a wait, not a retry of I/O
-        if var is not None and any(self._uses(t.body, var) for t in tries):
+        # the loop variable, and the names bound from it in the loop (``this_port = port + i``)
+        per_pass = ({var} | _derived_names(nodes, lambda value, names: _reads(value, names | {var}))) \
+            if var is not None else set()
+        if var is not None and any(self._uses(t.body, per_pass) for t in tries):
             return None  # the attempt changes what is tried (os.fstat(fd + i)): a search over items
         if self._new_candidate(loop, tries, var, scope):
             return None  # port = random.randint(...), url = urls[attempt], page = next(pages): a search
@@ -931,6 +932,17 @@ class LoopAnalyzer:
         for handler in handlers:
             if any(isinstance(n, cst.If) and _one_branch_leaves(n) for n in own_nodes(handler.body)):
                 return UNKNOWN, None
+        for handler in handlers:
+            gate = _gated_continue(handler)
+            if gate is not None:  # ``if attempt < N: sleep(...); continue`` then ``raise``: N attempts
+                for part in _conjuncts(gate.test):
+                    if isinstance(part, cst.Comparison) and len(part.comparisons) == 1 and \
+                            isinstance(part.left, cst.Name) and part.left.value in counters:
+                        bound = self.ctx.value_of(part.comparisons[0].comparator, scope)
+                        op = part.comparisons[0].operator
+                        if _finite(bound) and isinstance(op, (cst.LessThan, cst.LessThanEqual)):
+                            return int(bound) + (1 if isinstance(op, cst.LessThanEqual) else 0), part.left.value
+                return UNKNOWN, None  # it goes round only while a test holds: capped by something unknown
         return None, None
 
     def _helper_guard(self, call: cst.Call, counters, scope):
@@ -1352,24 +1364,23 @@ class LoopAnalyzer:
                         return True
         return False
 
-    def _uses(self, body, var: str) -> bool:
+    def _uses(self, body, names) -> bool:
         """Whether a call in ``body`` takes the loop variable as (part of) an argument, or the
         body indexes with it (``self.servers[i].connect()``: a failover over items). A sleep (and
-        what computes its length: ``sleep(min(2 ** attempt, 10))``), a builtin that computes a
-        number and a log line that names the attempt are no use of it."""
+        what computes its length: ``sleep(min(2 ** attempt, 10))``) and a log line that names the
+        attempt are no use of it."""
         nodes = own_nodes(body)
         waits = {id(n) for node in nodes if isinstance(node, cst.Call) and self.ctx.qualname(node.func) in cat.SLEEPS
                  for n in expressions(node)}
         for node in nodes:
-            if id(node) in waits or (isinstance(node, cst.Call) and (
-                    _logs(node) or (isinstance(node.func, cst.Name) and node.func.value in _NUMBER_BUILTINS))):
+            if id(node) in waits or (isinstance(node, cst.Call) and _logs(node)):
                 continue
             if isinstance(node, cst.Call) and self.ctx.qualname(node.func) not in cat.SLEEPS:
                 for arg in node.args:
-                    if any(isinstance(n, cst.Name) and n.value == var for n in expressions(arg.value)):
+                    if any(isinstance(n, cst.Name) and n.value in names for n in expressions(arg.value)):
                         return True
             elif isinstance(node, cst.Subscript) and any(
-                    isinstance(n, cst.Name) and n.value == var for e in node.slice for n in expressions(e)):
+                    isinstance(n, cst.Name) and n.value in names for e in node.slice for n in expressions(e)):
                 return True
         return False
 
@@ -1574,6 +1585,25 @@ class LoopAnalyzer:
         return Retried(RetriedKind.STATUS, (), frozenset(statuses), True), aimed
 
 
+def _gated_continue(handler: cst.ExceptHandler) -> Optional[cst.If]:
+    """The ``if`` under which a handler that otherwise leaves goes round (``if attempt < n:
+    sleep(...); continue`` then ``raise``), or ``None``."""
+    body = handler.body.body if isinstance(handler.body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+    if not body or not _statement_leaves(body[-1]):
+        return None
+    for stmt in body[:-1]:
+        if isinstance(stmt, cst.If) and any(isinstance(n, cst.Continue) for n in nodes_within(stmt.body, _OWN_LOOP)):
+            return stmt
+    return None
+
+
+def _conjuncts(test) -> List[cst.BaseExpression]:
+    """The parts of ``a and b and c`` (the test itself when it is no ``and``)."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _conjuncts(test.left) + _conjuncts(test.right)
+    return [test]
+
+
 def gives_up_on_some(handler: cst.ExceptHandler) -> bool:
     """``except Exception as exc: if not is_transient(exc): raise``: the handler classifies the
     caught exception and re-raises (or returns, or breaks out on) what it does not retry, so it
@@ -1593,7 +1623,10 @@ def gives_up_on_some(handler: cst.ExceptHandler) -> bool:
         if isinstance(node, cst.If) and _reads(node.test, derived) and \
                 any(isinstance(n, (cst.Raise, cst.Return, cst.Break)) for n in expressions(node)):
             return True
-    return False
+    # ``if is_deadlock(exc) and attempt < n: ...; continue`` then ``raise``: it goes round only on
+    # what the test lets through (``should_retry = await self._on_conflict(error)``, then ``if should_retry:``)
+    gate = _gated_continue(handler)
+    return gate is not None and _reads(gate.test, derived)
 
 
 #: exception types that ``except Exception:`` does not catch: a handler of one in front of a

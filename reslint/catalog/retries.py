@@ -35,9 +35,17 @@ COUNTERS: Dict[str, Tuple[int, int]] = {"itertools.count": (0, 1)}
 #: A task function that calls one on itself from an ``except`` handler, passing an attempt counter
 #: plus one, retries by re-enqueueing (as a function that calls itself does)
 REENQUEUE_METHODS: FrozenSet[str] = frozenset({"delay", "apply_async", "send", "send_with_options"})
+#: those that take the task's arguments as ``args``/``kwargs`` (positionally or by keyword) and
+#: options besides (celery ``apply_async(args=None, kwargs=None, ..., **options)``, dramatiq
+#: ``send_with_options(*, args=(), kwargs=None, delay=None, **options)``); the others pass every
+#: argument to the task itself (``delay(*args, **kwargs)``, ``send(*args, **kwargs)``)
+REENQUEUE_OPTION_METHODS: FrozenSet[str] = frozenset({"apply_async", "send_with_options"})
 #: the keywords of those calls that carry the task's own arguments (``apply_async(args=(...),
-#: kwargs={...})``); any other keyword may set when it runs (``countdown=``, ``eta=``, ``delay=``)
+#: kwargs={...})``)
 REENQUEUE_ARGUMENT_KEYWORDS: FrozenSet[str] = frozenset({"args", "kwargs"})
+#: the options of those calls that set when the task runs again (celery ``countdown``, ``eta``;
+#: dramatiq ``delay``, milliseconds); other options (``queue=``, ``priority=``) set no wait
+REENQUEUE_DELAY_KEYWORDS: FrozenSet[str] = frozenset({"countdown", "eta", "delay"})
 
 #: Calls that ask a person for input: a loop that goes round until the answer parses is a prompt,
 #: not a retry of a fault. Sources: https://docs.python.org/3/library/functions.html#input,

@@ -81,14 +81,17 @@ class RetryWithoutJitter(PolicyRule):
         (``delay *= 2``, ``delay = min(delay * 2, cap)``), and nothing in it, nor in the names it
         reads, comes from a call that could draw at random (only ``min``, ``max`` and the like).
         Its base is a parameter or an attribute, but every client sleeps the same schedule."""
-        if not _pure(arg):
-            return False
-        reads = {n.value for n in _expression_nodes(arg) if isinstance(n, cst.Name)}
         loop = policy.node
+        if not _pure(arg) or not isinstance(loop, (cst.For, cst.While)):
+            return False  # (a retry by recursion passes its delay on: not read here)
+        reads = {n.value for n in _expression_nodes(arg) if isinstance(n, cst.Name)}
         counter = loop.target.value if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) else \
             policy.loop.counter if policy.loop is not None else None
         stepped = set()
         for node in own_nodes(loop.body):
+            if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and not _pure(node.value) and \
+                    node.target.value in reads:
+                return False  # ``delay += random.uniform(0, 1)``: drawn in the loop
             if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and \
                     isinstance(node.operator, _GROWTH) and _pure(node.value):
                 stepped.add(node.target.value)

@@ -528,9 +528,11 @@ class Context:
             return instance_type(callee)
         if isinstance(expr, cst.Await):
             return None
-        if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
+        if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or) and \
+                isinstance(expr.right, cst.Call):
             # ``session or requests.Session()``: the default's type, unless the given object is
-            # known to be of another (a caller's object of unknown type stands in for the default)
+            # known to be of another (a caller's object of unknown type stands in for the default);
+            # not ``session or SHARED`` (an object configured elsewhere: adapters mounted on it)
             default = self.type_of(expr.right, scope, depth + 1)
             given = self.type_of(expr.left, scope, depth + 1)
             return default if given in (None, default) else None

@@ -511,7 +511,7 @@ def _retry_try(node, flag: Optional[str] = None) -> bool:
     loop goes round before it (``if attempt < n: sleep(...); continue`` then ``raise``)."""
     leaves = any(type(n) in _EXITS or (flag is not None and type(n) is ast.Assign and any(
         type(t) is ast.Name and t.id == flag for t in n.targets)) for n in _own_nodes(node.body + node.orelse)) \
-        or any(h.body and type(h.body[-1]) is ast.Continue for h in node.handlers)
+        or any(any(type(n) is ast.Continue for n in _own_nodes(h.body)) for h in node.handlers)
     return leaves and any(not (h.body and type(h.body[-1]) in _LEAVES)
                           or any(type(n) is ast.Continue for n in _own_nodes(h.body)) for h in node.handlers)
 
