@@ -107,8 +107,8 @@ class RetryWithoutJitter(PolicyRule):
             for binding in self.ctx.lookup(name, self.ctx.scope) or ():
                 if binding.kind in ("assign", "aug") and binding.value is not None and not _pure(binding.value):
                     return False  # ``delay = random.uniform(1, 2)`` before the loop: drawn per client
-                if binding.kind in ("for", "with", "unpack", "other"):
-                    return False
+                if binding.kind in ("for", "with", "unpack", "other", "import"):
+                    return False  # (an imported name the project pass could not read: nothing is guessed)
         return True
 
     def _short_growth(self, arg, loop, policy: RetryPolicy) -> bool:
