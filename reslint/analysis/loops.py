@@ -446,8 +446,10 @@ class LoopAnalyzer:
             return None  # each pass sends a corrected request (an LLM re-prompt): not a blind retry
         if handlers and all(self.local_errors_only(h, scope) or self._timed_wait(h, tries, scope) for h in handlers):
             return None  # IndexError, KeyError, queue.Empty…: a search or a wait, not a retry of I/O
-        # the loop variable, and the names bound from it in the loop (``this_port = port + i``)
-        per_pass = ({var} | _derived_names(nodes, lambda value, names: _reads(value, names | {var}))) \
+        # the loop variable, and the names computed from it in the loop (``this_port = port + i``,
+        # ``host = hosts[i]``; not a text that only names the attempt, ``key = f"{attempt}-..."``)
+        per_pass = ({var} | _derived_names(nodes, lambda value, names: isinstance(
+            value, (cst.BinaryOperation, cst.Subscript)) and _reads(value, names | {var}))) \
             if var is not None else set()
         if var is not None and any(self._uses(t.body, per_pass) for t in tries):
             return None  # the attempt changes what is tried (os.fstat(fd + i)): a search over items
