@@ -137,7 +137,10 @@ def apply(args: argparse.Namespace) -> None:
     of one repository; every verdict must name a finding of that sample, once."""
     path = HERE / f"{args.name.replace('/', '+')}.jsonl"
     records = load(path)
-    by_id = {r["id"]: r for r in records}
+    by_id: Dict[str, dict] = {}
+    for record in records:  # a gone copy keeps its identity: a verdict goes to the reported finding
+        if record["id"] not in by_id or record.get("reported", True):
+            by_id[record["id"]] = record
     seen = set()
     for line in Path(args.verdicts).read_text(encoding="utf-8").splitlines():
         if not line.strip():

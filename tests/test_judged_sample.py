@@ -86,3 +86,19 @@ def test_a_repeated_line_keeps_the_verdict_of_its_own_row_when_an_earlier_copy_g
     tool.main(["collect", str(repo), "--name", "o/r", "--commit", "c" * 40])
     rows = [json.loads(text) for text in path.read_text().splitlines()]
     assert [(r["row"], r["verdict"], r["reported"]) for r in rows] == [(5, "true", True), (4, "false", False)]
+
+
+def test_apply_gives_a_verdict_to_the_reported_finding_not_to_a_gone_copy_of_its_identity(tool, tmp_path):
+    # a judged finding that stopped being reported keeps its record; a later finding on the same
+    # line text may take its identity (seen in the sample: five such pairs)
+    path = tmp_path / "judged" / "o+r.jsonl"
+    path.parent.mkdir()
+    same = "app.py::RES101::requests.get(URL)::1"
+    path.write_text(json.dumps({"id": same, "file": "app.py", "row": 5, "code": "RES101", "reported": True}) + "\n" +
+                    json.dumps({"id": same, "file": "app.py", "row": 4, "code": "RES101", "reported": False,
+                                "verdict": "false", "reason": "the first copy"}) + "\n")
+    verdicts = tmp_path / "verdicts.jsonl"
+    verdicts.write_text(json.dumps({"id": same, "verdict": "true", "reason": "the second copy"}) + "\n")
+    tool.main(["apply", str(verdicts), "--name", "o/r"])
+    rows = [json.loads(text) for text in path.read_text().splitlines()]
+    assert [(r["row"], r["verdict"], r["reported"]) for r in rows] == [(5, "true", True), (4, "false", False)]
