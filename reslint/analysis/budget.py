@@ -297,6 +297,11 @@ def retry_time_limit_s(policy: RetryPolicy, settings) -> float:
     return settings.max_task_retry_time if policy.adapter.queued else settings.max_retry_time
 
 
+def retry_time_setting(policy: RetryPolicy) -> str:
+    """The setting :func:`retry_time_limit_s` reads for ``policy``, as messages name it."""
+    return "max-task-retry-time" if policy.adapter.queued else "max-retry-time"
+
+
 def fitted_timeout_s(policy: RetryPolicy, ctx: Context, body=None) -> Optional[float]:
     """The timeout (whole seconds, per phase) that the calls waiting forever (RES101) written in
     ``body`` (by default the scope ``policy`` retries; a decorator shared by several functions

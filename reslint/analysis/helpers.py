@@ -28,7 +28,7 @@ from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
-from reslint.analysis.loops import LoopAnalyzer, exits_on_success, own_nodes
+from reslint.analysis.loops import LoopAnalyzer, exits_on_success, logs, own_nodes
 from reslint.catalog import canonical, retries as cat
 from reslint.catalog.user import CALLER as CALLER_ENTRY, DECORATOR as DECORATOR_ENTRY, HelperEntry
 from reslint.libraries import RECURSIVE, REQUEUED, helper_adapter
@@ -481,8 +481,7 @@ class Helpers:
         for node in own_nodes(func.body):
             if not isinstance(node, cst.Call) or node is again or self.ctx.qualname(node.func, inner) in cat.SLEEPS:
                 continue
-            func_expr = node.func
-            if isinstance(func_expr, cst.Attribute) and func_expr.attr.value in _LOG_NAMES:
+            if logs(node):
                 continue
             if any(isinstance(n, cst.Name) and n.value == counter for arg in node.args for n in expressions(arg.value)):
                 return True
@@ -561,10 +560,6 @@ def _passed_arguments(call: cst.Call) -> List[cst.Arg]:
                        and isinstance(element.key, cst.SimpleString) and isinstance(element.key.evaluated_value, str)
                        and element.key.evaluated_value.isidentifier())
     return out
-
-
-#: methods of a logger: a log line that names the counter does not use it
-_LOG_NAMES = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 
 
 def _passes_itself_on(call: cst.Call, func: cst.FunctionDef) -> bool:

@@ -115,10 +115,10 @@ def _bare_call(statement) -> Optional[cst.Call]:
 def _logs_only(statement) -> bool:
     """A statement that only logs (``log.info(...)``, ``print(...)``)."""
     call = _bare_call(statement)
-    return call is not None and _logs(call)
+    return call is not None and logs(call)
 
 
-def _logs(call: cst.Call) -> bool:
+def logs(call: cst.Call) -> bool:
     """A log line: ``log.info(...)``, ``logger.warning(...)``, ``print(...)``."""
     func = call.func
     return (isinstance(func, cst.Attribute) and func.attr.value in _LOG_METHODS) or \
@@ -1375,7 +1375,7 @@ class LoopAnalyzer:
         waits = {id(n) for node in nodes if isinstance(node, cst.Call) and self.ctx.qualname(node.func) in cat.SLEEPS
                  for n in expressions(node)}
         for node in nodes:
-            if id(node) in waits or (isinstance(node, cst.Call) and _logs(node)):
+            if id(node) in waits or (isinstance(node, cst.Call) and logs(node)):
                 continue
             if isinstance(node, cst.Call) and self.ctx.qualname(node.func) not in cat.SLEEPS:
                 for arg in node.args:
@@ -1385,6 +1385,65 @@ class LoopAnalyzer:
                     isinstance(n, cst.Name) and n.value in names for e in node.slice for n in expressions(e)):
                 return True
         return False
+
+    def grows_without_chance(self, arg, loop, counter: Optional[str], attempts, scope, short_s: float) -> bool:
+        """A wait of unknown length that grows with the attempts by arithmetic alone: it reads the
+        attempt number (``self.retry_delay * 2 ** attempt``) or a delay the loop steps itself
+        (``delay *= 2``, ``delay = min(delay * 2, cap)``), and nothing in it, nor in the names it
+        reads, comes from a call that could draw at random (only ``min``, ``max`` and the like).
+        Its base is a parameter or an attribute, but every client sleeps the same schedule; not
+        when every wait ``attempts`` reach stays under ``short_s`` seconds. ``counter``: the name
+        that numbers the attempts; ``scope``: where the names resolve."""
+        if not _pure(arg):
+            return False
+        reads = {n.value for n in expressions(arg) if isinstance(n, cst.Name)}
+        stepped = set()
+        for node in own_nodes(loop.body):
+            if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and not _pure(node.value) and \
+                    node.target.value in reads:
+                return False  # ``delay += random.uniform(0, 1)``: drawn in the loop
+            if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and \
+                    isinstance(node.operator, _GROWTH) and _pure(node.value):
+                stepped.add(node.target.value)
+            elif isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                name = node.targets[0].target.value
+                if _pure(node.value) and name in {n.value for n in expressions(node.value) if isinstance(n, cst.Name)}:
+                    stepped.add(name)  # ``delay = min(delay * 2, cap)``
+        if not ((counter is not None and counter in reads) or reads & stepped):
+            return False
+        if reads <= stepped and self._short_growth(arg, loop, attempts, scope, short_s):
+            return False
+        for name in reads - {counter}:
+            for binding in self.ctx.lookup(name, scope) or ():
+                if binding.kind in ("assign", "aug") and binding.value is not None and not _pure(binding.value):
+                    return False  # ``delay = random.uniform(1, 2)`` before the loop: drawn per client
+                if binding.kind in ("for", "with", "unpack", "other", "import"):
+                    return False  # (an imported name the project pass could not read: nothing is guessed)
+        return True
+
+    def _short_growth(self, arg, loop, attempts, scope, short_s: float) -> bool:
+        """``sleep(delay)`` where ``delay = 0.1`` before the loop and ``delay *= 2`` (or ``+=``) in
+        it, with numbers: whether every wait the attempts reach stays below ``short_s`` seconds
+        (the largest is the start stepped once per wait but the first)."""
+        if not isinstance(arg, cst.Name) or not isinstance(attempts, int):
+            return False
+        steps = [n for n in own_nodes(loop.body) if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name)
+                 and n.target.value == arg.value]
+        start = [b for b in self.ctx.lookup(arg.value, scope) or () if b.kind == "assign"]
+        if len(steps) != 1 or len(start) != 1 or not isinstance(steps[0].value, (cst.Integer, cst.Float)) or \
+                not isinstance(start[0].value, (cst.Integer, cst.Float)):
+            return False
+        value, step = float(start[0].value.evaluated_value), float(steps[0].value.evaluated_value)
+        for _ in range(max(attempts - 2, 0)):
+            if isinstance(steps[0].operator, cst.MultiplyAssign):
+                value *= step
+            elif isinstance(steps[0].operator, cst.AddAssign):
+                value += step
+            else:
+                return False
+            if value >= short_s:
+                return False
+        return value < short_s
 
     # -- endless polls ---------------------------------------------------------------------
     def endless_poll(self, loop, nodes, scope) -> Optional[RetryPolicy]:
@@ -1597,6 +1656,18 @@ def _gated_continue(handler: cst.ExceptHandler) -> Optional[cst.If]:
         if isinstance(stmt, cst.If) and any(isinstance(n, cst.Continue) for n in nodes_within(stmt.body, _OWN_LOOP)):
             return stmt
     return None
+
+
+#: builtins a wait may be computed with that draw nothing at random
+_WAIT_ARITHMETIC = frozenset({"min", "max", "abs", "round", "int", "float", "pow"})
+#: in-place steps that grow a delay (``delay *= 2``, ``delay += step``)
+_GROWTH = (cst.MultiplyAssign, cst.AddAssign, cst.PowerAssign, cst.LeftShiftAssign)
+
+
+def _pure(expr) -> bool:
+    """Whether ``expr`` calls nothing but builtins that draw nothing (``min(delay * 2, cap)``)."""
+    return all(not isinstance(n, cst.Call) or (isinstance(n.func, cst.Name) and n.func.value in _WAIT_ARITHMETIC)
+               for n in expressions(expr))
 
 
 def _conjuncts(test) -> List[cst.BaseExpression]:

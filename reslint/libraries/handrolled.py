@@ -93,12 +93,11 @@ class Recursive(HandRolled):
     write_label = "a retry by recursion"
     layer_label = "recursive retry"
 
-    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
-        return {
-            Remedy.TIME_CAP: "pass a deadline computed before the first call and stop once `time.monotonic()` "
-                             "passes it",
-            Remedy.BOUNDS: "compare the attempt counter with a limit before calling again",
-        }.get(remedy)
+    advice_text = {
+        Remedy.TIME_CAP: "pass a deadline computed before the first call and stop once `time.monotonic()` "
+                         "passes it",
+        Remedy.BOUNDS: "compare the attempt counter with a limit before calling again",
+    }
 
 
 class Requeued(Recursive):
@@ -114,14 +113,12 @@ class Requeued(Recursive):
     write_label = "a task that queues itself again"
     layer_label = "task re-enqueue retry"
 
-    def advice(self, remedy: Remedy, policy: RetryPolicy, limit_s: float = 0.0) -> Optional[str]:
-        return {
-            Remedy.TIME_CAP: "pass the first attempt's time on and stop queueing the task once the retries have "
-                             "taken long enough",
-            Remedy.BOUNDS: "compare the attempt counter with a limit before queueing the task again",
-            Remedy.BACKOFF: "queue it again with a jittered, growing delay (the queue's countdown or delay "
-                            "option)",
-        }.get(remedy)
+    advice_text = {
+        Remedy.TIME_CAP: "pass the first attempt's time on and stop queueing the task once the retries have "
+                         "taken long enough",
+        Remedy.BOUNDS: "compare the attempt counter with a limit before queueing the task again",
+        Remedy.BACKOFF: "queue it again with a jittered, growing delay (the queue's countdown or delay option)",
+    }
 
 
 class ProjectHelper(RetryAdapter):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from reslint.analysis.budget import fitted_timeout_s, retry_time_limit_s
+from reslint.analysis.budget import fitted_timeout_s, retry_time_limit_s, retry_time_setting
 from reslint.analysis.deadlines import grpc_deadline_value
 from reslint.analysis.timeouts import MISSING, called_name, read_call_timeout, subscription
 from reslint.catalog import ONCE_DONE_METHODS
@@ -239,8 +239,7 @@ class MissingTimeout(Rule):
             if seconds is None or seconds >= self.settings.default_timeout_for(spec.category):
                 continue
             if best is None or seconds < best[0]:
-                setting = "max-task-retry-time" if policy.adapter.queued else "max-retry-time"
-                best = (seconds, setting, retry_time_limit_s(policy, self.settings))
+                best = (seconds, retry_time_setting(policy), retry_time_limit_s(policy, self.settings))
         return best
 
 

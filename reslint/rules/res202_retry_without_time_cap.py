@@ -10,7 +10,7 @@ import libcst as cst
 import math
 
 from reslint.analysis.budget import call_time, caps_attempts_only, describe, fitted_timeout_s, known_body_time, \
-    retry_time_limit_s, worst_case
+    retry_time_limit_s, retry_time_setting, worst_case
 from reslint.diagnostics import Applicability
 from reslint.model.policy import RetryPolicy
 from reslint.model.remedy import FixContext, Remedy
@@ -90,7 +90,7 @@ class RetryWithoutTimeCap(PolicyRule):
                     total = waits_only
             if total is not None and not (is_number(total) and total > limit):
                 continue  # shown short, or not shown long: an unknown value is never the fault
-            setting = "max-task-retry-time" if queued else "max-retry-time"
+            setting = retry_time_setting(policy)
             verdict = f"> {setting} ({limit:g} s){forever}" if is_number(total) else "(unbounded)"
             adapter = policy.adapter
             advice = adapter.advice(Remedy.TIME_CAP, policy, limit) or ADVICE
