@@ -2255,3 +2255,30 @@ def test_reenqueue_methods_are_the_task_queues_own():
         owners.append(getattr(pytest.importorskip(module), attribute))
     for method in sorted(REENQUEUE_METHODS):
         assert any(callable(getattr(owner, method, None)) for owner in owners), method
+
+
+# -- libraries whose requests hand back every status ------------------------------------------------
+#: (library, the module holding its status error's only raise, that error, the method raising it)
+STATUS_RAISES = {"requests": ("models.py", "HTTPError", "raise_for_status"),
+                 "httpx": ("_models.py", "HTTPStatusError", "raise_for_status")}
+
+
+@pytest.mark.parametrize("library", sorted(retries.STATUS_RETURNING_LIBRARIES))
+def test_status_returning_libraries_raise_for_status_only_when_asked(library):
+    """RES204 reads a catch-all around nothing but such a library's request as a catch of its
+    transport errors: the library must raise its status error in one place, ``raise_for_status``
+    (urllib3 has no status error: a response of any status comes back)."""
+    package = Path(importlib.import_module(library).__file__).parent
+    if library not in STATUS_RAISES:
+        assert not any("StatusError" in name for name in dir(importlib.import_module(f"{library}.exceptions")))
+        return
+    module, error, method = STATUS_RAISES[library]
+    raises = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for func in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+            for node in ast.walk(func):
+                if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and \
+                        isinstance(node.exc.func, ast.Name) and node.exc.func.id == error:
+                    raises.append((path.name, func.name))
+    assert raises == [(module, method)]

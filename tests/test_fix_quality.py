@@ -531,7 +531,7 @@ COMMENT_CASES = {
             wait=wait_random_exponential(max=5),
         )
         def fetch(url):
-            return session.get(url, timeout=5)
+            return session.get(url, timeout=5).json()
         """, """\
         @retry(
             retry=retry_if_exception_type((requests.ConnectionError, requests.Timeout)),  # anything: the vendor raises bare Exception
@@ -539,7 +539,7 @@ COMMENT_CASES = {
             wait=wait_random_exponential(max=5),
         )
         def fetch(url):
-            return session.get(url, timeout=5)
+            return session.get(url, timeout=5).json()
         """, "Retry only `(requests.ConnectionError, requests.Timeout)`"
              + left("# anything: the vendor raises bare Exception")),
     "tenacity open circuit": ("RES501", """\

@@ -51,7 +51,7 @@ def test_while_not_done_with_pass_is_an_endless_immediate_retry(linter):
             done = False
             while not done:
                 try:
-                    r = session.get('u', timeout=5)
+                    r = session.get('u', timeout=5).json()
                     done = True
                 except Exception:
                     pass
@@ -385,7 +385,7 @@ def test_range_over_a_parameter_is_a_retry_with_unknown_attempts(linter):
         def f(n):
             for i in range(n):
                 try:
-                    return session.get('u', timeout=5)
+                    return session.get('u', timeout=5).json()
                 except Exception:
                     time.sleep(2)
         """) == [(5, "RES204"), (6, "RES201")]
@@ -658,7 +658,7 @@ def test_a_retry_on_a_failed_response_and_an_error_is_still_a_retry(linter):
                 try:
                     r = session.get('u', timeout=5)
                     if r.ok:
-                        return r
+                        return r.json()
                 except Exception:
                     pass
                 time.sleep(2 ** attempt)

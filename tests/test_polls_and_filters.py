@@ -357,6 +357,45 @@ def test_raise_for_status_for_5xx_only_in_a_loop(linter):
     assert found(linter, unguarded) == [(7, "RES204")]
 
 
+# -- a catch-all around nothing but a request: a 4xx comes back as a response -----------------------
+def _sent(attempt: str) -> str:
+    return ("def tts(url, payload):\n    for attempt in range(3):\n        try:\n"
+            f"{attempt}"
+            "        except Exception as exc:\n            print(exc)\n"
+            "            time.sleep(random.uniform(0, 2 ** attempt))\n            continue\n"
+            "        if response.status_code in RETRIED:\n            continue\n        return response\n")
+
+
+@pytest.mark.parametrize("attempt, expected", [
+    # requests and httpx hand back every status: the catch-all sees connection errors and timeouts
+    ("            response = requests.post(url, json=payload, timeout=60)\n", []),
+    ("            log.info('sending')\n            response = session.post(url, json=payload, timeout=(3, 30))\n",
+     []),
+    ("            response = httpx.post(url, json=payload, timeout=30)\n", []),
+    # raise_for_status(), a parse of the body, a call of the project's, a raise: what it catches is no
+    # longer the transport alone
+    ("            response = requests.post(url, json=payload, timeout=60)\n            response.raise_for_status()\n",
+     [(6, "RES204")]),
+    ("            response = requests.post(url, json=payload, timeout=60).json()\n", [(5, "RES204")]),
+    ("            response = requests.post(url, json=build(payload), timeout=60)\n", [(5, "RES204")]),
+    ("            response = requests.post(url, json=payload, timeout=60)\n"
+     "            if not response.ok:\n                raise RuntimeError(response.text)\n", [(7, "RES204")]),
+    # urllib raises HTTPError on a 4xx: a catch-all around it retries client errors
+    ("            response = urllib.request.urlopen(url, timeout=60)\n", [(5, "RES204")]),
+])
+def test_a_catch_all_around_a_bare_request(linter, attempt, expected):
+    head = "import logging\nimport urllib.request\n\nimport httpx\n\nlog = logging.getLogger()\n\n\n"
+    assert [f for f in found(linter, head + _sent(attempt)) if f[1] == "RES204"] == \
+        [(row + 8, code) for row, code in expected]
+
+
+@pytest.mark.parametrize("raising, expected", [("", []), ("    r.raise_for_status()\n", [(1, "RES204")])])
+def test_a_library_retry_of_a_function_that_only_sends(linter, raising, expected):
+    body = ("@retry(stop=stop_after_attempt(3), wait=wait_fixed(2))\ndef fetch(url):\n"
+            "    r = session.get(url, timeout=5)\n" + raising + "    return r\n")
+    assert [f for f in found(linter, body) if f[1] == "RES204"] == expected
+
+
 # -- clients configured elsewhere ----------------------------------------------------------------
 @pytest.mark.parametrize("body, expected", [
     # the client takes its timeouts from the pool: the pool is judged, never the client
@@ -611,9 +650,9 @@ def wait_ready(client):
     ("r = redis.Redis(socket_timeout=5, socket_connect_timeout=5)\n            r.close()", "break", []),
     # the answer leaves the attempt, or the attempt writes: a retry
     ("return session.get('https://api.example.invalid/items', timeout=5).json()", "", [(6, "RES204"), (7, "RES201")]),
-    ("session.put('https://api.example.invalid/items/1', json={}, timeout=5)", "break", [(6, "RES204"), (7, "RES201")]),
-    ("session.post('https://api.example.invalid/items', json={}, timeout=5)", "break",
-     [(4, "RES402"), (6, "RES204"), (7, "RES201")]),
+    # (a catch-all around a bare request catches only its transport errors: no RES204)
+    ("session.put('https://api.example.invalid/items/1', json={}, timeout=5)", "break", [(7, "RES201")]),
+    ("session.post('https://api.example.invalid/items', json={}, timeout=5)", "break", [(4, "RES402"), (7, "RES201")]),
     # a project function: what it does is not known here
     ("client.refresh_all()", "break", [(6, "RES204"), (7, "RES201")]),
 ])

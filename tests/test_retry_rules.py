@@ -37,7 +37,9 @@ def findings(linter, body):
     # tenacity: caps, waits, predicates
     ("@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(4) | stop_after_delay(30), "
      "wait=wait_random_exponential(max=5))\ndef f():\n    return session.get('u', timeout=(2, 5))\n", []),
-    ("@retry\ndef f():\n    return session.get('u', timeout=(2, 5))\n", [(1, "RES203"), (1, "RES204"), (1, "RES205")]),
+    ("@retry\ndef f():\n    return session.get('u', timeout=(2, 5)).json()\n", [(1, "RES203"), (1, "RES204"), (1, "RES205")]),
+    # what it retries can only fail on the request's transport: every exception is a transient one
+    ("@retry\ndef f():\n    return session.get('u', timeout=(2, 5))\n", [(1, "RES203"), (1, "RES205")]),
     ("@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(4) & stop_after_delay(30), "
      "wait=wait_random_exponential(max=5))\ndef f():\n    return session.get('u', timeout=(2, 5))\n", [(1, "RES203")]),
     ("@retry(retry=retry_if_exception_type(T), stop=stop_after_attempt(4) | stop_after_delay(30), "
@@ -57,7 +59,7 @@ def findings(linter, body):
      "def f():\n    return session.get('u', timeout=(2, 5))\n", [(1, "RES201")]),
     # stamina defaults are safe; overrides are not
     ("@stamina.retry(on=T)\ndef f():\n    return session.get('u', timeout=(2, 5))\n", []),
-    ("@stamina.retry(on=Exception)\ndef f():\n    return session.get('u', timeout=(2, 5))\n", [(1, "RES204")]),
+    ("@stamina.retry(on=Exception)\ndef f():\n    return session.get('u', timeout=(2, 5)).json()\n", [(1, "RES204")]),
     # urllib3
     ("p = Retry(total=3, status_forcelist=[500, 502])\n", [(1, "RES205")]),
     ("p = Retry(total=3, backoff_factor=0.5, status_forcelist=[500, 502])\n", [(1, "RES201")]),
@@ -70,7 +72,7 @@ def findings(linter, body):
      "        except T:\n            time.sleep(random.uniform(0, 2))\n", [(2, "RES203")]),
     ("def f():\n    for attempt in range(4):\n        try:\n            return session.get('u', timeout=(2, 5))\n"
      "        except T:\n            time.sleep(2 ** attempt)\n", [(6, "RES201")]),
-    ("def f():\n    for attempt in range(3):\n        try:\n            return session.get('u', timeout=(2, 5))\n"
+    ("def f():\n    for attempt in range(3):\n        try:\n            return session.get('u', timeout=(2, 5)).json()\n"
      "        except Exception:\n            time.sleep(random.uniform(0, 2 ** attempt))\n", [(5, "RES204")]),
     ("def f():\n    for attempt in range(3):\n        try:\n            return session.get('u', timeout=(2, 5))\n"
      "        except T:\n            continue\n", [(2, "RES205")]),
@@ -258,7 +260,7 @@ def test_narrowing_does_not_shadow_a_builtin(linter):
 
         @retry(stop=stop_after_attempt(3) | stop_after_delay(10), wait=wait_random_exponential())
         def fetch():
-            return get("https://example.invalid", timeout=5)
+            return get("https://example.invalid", timeout=5).json()
 
 
         def ping(host):
@@ -282,7 +284,7 @@ def test_narrowing_does_not_shadow_a_builtin(linter):
 
 def test_narrowing_is_unsafe_and_uses_the_library_of_the_calls(linter):
     body = ("@retry(stop=stop_after_attempt(3) | stop_after_delay(20), wait=wait_random_exponential(max=5))\n"
-            "def f():\n    return session.get('u', timeout=5)\n")
+            "def f():\n    return session.get('u', timeout=5).json()\n")
     assert fix_text(linter, HEAD + body, "m.py", unsafe=False).text is None
     assert fixed(linter, body, unsafe=True) == body.replace(
         "wait_random_exponential(max=5))",
@@ -420,7 +422,7 @@ def test_a_retry_decorator_on_a_function_that_swallows_every_error_is_no_retry(l
 
 def test_a_policy_shared_by_a_generator_and_a_function_is_still_judged(linter):
     body = ("again = retry(stop=stop_after_attempt(3))\n\n\n@again\ndef pages():\n    yield from source()\n\n\n"
-            "@again\ndef page():\n    return session.get('u', timeout=5)\n")
+            "@again\ndef page():\n    return session.get('u', timeout=5).json()\n")
     assert (1, "RES204") in findings(linter, body)
 
 

@@ -740,7 +740,7 @@ def test_a_dramatiq_actor_leaves_what_it_does_not_set_to_the_middleware(default)
     body = """
         @dramatiq.actor
         def sync(x):
-            requests.post("https://e.invalid", json={}, timeout=5)
+            requests.post("https://e.invalid", json={}, timeout=5).raise_for_status()
         """
     assert rows(default, DRAMATIQ, body) == [(4, "RES402")]
     # a count of its own does not make the predicate its own; naming errors to fail does
@@ -881,7 +881,7 @@ def test_a_huey_instance_of_another_module_spells_tasks(tmp_path):
              "shop/__init__.py": "",
              "shop/queue.py": "from huey import RedisHuey\n\nhuey = RedisHuey('shop')\n",
              "shop/tasks.py": "import requests\nfrom .queue import huey\n\n\n@huey.task(retries=3, retry_delay=30)\n"
-                              "def mail(x):\n    requests.post('https://m.invalid', json={}, timeout=5)\n"}
+                              "def mail(x):\n    requests.post('https://m.invalid', json={}, timeout=5).raise_for_status()\n"}
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
@@ -905,7 +905,7 @@ BACKOFF = Retry(max=3, interval=[5, 10, 20])
 """
     body = """
         def charge(order_id):
-            requests.post("https://p.invalid/charges", json={"id": order_id}, timeout=5)
+            requests.post("https://p.invalid/charges", json={"id": order_id}, timeout=5).raise_for_status()
 
         def fetch(order_id):
             return requests.get("https://p.invalid/orders", timeout=5).json()

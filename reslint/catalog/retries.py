@@ -210,6 +210,16 @@ TRANSIENT_ERRORS: Dict[str, Tuple[str, ...]] = {
 }
 
 
+#: The HTTP client libraries whose requests raise only transport errors (a refused or reset
+#: connection, a timeout, a malformed URL) and hand back every status, 4xx and 5xx included, as
+#: a response unless the code asks for an exception with ``raise_for_status()``: the one place
+#: each raises its status error (requests/models.py ``Response.raise_for_status``, ``HTTPError``;
+#: httpx/_models.py ``Response.raise_for_status``, ``HTTPStatusError``), and urllib3's
+#: ``request``/``urlopen`` return a response of any status (urllib3/_request_methods.py). Not
+#: ``urllib.request.urlopen`` (``HTTPError`` on any 4xx or 5xx), not the model SDKs (an exception per
+#: status), not aiohttp (a session built with ``raise_for_status=True`` raises on every request).
+STATUS_RETURNING_LIBRARIES: FrozenSet[str] = frozenset({"requests", "httpx", "urllib3"})
+
 #: The builtin exceptions of the operating system (``OSError`` and its subclasses: a refused or
 #: reset connection, a timeout, a file another process holds), which code raises to ask for another
 #: attempt as a library's transient error is; any other builtin (``ValueError``, ``RuntimeError``)

@@ -8,8 +8,8 @@ from typing import Callable, Optional, Sequence, Tuple
 import libcst as cst
 
 from reslint.analysis.breakers import open_circuit_retry
-from reslint.analysis.loops import FATAL_4XX, gives_up_on_some, is_raise_for_status, own_nodes, separated_before, \
-    statuses_raising, unguarded_raise_for_status
+from reslint.analysis.loops import FATAL_4XX, gives_up_on_some, is_raise_for_status, logs, own_nodes, \
+    separated_before, statuses_raising, unguarded_raise_for_status
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog import canonical
 from reslint.catalog import retries as cat
@@ -87,6 +87,8 @@ class RetryOnAnyError(PolicyRule):
             return None  # re-asks after a reply that does not parse, which only a broad predicate catches
         if retried.classified and (retried.kind is RetriedKind.ANY or set(retried.types) & cat.CATCH_ALL):
             return None  # its handlers test each error and give up on those they do not retry
+        if (retried.kind is RetriedKind.ANY or set(retried.types) & cat.CATCH_ALL) and self._sends_only(policy):
+            return None  # all it can fail on is a request's transport: what a narrowing would retry
         if retried.kind is RetriedKind.ANY:
             return "retries every exception" + (" (the default predicate)" if retried.default else but(retried))
         if retried.kind not in (RetriedKind.TYPES, RetriedKind.FUNCTION):
@@ -301,6 +303,9 @@ class RetryOnAnyError(PolicyRule):
             if found is None:
                 continue
             kind, name = found
+            guarded = _guarded_by(handler, policy.node)
+            if kind is CATCH_ALL and guarded is not None and transport_only(guarded.body, self.ctx):
+                continue  # ``try: r = requests.post(...) except Exception:``: a 4xx is a response, not an error
             if kind is CATCH_ALL:
                 self.report(handler, f"{layer} catches `{name}`: {WHY}; catch the transient errors only",
                             fix=self._narrow_handler(policy, handler))
@@ -310,20 +315,55 @@ class RetryOnAnyError(PolicyRule):
                 self.report(handler, f"{layer} retries `{name}` while `raise_for_status()` turns every 4xx "
                                      f"into one: {WHY}; check the status code before retrying")
 
+    def _sends_only(self, policy: RetryPolicy) -> bool:
+        """Whether the retried function does nothing that can fail but send its HTTP requests
+        (:func:`transport_only`)."""
+        scope = self.ctx.retried.scope_of(policy)
+        if scope is None:
+            return False
+        node = scope.node
+        body = node.body if isinstance(node, (cst.FunctionDef, cst.Lambda)) else node
+        return transport_only(body, self.ctx)
+
     def _narrow_handler(self, policy: RetryPolicy, handler: cst.ExceptHandler) -> Optional[FixPlan]:
         """``except Exception:`` → ``except (the transient errors, the code's own):``, from what
         the ``try`` body it catches for calls and raises."""
         scope = self.ctx.retried.scope_of(policy)
         if scope is None or not isinstance(handler.type, (cst.Name, cst.Attribute)):
             return None
-        guarded = next((n for n in own_nodes(scope.node)
-                        if isinstance(n, cst.Try) and any(h is handler for h in n.handlers)), None)
+        guarded = _guarded_by(handler, scope.node)
         narrowing = self._narrowing(policy, guarded.body, self.ctx.scope) if guarded is not None else None
         if narrowing is None:
             return None
         text, imports, said = narrowing
         return FixPlan(f"Catch only `{text}`{said}", Applicability.UNSAFE,
                        ((handler.type, cst.parse_expression(text)),), imports)
+
+
+def _guarded_by(handler: cst.ExceptHandler, within) -> Optional[cst.Try]:
+    """The ``try`` of ``within`` (a loop or a function, not its nested ones) that ``handler`` belongs to."""
+    return next((n for n in own_nodes(within) if isinstance(n, cst.Try) and any(h is handler for h in n.handlers)),
+                None)
+
+
+def transport_only(body, ctx) -> bool:
+    """Whether all ``body`` (a ``try`` body, a retried function's) can fail on is the transport of
+    the HTTP requests it sends: it sends at least one, each with a library that hands back every
+    status as a response (catalog ``STATUS_RETURNING_LIBRARIES``), it calls nothing else but log
+    lines, raises nothing itself and holds no loop or function whose calls this would not see. A
+    catch-all around it then catches the connection errors and timeouts a narrowed one would (and
+    a malformed URL, a bug no narrowing to the transport errors tells apart either)."""
+    sent = False
+    for node in own_nodes(body):
+        if isinstance(node, (cst.Raise, cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            return False
+        if not isinstance(node, cst.Call) or logs(node):
+            continue
+        reading = read_call_timeout(node, ctx)
+        if reading is None or reading.spec.qualname.split(".")[0] not in cat.STATUS_RETURNING_LIBRARIES:
+            return False
+        sent = True
+    return sent
 
 
 def _listed(names: Sequence[str]) -> str:
