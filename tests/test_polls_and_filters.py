@@ -102,6 +102,11 @@ def test_polls(linter, body, expected):
     "        if state == DONE:\n            return True\n        time.sleep(5)\n",
     "def f(job):\n    while True:\n        items = session.get(f'u/{job}', timeout=5).json()['items']\n"
     "        if len(items) > 0:\n            return items\n        time.sleep(5)\n",
+    # a counter that only a log line and the wait read counts the checks and bounds nothing
+    "def f():\n    checks = 0\n    while True:\n        if session.get('u', timeout=5).ok:\n            return True\n"
+    "        checks += 1\n        print(f'not ready after {checks} checks')\n        time.sleep(min(2 ** checks, 30))\n",
+    "def f():\n    checks = 0\n    while True:\n        if session.get('u', timeout=5).ok:\n            return True\n"
+    "        checks = checks + 1\n        time.sleep(5)\n",
 ])
 def test_an_endless_poll_of_a_remote_call_is_reported(linter, body):
     row = next(i for i, line in enumerate(body.splitlines(), 1) if line.lstrip().startswith("while "))
@@ -124,6 +129,9 @@ def test_an_endless_poll_says_it_is_a_poll_with_no_deadline(linter):
     "        if resp.json()['state'] == 'done':\n            return resp.json()\n        time.sleep(5)\n",
     "def f():\n    n = 0\n    while True:\n        n += 1\n        if session.get('u', timeout=5).ok or n > 10:\n"
     "            break\n        time.sleep(1)\n",
+    # a counter handed to a function of the project may be compared there
+    "def f():\n    n = 0\n    while True:\n        n += 1\n        if session.get('u', timeout=5).ok:\n"
+    "            break\n        give_up_after(n, 10)\n        time.sleep(1)\n",
     # local state: no remote call
     "import os\n\n\ndef f(path):\n    while not os.path.exists(path):\n        time.sleep(1)\n",
     "def f(thread):\n    while not thread.is_alive():\n        time.sleep(1)\n",

@@ -1458,15 +1458,16 @@ class LoopAnalyzer:
         it calls nothing but the remote call, sleeps, loggers, builtins and methods of what the
         call returned (a worker that handles what it fetches, ``handle(job)``, is no poll); it
         sends the same request each pass (a page cursor it rebinds makes a walk over pages); it
-        has no nested loop and steps no counter (:func:`_stepped_names`); its condition and exit
+        has no nested loop and steps no counter that anything but its step, a sleep or a log line
+        reads (:func:`_tested_counters`: ``attempt += 1`` kept for a log line is no bound); its condition and exit
         tests read nothing but the answer, names bound only from it, constants and builtins that
         compute a value (``tries < 10``, ``self.closed`` or ``expired`` may be a bound reslint
         cannot evaluate); and no clock bounds it."""
         if not isinstance(loop, cst.While) or loop.orelse is not None or \
-                any(isinstance(n, (cst.For, cst.While)) for n in nodes) or _stepped_names(nodes):
+                any(isinstance(n, (cst.For, cst.While)) for n in nodes):
             return None
         sleeps = [n for n in nodes if isinstance(n, cst.Call) and self.ctx.qualname(n.func, scope) in cat.SLEEPS]
-        if not sleeps:
+        if not sleeps or _tested_counters(loop, nodes, sleeps):
             return None
         calls = [n for n in list(expressions(loop.test)) + nodes if isinstance(n, cst.Call)]
         remote = {id(c) for c in calls if self._remote_call(c, scope)}
@@ -1825,6 +1826,26 @@ def _stepped_names(nodes) -> set:
         if steps or names & _read_names(value):
             stepped |= names
     return stepped
+
+
+def _tested_counters(loop, nodes, sleeps) -> set:
+    """The counters of ``loop`` (:func:`_stepped_names`) that something may compare with a bound:
+    read by the loop's test or by its body anywhere but their own step (``i += 1``, ``i = i + 1``),
+    a sleep's length (``sleep(2 ** attempt)``) or a log line, which count the attempts and bound
+    nothing."""
+    stepped = _stepped_names(nodes)
+    if not stepped:
+        return set()
+    spared = set()  # ids of the nodes whose reads of a counter bound nothing
+    for node in nodes:
+        steps = (isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name)) or \
+            (isinstance(node, cst.Assign) and _read_names(node.value) & set().union(
+                *(_target_names(t.target) for t in node.targets)))
+        if steps or any(node is s for s in sleeps) or (isinstance(node, cst.Call) and logs(node)):
+            spared.update(id(n) for n in nodes_within(node))
+    read = {n.value for n in list(expressions(loop.test)) + list(nodes)
+            if isinstance(n, cst.Name) and n.value in stepped and id(n) not in spared}
+    return read
 
 
 def _bound_names(nodes) -> set:
