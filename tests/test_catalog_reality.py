@@ -2282,3 +2282,16 @@ def test_status_returning_libraries_raise_for_status_only_when_asked(library):
                         isinstance(node.exc.func, ast.Name) and node.exc.func.id == error:
                     raises.append((path.name, func.name))
     assert raises == [(module, method)]
+
+
+def test_local_resource_errors_are_host_errors_and_no_network_ones():
+    """RES201 reads a retry of these alone as a wait for a neighbour on the same host: each is an
+    OSError of a file or a process, never a connection error or a timeout, or SQLite's error."""
+    import sqlite3
+    for name in sorted(retries.LOCAL_RESOURCE_ERRORS):
+        if "." in name:
+            module, _, attr = name.rpartition(".")
+            assert module == "sqlite3" and issubclass(getattr(sqlite3, attr), sqlite3.Error)
+            continue
+        error = getattr(builtins, name)
+        assert issubclass(error, OSError) and not issubclass(error, (ConnectionError, TimeoutError, socket.gaierror))

@@ -404,6 +404,29 @@ def test_a_library_retry_of_a_function_that_only_sends(linter, raising, expected
     assert [f for f in found(linter, body) if f[1] == "RES204"] == expected
 
 
+# -- a retry that waits for a neighbour on the same host ----------------------------------------------
+@pytest.mark.parametrize("caught, expected", [
+    ("PermissionError", []),
+    ("(PermissionError, BlockingIOError)", []),
+    ("sqlite3.OperationalError", []),
+    # a network error too: judged as any retry
+    ("(PermissionError, requests.ConnectionError)", [(8, "RES201")]),
+    ("OSError", [(8, "RES201")]),
+])
+def test_a_retry_of_local_resource_errors_needs_no_jitter(linter, caught, expected):
+    body = ("import sqlite3\n\n\ndef write(path, text):\n    delay = 0.5\n    for attempt in range(5):\n"
+            "        try:\n            with open(path, 'w') as f:\n                f.write(text)\n            return\n"
+            f"        except {caught}:\n            time.sleep(delay)\n            delay *= 2\n")
+    assert [f for f in found(linter, body) if f[1] == "RES201"] == [(row + 4, code) for row, code in expected]
+
+
+@pytest.mark.parametrize("caught, expected", [("PermissionError", []), ("Exception", [(1, "RES201")])])
+def test_a_library_retry_of_local_resource_errors_needs_no_jitter(linter, caught, expected):
+    body = (f"@retry(retry=retry_if_exception_type({caught}), stop=stop_after_attempt(5), wait=wait_fixed(2))\n"
+            "def write(path, text):\n    with open(path, 'w') as f:\n        f.write(text)\n")
+    assert [f for f in found(linter, body) if f[1] == "RES201"] == expected
+
+
 # -- clients configured elsewhere ----------------------------------------------------------------
 @pytest.mark.parametrize("body, expected", [
     # the client takes its timeouts from the pool: the pool is judged, never the client

@@ -13,10 +13,11 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from reslint import libraries
+from reslint.catalog import retries as cat
 from reslint.catalog.triggers import spells_import_string
 from reslint.semantics.context import Context
 from reslint.libraries.base import Site
-from reslint.model.policy import RetryPolicy, Role
+from reslint.model.policy import RetriedKind, RetryPolicy, Role
 from reslint.model.reader import PolicyReader
 
 #: the roles a constructor call can have, in the order they are tried (a name in two tables)
@@ -122,3 +123,14 @@ class Extractor:
         if role not in roles:
             return None
         return catalog_policy(self.ctx, entry, call, anchor, scope, role)
+
+
+def local_resource_only(policy: RetryPolicy) -> bool:
+    """Whether ``policy`` retries only errors of a resource on the caller's own host (a locked
+    file, a locked SQLite database: catalog ``LOCAL_RESOURCE_ERRORS``). Such a retry waits for a
+    neighbour to let go: no crowd of clients comes back to a recovering service in lockstep
+    (RES201). (A write it replays is still judged: a ``COMMIT`` refused as busy leaves the
+    transaction open, and the next attempt's ``INSERT`` joins it.)"""
+    retried = policy.retried
+    names = {t[len("builtins."):] if t.startswith("builtins.") else t for t in retried.types}
+    return retried.kind is RetriedKind.TYPES and bool(names) and names <= cat.LOCAL_RESOURCE_ERRORS

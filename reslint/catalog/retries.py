@@ -220,6 +220,18 @@ TRANSIENT_ERRORS: Dict[str, Tuple[str, ...]] = {
 #: status), not aiohttp (a session built with ``raise_for_status=True`` raises on every request).
 STATUS_RETURNING_LIBRARIES: FrozenSet[str] = frozenset({"requests", "httpx", "urllib3"})
 
+#: The errors of a resource on the caller's own host (https://docs.python.org/3/library/
+#: exceptions.html#os-exceptions): a file another process holds (``PermissionError`` on Windows
+#: while an editor or a virus scanner has it open; ``BlockingIOError`` from a non-blocking
+#: ``fcntl.flock``), a lock file that exists or a file not written yet, and SQLite's "database
+#: is locked" (``sqlite3.OperationalError``, https://docs.python.org/3/library/sqlite3.html: the
+#: database is a local file). A retry of these alone waits for a neighbour to let go, not for a
+#: shared service to recover: no crowd of clients comes back to it in lockstep (RES201).
+LOCAL_RESOURCE_ERRORS: FrozenSet[str] = frozenset({
+    "PermissionError", "BlockingIOError", "FileExistsError", "FileNotFoundError", "IsADirectoryError",
+    "NotADirectoryError", "InterruptedError", "sqlite3.OperationalError",
+})
+
 #: The builtin exceptions of the operating system (``OSError`` and its subclasses: a refused or
 #: reset connection, a timeout, a file another process holds), which code raises to ask for another
 #: attempt as a library's transient error is; any other builtin (``ValueError``, ``RuntimeError``)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from reslint.analysis.retry import local_resource_only
 from reslint.diagnostics import Applicability
 from reslint.model.policy import Jitter, LoopFacts, RetryPolicy
 from reslint.model.remedy import FixContext, Remedy
@@ -38,7 +39,8 @@ class RetryWithoutJitter(PolicyRule):
 
     def check_library(self, policy: RetryPolicy) -> None:
         wait = policy.wait
-        if wait.jitter is not Jitter.NO or wait.zero or not policy.retries or short_waits(policy):
+        if wait.jitter is not Jitter.NO or wait.zero or not policy.retries or short_waits(policy) or \
+                local_resource_only(policy):
             return
         adapter = policy.adapter
         self.report(policy.node, f"{adapter.label} waits a deterministic time ({policy.wait_name}): {WHY}; "
@@ -47,7 +49,7 @@ class RetryWithoutJitter(PolicyRule):
 
     def check_loop(self, policy: RetryPolicy, loop: LoopFacts) -> None:
         """Each sleep on its own: deterministic, fully known and not server-directed."""
-        if not policy.retries:
+        if not policy.retries or local_resource_only(policy):
             return
         if not loop.bound and short_waits(policy):
             return  # (a retry helper's defaults are only its callers' starting point)
