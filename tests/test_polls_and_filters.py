@@ -107,6 +107,9 @@ def test_polls(linter, body, expected):
     "        checks += 1\n        print(f'not ready after {checks} checks')\n        time.sleep(min(2 ** checks, 30))\n",
     "def f():\n    checks = 0\n    while True:\n        if session.get('u', timeout=5).ok:\n            return True\n"
     "        checks = checks + 1\n        time.sleep(5)\n",
+    "import itertools\n\n\ndef f():\n    counter = itertools.count()\n    while True:\n"
+    "        if session.get('u', timeout=5).ok:\n            return True\n        checks = next(counter)\n"
+    "        print('waiting', checks)\n        time.sleep(5)\n",
 ])
 def test_an_endless_poll_of_a_remote_call_is_reported(linter, body):
     row = next(i for i, line in enumerate(body.splitlines(), 1) if line.lstrip().startswith("while "))
@@ -390,11 +393,47 @@ def _sent(attempt: str) -> str:
      "            if not response.ok:\n                raise RuntimeError(response.text)\n", [(7, "RES204")]),
     # urllib raises HTTPError on a 4xx: a catch-all around it retries client errors
     ("            response = urllib.request.urlopen(url, timeout=60)\n", [(5, "RES204")]),
+    # what else can fail beside the request: an assert, a subscript, arithmetic, a with, a hook
+    ("            response = requests.get(url, timeout=5)\n            assert response.status_code == 200\n",
+     [(6, "RES204")]),
+    ("            response = requests.post(url, json={'id': payload['id']}, timeout=5)\n", [(5, "RES204")]),
+    ("            response = requests.head(url, timeout=5).headers['ETag']\n", [(5, "RES204")]),
+    ("            response = requests.get(url, timeout=5 * len(payload))\n", [(5, "RES204")]),
+    ("            with log:\n                response = requests.get(url, timeout=5)\n", [(6, "RES204")]),
+    ("            response = requests.get(url, timeout=5, hooks={'response': check})\n", [(5, "RES204")]),
 ])
 def test_a_catch_all_around_a_bare_request(linter, attempt, expected):
     head = "import logging\nimport urllib.request\n\nimport httpx\n\nlog = logging.getLogger()\n\n\n"
     assert [f for f in found(linter, head + _sent(attempt)) if f[1] == "RES204"] == \
         [(row + 8, code) for row, code in expected]
+
+
+@pytest.mark.parametrize("catch, expected", [("Exception", []), ("BaseException", [(9, "RES204")]),
+                                            ("(Exception, KeyboardInterrupt)", [(9, "RES204")])])
+def test_a_catch_of_more_than_exception_around_a_request_is_reported(linter, catch, expected):
+    body = _sent("            response = requests.post(url, json=payload, timeout=60)\n").replace(
+        "except Exception as exc", f"except {catch} as exc")
+    assert [f for f in found(linter, "\n\n\n\n" + body) if f[1] == "RES204"] == expected
+
+
+@pytest.mark.parametrize("setup", [
+    "session.hooks['response'].append(lambda r, *a, **k: r.raise_for_status())\n",
+    "session.mount('https://', RaisingAdapter())\n",
+])
+def test_a_session_hooked_to_raise_on_a_status_keeps_the_catch_all_reported(linter, setup):
+    body = setup + "\n\n" + _sent("            response = session.post(url, json=payload, timeout=60)\n")
+    assert [f for f in found(linter, body) if f[1] == "RES204"] == [(8, "RES204")]
+
+
+def test_a_function_that_only_sends_is_read_with_its_own_names(linter):
+    """``session`` is the function's parameter, not the module's requests session: what it sends
+    with is unknown, and the catch-all stays reported, whichever rules run."""
+    body = ("@retry(stop=stop_after_attempt(3), wait=wait_fixed(2))\ndef fetch(session, url):\n"
+            "    return session.get(url, timeout=5)\n")
+    assert [f for f in found(linter, body) if f[1] == "RES204"] == [(1, "RES204")]
+    local = ("@retry(stop=stop_after_attempt(3), wait=wait_fixed(2))\ndef fetch(url):\n"
+             "    s = requests.Session()\n    return s.get(url, timeout=5)\n")
+    assert [f for f in found(linter, local) if f[1] == "RES204"] == []
 
 
 @pytest.mark.parametrize("raising, expected", [("", []), ("    r.raise_for_status()\n", [(1, "RES204")])])
@@ -418,6 +457,34 @@ def test_a_retry_of_local_resource_errors_needs_no_jitter(linter, caught, expect
             "        try:\n            with open(path, 'w') as f:\n                f.write(text)\n            return\n"
             f"        except {caught}:\n            time.sleep(delay)\n            delay *= 2\n")
     assert [f for f in found(linter, body) if f[1] == "RES201"] == [(row + 4, code) for row, code in expected]
+
+
+@pytest.mark.parametrize("attempt", [
+    # a remote call in the attempt: FileNotFoundError and PermissionError may be a shared bucket's
+    "            return fs.cat(path)\n",
+    # the code turns a remote refusal into a local-looking error
+    "            r = requests.get(path, timeout=5)\n            if r.status_code == 403:\n"
+    "                raise PermissionError(r.text)\n            return r\n",
+])
+def test_a_local_error_from_remote_work_is_still_judged(linter, attempt):
+    body = ("def read(path, fs):\n    for attempt in range(5):\n        try:\n" + attempt +
+            "        except (PermissionError, FileNotFoundError):\n            time.sleep(2)\n")
+    assert [code for _, code in found(linter, body) if code == "RES201"] == ["RES201"]
+
+
+def test_a_loop_that_also_waits_out_a_status_is_judged(linter):
+    body = ("def work(url):\n    for attempt in range(5):\n        try:\n"
+            "            r = requests.get(url, timeout=5)\n            if r.status_code == 503:\n"
+            "                time.sleep(2)\n                continue\n            return r\n"
+            "        except PermissionError:\n            time.sleep(2)\n")
+    assert [(row, code) for row, code in found(linter, body) if code == "RES201"] == [(6, "RES201"), (10, "RES201")]
+
+
+def test_a_sqlite_write_retried_while_the_database_is_locked_needs_no_jitter(linter):
+    body = ("import sqlite3\n\n\ndef store(path, row):\n    conn = sqlite3.connect(path)\n    for attempt in range(5):\n"
+            "        try:\n            conn.execute('INSERT INTO t VALUES (?)', (row,))\n            conn.commit()\n"
+            "            return\n        except sqlite3.OperationalError:\n            time.sleep(2)\n")
+    assert [code for _, code in found(linter, body) if code == "RES201"] == []
 
 
 @pytest.mark.parametrize("caught, expected", [("PermissionError", []), ("Exception", [(1, "RES201")])])

@@ -1815,6 +1815,11 @@ def _derived_names(nodes, derived) -> set:
         names |= found
 
 
+def _next_item(value) -> bool:
+    """``next(counter)``: the step of a counter drawn from an iterator."""
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "next"
+
+
 def _stepped_names(nodes) -> set:
     """The names ``nodes`` rebind from their own value (``i += 1``, ``i = i + 1``, ``tries = tries
     - 1``), or to an iterator's next item (``attempt = next(counter)``): counters, which a test
@@ -1822,8 +1827,7 @@ def _stepped_names(nodes) -> set:
     stepped = {n.target.value for n in nodes if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name)}
     for target, value in _assigned(nodes):
         names = _target_names(target)
-        steps = isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "next"
-        if steps or names & _read_names(value):
+        if _next_item(value) or names & _read_names(value):
             stepped |= names
     return stepped
 
@@ -1839,8 +1843,8 @@ def _tested_counters(loop, nodes, sleeps) -> set:
     spared = set()  # ids of the nodes whose reads of a counter bound nothing
     for node in nodes:
         steps = (isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name)) or \
-            (isinstance(node, cst.Assign) and _read_names(node.value) & set().union(
-                *(_target_names(t.target) for t in node.targets)))
+            (isinstance(node, cst.Assign) and (_read_names(node.value) & set().union(
+                *(_target_names(t.target) for t in node.targets)) or _next_item(node.value)))
         if steps or any(node is s for s in sleeps) or (isinstance(node, cst.Call) and logs(node)):
             spared.update(id(n) for n in nodes_within(node))
     read = {n.value for n in list(expressions(loop.test)) + list(nodes)

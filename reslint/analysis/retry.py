@@ -8,6 +8,8 @@ rule sees one policy object per spelling.
 
 from __future__ import annotations
 
+import builtins
+
 from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
@@ -18,6 +20,7 @@ from reslint.catalog.triggers import spells_import_string
 from reslint.semantics.context import Context
 from reslint.libraries.base import Site
 from reslint.model.policy import RetriedKind, RetryPolicy, Role
+from reslint.semantics.walk import nodes_within
 from reslint.model.reader import PolicyReader
 
 #: the roles a constructor call can have, in the order they are tried (a name in two tables)
@@ -125,12 +128,57 @@ class Extractor:
         return catalog_policy(self.ctx, entry, call, anchor, scope, role)
 
 
-def local_resource_only(policy: RetryPolicy) -> bool:
+def local_resource_only(policy: RetryPolicy, body, ctx: Context, scope) -> bool:
     """Whether ``policy`` retries only errors of a resource on the caller's own host (a locked
-    file, a locked SQLite database: catalog ``LOCAL_RESOURCE_ERRORS``). Such a retry waits for a
-    neighbour to let go: no crowd of clients comes back to a recovering service in lockstep
-    (RES201). (A write it replays is still judged: a ``COMMIT`` refused as busy leaves the
-    transaction open, and the next attempt's ``INSERT`` joins it.)"""
+    file, a locked SQLite database: catalog ``LOCAL_RESOURCE_ERRORS``) around code (``body``, read
+    in ``scope``) that calls nothing but that host's files, locks and SQLite databases
+    (:func:`calls_local_only`). Such a retry waits for a neighbour to let go: no crowd of clients
+    comes back to a recovering service in lockstep (RES201). (A write it replays is still judged:
+    a ``COMMIT`` refused as busy leaves the transaction open, and the next attempt's ``INSERT``
+    joins it.)"""
     retried = policy.retried
     names = {t[len("builtins."):] if t.startswith("builtins.") else t for t in retried.types}
-    return retried.kind is RetriedKind.TYPES and bool(names) and names <= cat.LOCAL_RESOURCE_ERRORS
+    return retried.kind is RetriedKind.TYPES and bool(names) and names <= cat.LOCAL_RESOURCE_ERRORS and \
+        calls_local_only(body, ctx, scope)
+
+
+def calls_local_only(body, ctx: Context, scope) -> bool:
+    """Whether every call in ``body`` (read in ``scope``) acts on the caller's own host: a function
+    of a module of catalog ``LOCAL_CALL_MODULES`` (not one that runs a program, ``os.system``), a
+    method of a file it opened (``with open(path) as f: f.write(...)``), of a ``pathlib`` path, a
+    SQLite connection or cursor, or a log line. No ``raise`` of its own: code that raises
+    ``PermissionError`` on an HTTP 403 retries a remote refusal."""
+    from reslint.analysis.loops import logs  # (loops imports this module's neighbours)
+    with ctx.in_scope(scope):
+        for node in nodes_within(body):
+            if isinstance(node, cst.Raise) and node.exc is not None:
+                return False
+            if not isinstance(node, cst.Call) or logs(node):
+                continue
+            qual = ctx.qualname(node.func) or _builtin(node.func, ctx)
+            if not qual and isinstance(node.func, cst.Attribute):
+                qual = ctx.type_of(node.func.value) or _opened(node.func.value, ctx)
+            if qual.split(".")[0] not in cat.LOCAL_CALL_MODULES or qual.startswith(cat.HOST_CALLS_NOT_LOCAL):
+                return False
+    return True
+
+
+def _opened(expr, ctx: Context) -> str:
+    """``builtins.open`` when ``expr`` is a name every binding of which is a file ``open()``
+    returned (``with open(path) as f``, ``f = open(path)``), else ``""``."""
+    bindings = ctx.lookup(expr.value) if isinstance(expr, cst.Name) else None
+    if not bindings:
+        return ""
+    for binding in bindings:
+        value = binding.value
+        if binding.kind not in ("with", "assign") or not isinstance(value, cst.Call) or \
+                (ctx.qualname(value.func) or _builtin(value.func, ctx)) not in ("builtins.open", "io.open"):
+            return ""
+    return "builtins.open"
+
+
+def _builtin(func, ctx: Context) -> str:
+    """``builtins.open`` for ``open`` when no binding of the module shadows the builtin, else ``""``."""
+    if isinstance(func, cst.Name) and hasattr(builtins, func.value) and not ctx.lookup(func.value):
+        return f"builtins.{func.value}"
+    return ""

@@ -147,6 +147,11 @@ CONNECTION_ERRORS: FrozenSet[str] = frozenset({
 # -- what is transient (RES204) ---------------------------------------------------------
 #: Exception types that catch every error.
 CATCH_ALL: FrozenSet[str] = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
+#: What ``except Exception`` leaves out: a catch of one of these also retries Ctrl-C, an exit, a
+#: generator's close (https://docs.python.org/3/library/exceptions.html#exception-hierarchy).
+BEYOND_EXCEPTION: FrozenSet[str] = frozenset(
+    prefix + name for name in ("BaseException", "KeyboardInterrupt", "SystemExit", "GeneratorExit")
+    for prefix in ("", "builtins."))
 
 #: Broad HTTP error bases: RES204 only when a status check (raise_for_status) is reachable.
 BROAD_HTTP_ERRORS: FrozenSet[str] = frozenset({
@@ -227,6 +232,17 @@ STATUS_RETURNING_LIBRARIES: FrozenSet[str] = frozenset({"requests", "httpx", "ur
 #: is locked" (``sqlite3.OperationalError``, https://docs.python.org/3/library/sqlite3.html: the
 #: database is a local file). A retry of these alone waits for a neighbour to let go, not for a
 #: shared service to recover: no crowd of clients comes back to it in lockstep (RES201).
+#: The modules whose calls act on the caller's own host only (files, locks, a SQLite database, the
+#: clock, logging; https://docs.python.org/3/library/filesys.html, .../sqlite3.html), but the
+#: calls of :data:`HOST_CALLS_NOT_LOCAL` that run another program: a retry of a local resource's
+#: errors is one only when the code it retries calls nothing else (a fsspec or s3fs call raises
+#: ``FileNotFoundError`` and ``PermissionError`` for an object in a shared bucket).
+LOCAL_CALL_MODULES: FrozenSet[str] = frozenset({
+    "builtins", "os", "shutil", "pathlib", "io", "fcntl", "msvcrt", "sqlite3", "tempfile", "stat", "json", "time",
+    "logging", "random", "math",
+})
+HOST_CALLS_NOT_LOCAL: Tuple[str, ...] = ("os.system", "os.popen", "os.exec", "os.spawn", "os.startfile", "os.posix_spawn")
+
 LOCAL_RESOURCE_ERRORS: FrozenSet[str] = frozenset({
     "PermissionError", "BlockingIOError", "FileExistsError", "FileNotFoundError", "IsADirectoryError",
     "NotADirectoryError", "InterruptedError", "sqlite3.OperationalError",

@@ -40,7 +40,7 @@ class RetryWithoutJitter(PolicyRule):
     def check_library(self, policy: RetryPolicy) -> None:
         wait = policy.wait
         if wait.jitter is not Jitter.NO or wait.zero or not policy.retries or short_waits(policy) or \
-                local_resource_only(policy):
+                self._local(policy):
             return
         adapter = policy.adapter
         self.report(policy.node, f"{adapter.label} waits a deterministic time ({policy.wait_name}): {WHY}; "
@@ -49,12 +49,23 @@ class RetryWithoutJitter(PolicyRule):
 
     def check_loop(self, policy: RetryPolicy, loop: LoopFacts) -> None:
         """Each sleep on its own: deterministic, fully known and not server-directed."""
-        if not policy.retries or local_resource_only(policy):
+        if not policy.retries:
             return
+        if loop.sleeps and all(id(s) in loop.sleeps_in_handlers for s in loop.sleeps) and \
+                local_resource_only(policy, policy.node, self.ctx, self.ctx.scope):
+            return  # every wait follows a local resource's error: a wait for a neighbour
         if not loop.bound and short_waits(policy):
             return  # (a retry helper's defaults are only its callers' starting point)
         with self.ctx.bound_params(loop.bound or {}):  # a retry helper's loop: read with its defaults
             self._check_sleeps(policy, loop)
+
+    def _local(self, policy: RetryPolicy) -> bool:
+        """:func:`local_resource_only` for a library's retry, read on the function it retries."""
+        scope = self.ctx.retried.scope_of(policy)
+        if scope is None:
+            return False
+        inner = self.ctx.model.scopes.get(id(scope.node))
+        return inner is not None and local_resource_only(policy, scope.node, self.ctx, inner)
 
     def _check_sleeps(self, policy: RetryPolicy, loop: LoopFacts) -> None:
         loops = self.ctx.retried.loops

@@ -87,7 +87,9 @@ class RetryOnAnyError(PolicyRule):
             return None  # re-asks after a reply that does not parse, which only a broad predicate catches
         if retried.classified and (retried.kind is RetriedKind.ANY or set(retried.types) & cat.CATCH_ALL):
             return None  # its handlers test each error and give up on those they do not retry
-        if (retried.kind is RetriedKind.ANY or set(retried.types) & cat.CATCH_ALL) and self._sends_only(policy):
+        if (retried.kind is RetriedKind.ANY or (set(retried.types) & cat.CATCH_ALL and
+                                                 not set(retried.types) & cat.BEYOND_EXCEPTION)) and \
+                self._sends_only(policy):
             return None  # all it can fail on is a request's transport: what a narrowing would retry
         if retried.kind is RetriedKind.ANY:
             return "retries every exception" + (" (the default predicate)" if retried.default else but(retried))
@@ -117,11 +119,12 @@ class RetryOnAnyError(PolicyRule):
         if scope is None:
             return None
         called = set()  # the top-level modules of the timeout-bearing calls
-        for node in expressions(scope.node):
-            if isinstance(node, cst.Call):
-                reading = read_call_timeout(node, self.ctx)
-                if reading is not None:
-                    called.add(reading.spec.qualname.split(".")[0])
+        with self.ctx.in_scope(self.ctx.model.scopes.get(id(scope.node)) or self.ctx.scope):  # its own names
+            for node in expressions(scope.node):
+                if isinstance(node, cst.Call):
+                    reading = read_call_timeout(node, self.ctx)
+                    if reading is not None:
+                        called.add(reading.spec.qualname.split(".")[0])
         known = called & set(cat.TRANSIENT_ERRORS)
         if len(known) != 1 or called - known:
             return None
@@ -304,7 +307,8 @@ class RetryOnAnyError(PolicyRule):
                 continue
             kind, name = found
             guarded = _guarded_by(handler, policy.node)
-            if kind is CATCH_ALL and guarded is not None and transport_only(guarded.body, self.ctx):
+            if kind is CATCH_ALL and not set(types) & cat.BEYOND_EXCEPTION and guarded is not None and \
+                    transport_only(guarded.body, self.ctx, self.ctx.scope):
                 continue  # ``try: r = requests.post(...) except Exception:``: a 4xx is a response, not an error
             if kind is CATCH_ALL:
                 self.report(handler, f"{layer} catches `{name}`: {WHY}; catch the transient errors only",
@@ -317,13 +321,14 @@ class RetryOnAnyError(PolicyRule):
 
     def _sends_only(self, policy: RetryPolicy) -> bool:
         """Whether the retried function does nothing that can fail but send its HTTP requests
-        (:func:`transport_only`)."""
+        (:func:`transport_only`), read in its own scope (its parameters, its locals)."""
         scope = self.ctx.retried.scope_of(policy)
         if scope is None:
             return False
-        node = scope.node
-        body = node.body if isinstance(node, (cst.FunctionDef, cst.Lambda)) else node
-        return transport_only(body, self.ctx)
+        node = scope.node  # the function, or its body
+        body = node.body if isinstance(node, cst.FunctionDef) else node
+        inner = self.ctx.model.scopes.get(id(node)) or self.ctx.model.scopes.get(id(body))
+        return isinstance(body, cst.IndentedBlock) and inner is not None and transport_only(body, self.ctx, inner)
 
     def _narrow_handler(self, policy: RetryPolicy, handler: cst.ExceptHandler) -> Optional[FixPlan]:
         """``except Exception:`` → ``except (the transient errors, the code's own):``, from what
@@ -346,24 +351,69 @@ def _guarded_by(handler: cst.ExceptHandler, within) -> Optional[cst.Try]:
                 None)
 
 
-def transport_only(body, ctx) -> bool:
-    """Whether all ``body`` (a ``try`` body, a retried function's) can fail on is the transport of
-    the HTTP requests it sends: it sends at least one, each with a library that hands back every
-    status as a response (catalog ``STATUS_RETURNING_LIBRARIES``), it calls nothing else but log
-    lines, raises nothing itself and holds no loop or function whose calls this would not see. A
-    catch-all around it then catches the connection errors and timeouts a narrowed one would (and
-    a malformed URL, a bug no narrowing to the transport errors tells apart either)."""
+#: the expressions a request's ``try`` may hold besides the request and log lines: names,
+#: attributes, literals and f-strings of them, containers of those, ``await``; not a subscript
+#: (``item["id"]``: a KeyError), arithmetic (a ZeroDivisionError), a comprehension, a lambda, a walrus
+_PLAIN = (cst.Name, cst.Attribute, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer,
+          cst.Float, cst.Dict, cst.List, cst.Tuple, cst.Set, cst.Await, cst.Call, cst.Comparison, cst.BooleanOperation,
+          cst.UnaryOperation)
+#: the statements it may hold: a request bound, returned, awaited or logged
+_SIMPLE = (cst.Assign, cst.AnnAssign, cst.Expr, cst.Return, cst.Pass, cst.Break, cst.Continue)
+#: what turns a status into an exception other than ``raise_for_status()``: requests' response
+#: hooks (``hooks=`` of a request, ``session.hooks``), httpx's ``event_hooks=``, an adapter mounted
+#: on a session (requests/sessions.py ``Session.mount``), whose ``build_response`` may raise
+_STATUS_HOOKS = frozenset({"hooks", "event_hooks", "mount"})
+
+
+def transport_only(body, ctx, scope) -> bool:
+    """Whether all ``body`` (a ``try`` body, a retried function's; read in ``scope``) can fail on
+    is the sending of its HTTP requests: it sends at least one, each with a library that hands
+    back every status as a response (catalog ``STATUS_RETURNING_LIBRARIES``), and its statements
+    only bind, return, await or log plain expressions (:data:`_PLAIN`) of those requests; nothing
+    in the module hooks a status into an exception (:data:`_STATUS_HOOKS`). A catch-all around it
+    sees what goes wrong on the way to the server (a refused or reset connection, a timeout) and
+    the bugs that fail before anything is sent (a malformed URL, a body that does not serialise):
+    never a 4xx, and no attempt adds load to the server."""
+    statements = body.body if isinstance(body, cst.IndentedBlock) else getattr(body, "body", ())
+    if not isinstance(statements, (list, tuple)) or not statements:
+        return False
+    if _hooks_statuses(ctx):
+        return False
     sent = False
-    for node in own_nodes(body):
-        if isinstance(node, (cst.Raise, cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            return False
-        if not isinstance(node, cst.Call) or logs(node):
-            continue
-        reading = read_call_timeout(node, ctx)
-        if reading is None or reading.spec.qualname.split(".")[0] not in cat.STATUS_RETURNING_LIBRARIES:
-            return False
-        sent = True
+    with ctx.in_scope(scope):
+        for statement in statements:
+            if not isinstance(statement, cst.SimpleStatementLine) or \
+                    not all(isinstance(small, _SIMPLE) for small in statement.body):
+                return False
+            for node in nodes_within(statement):
+                if isinstance(node, cst.BaseExpression) and not isinstance(node, _PLAIN) and \
+                        not isinstance(node, (cst.FormattedStringExpression, cst.Element, cst.DictElement)):
+                    return False
+                if not isinstance(node, cst.Call) or logs(node):
+                    continue
+                if any(arg.keyword is not None and arg.keyword.value in _STATUS_HOOKS for arg in node.args):
+                    return False
+                reading = read_call_timeout(node, ctx)
+                if reading is not None and reading.spec.qualname.split(".")[0] in cat.STATUS_RETURNING_LIBRARIES:
+                    sent = True
+                    continue
+                built = ctx.qualname(node.func) or ""  # ``requests.Session()``, ``httpx.Timeout(5)``: a class
+                if built.split(".")[0] not in cat.STATUS_RETURNING_LIBRARIES or not built.rsplit(".", 1)[-1][:1].isupper():
+                    return False
     return sent
+
+
+def _hooks_statuses(ctx) -> bool:
+    """Whether the module touches a client's status hooks or mounts an adapter anywhere
+    (:data:`_STATUS_HOOKS`): then a request may raise on a status without ``raise_for_status()``."""
+    key = ("res204-status-hooks",)
+    if key not in ctx.cache:
+        module = ctx.model.module_scope.node
+        ctx.cache[key] = any(
+            (isinstance(node, cst.Attribute) and node.attr.value in _STATUS_HOOKS) or
+            (isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value in _STATUS_HOOKS)
+            for node in nodes_within(module))
+    return ctx.cache[key]
 
 
 def _listed(names: Sequence[str]) -> str:
