@@ -684,8 +684,9 @@ class Runner:
         (:func:`reslint.semantics.prefilter.namespace_name`), from each of :meth:`_namespace_roots`."""
         return self._other_names(os.path.join(self.settings.root, summary.path))
 
-    def _other_names(self, path: str) -> Tuple[str, ...]:
-        names = (namespace_name(path, root, self._packages) for root in self._namespace_roots())
+    def _other_names(self, path: str, named: Optional[Tuple[str, bool]] = None) -> Tuple[str, ...]:
+        named = named if named is not None else module_name(path, self._packages)
+        names = (namespace_name(path, root, self._packages, named) for root in self._namespace_roots())
         return tuple(name for name in names if name is not None)
 
     def _namespace_roots(self) -> Tuple[str, ...]:
@@ -715,7 +716,8 @@ class Runner:
         def load(module: str):
             if not index and paths:  # built on the first request: a cached re-run seldom makes one
                 for path in paths:
-                    for name in (module_name(str(path), self._packages)[0], *self._other_names(str(path))):
+                    named = module_name(str(path), self._packages)
+                    for name in (named[0], *self._other_names(str(path), named)):
                         index[name] = path if index.get(name, path) == path else None
                 paths.clear()
             path = index.pop(module, None)

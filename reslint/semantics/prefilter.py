@@ -115,13 +115,16 @@ def module_name(path: str, packages: Optional[Dict[str, Tuple[str, ...]]] = None
     return ".".join(p for p in parts if p) or "__main__", is_package
 
 
-def namespace_name(path: str, root: str, packages: Optional[Dict[str, Tuple[str, ...]]] = None) -> Optional[str]:
+def namespace_name(path: str, root: str, packages: Optional[Dict[str, Tuple[str, ...]]] = None,
+                   named: Optional[Tuple[str, bool]] = None) -> Optional[str]:
     """The dotted name other modules import a file by from ``root`` (absolute) through namespace
     packages (PEP 420: directories without ``__init__.py``): ``root/app/mailer.py`` is
     ``app.mailer``, ``root/ns/pkg/mod.py`` with ``pkg/__init__.py`` is ``ns.pkg.mod``. ``None``
     when that is its :func:`module_name` (its top package, or the file, is right in ``root``), when
-    it is not below ``root``, or when a directory on the way is no identifier (``my-scripts``)."""
-    name, is_package = module_name(path, packages)
+    it is not below ``root``, or when a directory on the way is no identifier (``my-scripts``).
+    ``named``: the file's :func:`module_name` when the caller has it (a project of thousands of
+    files asks for each file's names from two roots)."""
+    name, is_package = named if named is not None else module_name(path, packages)
     if name == "__main__":
         return None
     top = os.path.dirname(os.path.abspath(path))
