@@ -472,6 +472,16 @@ def test_a_local_error_from_remote_work_is_still_judged(linter, attempt):
     assert [code for _, code in found(linter, body) if code == "RES201"] == ["RES201"]
 
 
+def test_a_local_retry_that_gives_up_through_the_projects_reporting_needs_no_jitter(linter):
+    """What the handler does when it gives up (tell the user, re-raise) is no retried work."""
+    body = ("def write(ui, path, text):\n    delay = 0.5\n    for attempt in range(5):\n        try:\n"
+            "            with open(str(path), 'w') as f:\n                f.write(text)\n            return\n"
+            "        except PermissionError as err:\n            if attempt < 4:\n                time.sleep(delay)\n"
+            "                delay *= 2\n            else:\n                ui.tool_error(f'cannot write {path}: {err}')\n"
+            "                raise\n")
+    assert [code for _, code in found(linter, body) if code == "RES201"] == []
+
+
 def test_a_loop_that_also_waits_out_a_status_is_judged(linter):
     body = ("def work(url):\n    for attempt in range(5):\n        try:\n"
             "            r = requests.get(url, timeout=5)\n            if r.status_code == 503:\n"

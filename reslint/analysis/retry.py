@@ -128,10 +128,11 @@ class Extractor:
         return catalog_policy(self.ctx, entry, call, anchor, scope, role)
 
 
-def local_resource_only(policy: RetryPolicy, body, ctx: Context, scope) -> bool:
+def local_resource_only(policy: RetryPolicy, bodies, ctx: Context, scope) -> bool:
     """Whether ``policy`` retries only errors of a resource on the caller's own host (a locked
-    file, a locked SQLite database: catalog ``LOCAL_RESOURCE_ERRORS``) around code (``body``, read
-    in ``scope``) that calls nothing but that host's files, locks and SQLite databases
+    file, a locked SQLite database: catalog ``LOCAL_RESOURCE_ERRORS``) around code (``bodies``, the
+    retried function's or the ``try`` bodies a loop's handlers catch for, read in ``scope``) that
+    calls nothing but that host's files, locks and SQLite databases
     (:func:`calls_local_only`). Such a retry waits for a neighbour to let go: no crowd of clients
     comes back to a recovering service in lockstep (RES201). (A write it replays is still judged:
     a ``COMMIT`` refused as busy leaves the transaction open, and the next attempt's ``INSERT``
@@ -139,7 +140,7 @@ def local_resource_only(policy: RetryPolicy, body, ctx: Context, scope) -> bool:
     retried = policy.retried
     names = {t[len("builtins."):] if t.startswith("builtins.") else t for t in retried.types}
     return retried.kind is RetriedKind.TYPES and bool(names) and names <= cat.LOCAL_RESOURCE_ERRORS and \
-        calls_local_only(body, ctx, scope)
+        bool(bodies) and all(calls_local_only(body, ctx, scope) for body in bodies)
 
 
 def calls_local_only(body, ctx: Context, scope) -> bool:

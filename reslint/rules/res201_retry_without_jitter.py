@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from reslint.analysis.loops import own_nodes
 from reslint.analysis.retry import local_resource_only
 from reslint.diagnostics import Applicability
 from reslint.model.policy import Jitter, LoopFacts, RetryPolicy
@@ -51,9 +52,11 @@ class RetryWithoutJitter(PolicyRule):
         """Each sleep on its own: deterministic, fully known and not server-directed."""
         if not policy.retries:
             return
+        tried = [n.body for n in own_nodes(policy.node)
+                 if isinstance(n, cst.Try) and any(h is handler for h in n.handlers for handler in loop.handlers)]
         if loop.sleeps and all(id(s) in loop.sleeps_in_handlers for s in loop.sleeps) and \
-                local_resource_only(policy, policy.node, self.ctx, self.ctx.scope):
-            return  # every wait follows a local resource's error: a wait for a neighbour
+                local_resource_only(policy, tried, self.ctx, self.ctx.scope):
+            return  # every wait follows a local resource's error in local work: a wait for a neighbour
         if not loop.bound and short_waits(policy):
             return  # (a retry helper's defaults are only its callers' starting point)
         with self.ctx.bound_params(loop.bound or {}):  # a retry helper's loop: read with its defaults
@@ -65,7 +68,7 @@ class RetryWithoutJitter(PolicyRule):
         if scope is None:
             return False
         inner = self.ctx.model.scopes.get(id(scope.node))
-        return inner is not None and local_resource_only(policy, scope.node, self.ctx, inner)
+        return inner is not None and local_resource_only(policy, [scope.node], self.ctx, inner)
 
     def _check_sleeps(self, policy: RetryPolicy, loop: LoopFacts) -> None:
         loops = self.ctx.retried.loops
