@@ -401,6 +401,8 @@ def _sent(attempt: str) -> str:
     ("            response = requests.get(url, timeout=5 * len(payload))\n", [(5, "RES204")]),
     ("            with log:\n                response = requests.get(url, timeout=5)\n", [(6, "RES204")]),
     ("            response = requests.get(url, timeout=5, hooks={'response': check})\n", [(5, "RES204")]),
+    ("            response = requests.get(url, timeout=5) and payload > 5\n", [(5, "RES204")]),
+    ("            response = requests.post(url, json=payload, timeout=30, **OPTIONS)\n", [(5, "RES204")]),
 ])
 def test_a_catch_all_around_a_bare_request(linter, attempt, expected):
     head = "import logging\nimport urllib.request\n\nimport httpx\n\nlog = logging.getLogger()\n\n\n"
@@ -419,6 +421,9 @@ def test_a_catch_of_more_than_exception_around_a_request_is_reported(linter, cat
 @pytest.mark.parametrize("setup", [
     "session.hooks['response'].append(lambda r, *a, **k: r.raise_for_status())\n",
     "session.mount('https://', RaisingAdapter())\n",
+    "OPTIONS = {'hooks': {'response': check}}\n",
+    "client = httpx.Client(transport=RaisingTransport())\n",
+    "pool = urllib3.PoolManager(retries=urllib3.Retry(total=3, redirect=0))\n",
 ])
 def test_a_session_hooked_to_raise_on_a_status_keeps_the_catch_all_reported(linter, setup):
     body = setup + "\n\n" + _sent("            response = session.post(url, json=payload, timeout=60)\n")
@@ -462,6 +467,8 @@ def test_a_retry_of_local_resource_errors_needs_no_jitter(linter, caught, expect
 @pytest.mark.parametrize("attempt", [
     # a remote call in the attempt: FileNotFoundError and PermissionError may be a shared bucket's
     "            return fs.cat(path)\n",
+    # a builtin that calls what it is given
+    "            list(map(fs.rm, [path]))\n            return\n",
     # the code turns a remote refusal into a local-looking error
     "            r = requests.get(path, timeout=5)\n            if r.status_code == 403:\n"
     "                raise PermissionError(r.text)\n            return r\n",

@@ -161,7 +161,16 @@ def calls_local_only(body, ctx: Context, scope) -> bool:
                 qual = ctx.type_of(node.func.value) or _opened(node.func.value, ctx)
             if qual.split(".")[0] not in cat.LOCAL_CALL_MODULES or qual.startswith(cat.HOST_CALLS_NOT_LOCAL):
                 return False
+            if qual in _CALLING_BUILTINS and any(
+                    isinstance(arg.value, (cst.Name, cst.Attribute)) and
+                    ((ctx.qualname(arg.value) or _builtin(arg.value, ctx)).split(".")[0] not in cat.LOCAL_CALL_MODULES)
+                    for arg in node.args[:1] + tuple(a for a in node.args if a.keyword is not None)):
+                return False  # ``map(fs.rm, paths)``: the builtin calls what it is given
     return True
+
+
+#: the builtins that call a function they are given (``map(f, xs)``, ``sorted(xs, key=f)``)
+_CALLING_BUILTINS = frozenset(f"builtins.{name}" for name in ("map", "filter", "sorted", "min", "max", "iter"))
 
 
 def _opened(expr, ctx: Context) -> str:

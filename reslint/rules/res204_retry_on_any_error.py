@@ -353,16 +353,18 @@ def _guarded_by(handler: cst.ExceptHandler, within) -> Optional[cst.Try]:
 
 #: the expressions a request's ``try`` may hold besides the request and log lines: names,
 #: attributes, literals and f-strings of them, containers of those, ``await``; not a subscript
-#: (``item["id"]``: a KeyError), arithmetic (a ZeroDivisionError), a comprehension, a lambda, a walrus
+#: (``item["id"]``: a KeyError), arithmetic or a comparison (a TypeError on every attempt), a
+#: comprehension, a lambda, a walrus
 _PLAIN = (cst.Name, cst.Attribute, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer,
-          cst.Float, cst.Dict, cst.List, cst.Tuple, cst.Set, cst.Await, cst.Call, cst.Comparison, cst.BooleanOperation,
-          cst.UnaryOperation)
+          cst.Float, cst.Dict, cst.List, cst.Tuple, cst.Set, cst.Await, cst.Call)
 #: the statements it may hold: a request bound, returned, awaited or logged
 _SIMPLE = (cst.Assign, cst.AnnAssign, cst.Expr, cst.Return, cst.Pass, cst.Break, cst.Continue)
 #: what turns a status into an exception other than ``raise_for_status()``: requests' response
 #: hooks (``hooks=`` of a request, ``session.hooks``), httpx's ``event_hooks=``, an adapter mounted
-#: on a session (requests/sessions.py ``Session.mount``), whose ``build_response`` may raise
-_STATUS_HOOKS = frozenset({"hooks", "event_hooks", "mount"})
+#: on a session (requests/sessions.py ``Session.mount``) or an httpx ``transport=``, whose
+#: response building may raise, and urllib3's ``retries=`` (a ``Retry`` raises ``MaxRetryError``
+#: once its redirect or status budget is spent: ``raise_on_redirect``, ``raise_on_status``)
+_STATUS_HOOKS = frozenset({"hooks", "event_hooks", "mount", "transport", "retries"})
 
 
 def transport_only(body, ctx, scope) -> bool:
@@ -391,8 +393,9 @@ def transport_only(body, ctx, scope) -> bool:
                     return False
                 if not isinstance(node, cst.Call) or logs(node):
                     continue
-                if any(arg.keyword is not None and arg.keyword.value in _STATUS_HOOKS for arg in node.args):
-                    return False
+                if any(arg.star or (arg.keyword is not None and arg.keyword.value in _STATUS_HOOKS)
+                       for arg in node.args):
+                    return False  # ``**options`` may carry hooks
                 reading = read_call_timeout(node, ctx)
                 if reading is not None and reading.spec.qualname.split(".")[0] in cat.STATUS_RETURNING_LIBRARIES:
                     sent = True
@@ -411,7 +414,8 @@ def _hooks_statuses(ctx) -> bool:
         module = ctx.model.module_scope.node
         ctx.cache[key] = any(
             (isinstance(node, cst.Attribute) and node.attr.value in _STATUS_HOOKS) or
-            (isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value in _STATUS_HOOKS)
+            (isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value in _STATUS_HOOKS) or
+            (isinstance(node, cst.SimpleString) and node.raw_value in _STATUS_HOOKS)  # {"hooks": ...} passed on
             for node in nodes_within(module))
     return ctx.cache[key]
 
