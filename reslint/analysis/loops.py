@@ -837,10 +837,7 @@ class LoopAnalyzer:
 
     def _call_qualname(self, call: cst.Call, scope) -> Optional[str]:
         """The qualified name of what ``call`` calls, builtins included (``builtins.input``)."""
-        qual = self.ctx.qualname(call.func, scope)
-        if qual is None and isinstance(call.func, cst.Name) and self.ctx.lookup(call.func.value, scope) is None:
-            qual = f"builtins.{call.func.value}"
-        return qual
+        return self.ctx.qualname(call.func, scope) or self.ctx.builtin(call.func, scope) or None
 
     def _asks(self, nodes, scope) -> bool:
         """Whether ``nodes`` (a ``try`` body of the loop) ask a person for input (``input()``,
@@ -872,7 +869,7 @@ class LoopAnalyzer:
             if not isinstance(node, cst.Call) or id(node) in loggers:
                 continue
             func = node.func
-            if isinstance(func, cst.Name) and hasattr(builtins, func.value) and self.ctx.lookup(func.value, scope) is None:
+            if self.ctx.builtin(func, scope):
                 continue  # print, str, len, isinstance…
             if isinstance(func, cst.Attribute) and func.attr.value in _QUIET_METHODS:
                 continue
@@ -1549,7 +1546,7 @@ class LoopAnalyzer:
         if self.ctx.qualname(func, scope) in cat.SLEEPS:
             return True
         if isinstance(func, cst.Name):
-            return hasattr(builtins, func.value) and self.ctx.lookup(func.value, scope) is None
+            return bool(self.ctx.builtin(func, scope))
         if not isinstance(func, cst.Attribute):
             return False
         if func.attr.value in _LOG_METHODS:
@@ -1966,6 +1963,12 @@ def _compares_http_status(node: cst.Comparison, ctx, scope) -> bool:
                     is_number(ctx.value_of(e.value, inner_scope)) for e in expr.elements if isinstance(e, cst.Element)):
                 return True
     return False
+
+
+def try_of(handler: cst.ExceptHandler, within) -> Optional[cst.Try]:
+    """The ``try`` of ``within`` (a loop or a function, not its nested ones) that ``handler`` belongs to."""
+    return next((n for n in own_nodes(within) if isinstance(n, cst.Try) and any(h is handler for h in n.handlers)),
+                None)
 
 
 def is_raise_for_status(node) -> bool:

@@ -8,8 +8,6 @@ rule sees one policy object per spelling.
 
 from __future__ import annotations
 
-import builtins
-
 from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
@@ -156,21 +154,17 @@ def calls_local_only(body, ctx: Context, scope) -> bool:
                 return False
             if not isinstance(node, cst.Call) or logs(node):
                 continue
-            qual = ctx.qualname(node.func) or _builtin(node.func, ctx)
+            qual = ctx.qualname(node.func) or ctx.builtin(node.func)
             if not qual and isinstance(node.func, cst.Attribute):
                 qual = ctx.type_of(node.func.value) or _opened(node.func.value, ctx)
             if qual.split(".")[0] not in cat.LOCAL_CALL_MODULES or qual.startswith(cat.HOST_CALLS_NOT_LOCAL):
                 return False
-            if qual in _CALLING_BUILTINS and any(
+            if qual in cat.CALLING_BUILTINS and any(
                     isinstance(arg.value, (cst.Name, cst.Attribute)) and
-                    ((ctx.qualname(arg.value) or _builtin(arg.value, ctx)).split(".")[0] not in cat.LOCAL_CALL_MODULES)
+                    ((ctx.qualname(arg.value) or ctx.builtin(arg.value)).split(".")[0] not in cat.LOCAL_CALL_MODULES)
                     for arg in node.args[:1] + tuple(a for a in node.args if a.keyword is not None)):
                 return False  # ``map(fs.rm, paths)``: the builtin calls what it is given
     return True
-
-
-#: the builtins that call a function they are given (``map(f, xs)``, ``sorted(xs, key=f)``)
-_CALLING_BUILTINS = frozenset(f"builtins.{name}" for name in ("map", "filter", "sorted", "min", "max", "iter"))
 
 
 def _opened(expr, ctx: Context) -> str:
@@ -182,13 +176,7 @@ def _opened(expr, ctx: Context) -> str:
     for binding in bindings:
         value = binding.value
         if binding.kind not in ("with", "assign") or not isinstance(value, cst.Call) or \
-                (ctx.qualname(value.func) or _builtin(value.func, ctx)) not in ("builtins.open", "io.open"):
+                (ctx.qualname(value.func) or ctx.builtin(value.func)) not in cat.FILE_OPENERS:
             return ""
     return "builtins.open"
 
-
-def _builtin(func, ctx: Context) -> str:
-    """``builtins.open`` for ``open`` when no binding of the module shadows the builtin, else ``""``."""
-    if isinstance(func, cst.Name) and hasattr(builtins, func.value) and not ctx.lookup(func.value):
-        return f"builtins.{func.value}"
-    return ""

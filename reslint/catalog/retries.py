@@ -225,6 +225,15 @@ TRANSIENT_ERRORS: Dict[str, Tuple[str, ...]] = {
 #: status), not aiohttp (a session built with ``raise_for_status=True`` raises on every request).
 STATUS_RETURNING_LIBRARIES: FrozenSet[str] = frozenset({"requests", "httpx", "urllib3"})
 
+#: What turns a status into an exception in those libraries besides ``raise_for_status()``: a
+#: keyword, attribute or option key of these names. requests' response hooks (``hooks=`` of a
+#: request, ``session.hooks``: requests/hooks.py), httpx's ``event_hooks=`` and ``transport=``
+#: (https://www.python-httpx.org/advanced/event-hooks/, .../transports/), an adapter mounted on a
+#: session (requests/sessions.py ``Session.mount``), whose ``build_response`` may raise, and
+#: urllib3's ``retries=`` (a ``Retry`` raises ``MaxRetryError`` once its redirect or status budget
+#: is spent: ``raise_on_redirect``, ``raise_on_status``, urllib3/util/retry.py).
+STATUS_RAISING_OPTIONS: FrozenSet[str] = frozenset({"hooks", "event_hooks", "mount", "transport", "retries"})
+
 #: The errors of a resource on the caller's own host (https://docs.python.org/3/library/
 #: exceptions.html#os-exceptions): a file another process holds (``PermissionError`` on Windows
 #: while an editor or a virus scanner has it open; ``BlockingIOError`` from a non-blocking
@@ -232,21 +241,28 @@ STATUS_RETURNING_LIBRARIES: FrozenSet[str] = frozenset({"requests", "httpx", "ur
 #: is locked" (``sqlite3.OperationalError``, https://docs.python.org/3/library/sqlite3.html: the
 #: database is a local file). A retry of these alone waits for a neighbour to let go, not for a
 #: shared service to recover: no crowd of clients comes back to it in lockstep (RES201).
-#: The modules whose calls act on the caller's own host only (files, locks, a SQLite database, the
-#: clock, logging; https://docs.python.org/3/library/filesys.html, .../sqlite3.html), but the
-#: calls of :data:`HOST_CALLS_NOT_LOCAL` that run another program: a retry of a local resource's
-#: errors is one only when the code it retries calls nothing else (a fsspec or s3fs call raises
-#: ``FileNotFoundError`` and ``PermissionError`` for an object in a shared bucket).
-LOCAL_CALL_MODULES: FrozenSet[str] = frozenset({
-    "builtins", "os", "shutil", "pathlib", "io", "fcntl", "msvcrt", "sqlite3", "tempfile", "stat", "json", "time",
-    "logging", "random", "math",
-})
-HOST_CALLS_NOT_LOCAL: Tuple[str, ...] = ("os.system", "os.popen", "os.exec", "os.spawn", "os.startfile", "os.posix_spawn")
-
 LOCAL_RESOURCE_ERRORS: FrozenSet[str] = frozenset({
     "PermissionError", "BlockingIOError", "FileExistsError", "FileNotFoundError", "IsADirectoryError",
     "NotADirectoryError", "InterruptedError", "sqlite3.OperationalError",
 })
+
+#: The modules whose calls act on the caller's own host only (files, locks, a SQLite database, the
+#: clock, logging; https://docs.python.org/3/library/filesys.html, .../sqlite3.html): a retry of a
+#: local resource's errors is one only when the code it retries calls nothing else (a fsspec or
+#: s3fs call raises ``FileNotFoundError`` and ``PermissionError`` for an object in a shared bucket).
+LOCAL_CALL_MODULES: FrozenSet[str] = frozenset({
+    "builtins", "os", "shutil", "pathlib", "io", "fcntl", "msvcrt", "sqlite3", "tempfile", "stat", "json", "time",
+    "logging", "random", "math",
+})
+#: The calls of those modules that run another program, which may reach anything
+#: (https://docs.python.org/3/library/os.html#process-management).
+HOST_CALLS_NOT_LOCAL: Tuple[str, ...] = ("os.system", "os.popen", "os.exec", "os.spawn", "os.startfile", "os.posix_spawn")
+#: The functions that open a local file, whose result's methods act on it.
+FILE_OPENERS: FrozenSet[str] = frozenset({"builtins.open", "io.open"})
+#: The builtins that call a function they are given (``map(f, xs)``, ``sorted(xs, key=f)``): what
+#: they call is the code's work too (https://docs.python.org/3/library/functions.html).
+CALLING_BUILTINS: FrozenSet[str] = frozenset(
+    f"builtins.{name}" for name in ("map", "filter", "sorted", "min", "max", "iter"))
 
 #: The builtin exceptions of the operating system (``OSError`` and its subclasses: a refused or
 #: reset connection, a timeout, a file another process holds), which code raises to ask for another

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from reslint.analysis.loops import own_nodes
+from reslint.analysis.loops import try_of
 from reslint.analysis.retry import local_resource_only
 from reslint.diagnostics import Applicability
 from reslint.model.policy import Jitter, LoopFacts, RetryPolicy
@@ -52,10 +52,9 @@ class RetryWithoutJitter(PolicyRule):
         """Each sleep on its own: deterministic, fully known and not server-directed."""
         if not policy.retries:
             return
-        tried = [n.body for n in own_nodes(policy.node)
-                 if isinstance(n, cst.Try) and any(h is handler for h in n.handlers for handler in loop.handlers)]
+        tried = {id(t): t.body for t in (try_of(h, policy.node) for h in loop.handlers) if t is not None}
         if loop.sleeps and all(id(s) in loop.sleeps_in_handlers for s in loop.sleeps) and \
-                local_resource_only(policy, tried, self.ctx, self.ctx.scope):
+                local_resource_only(policy, list(tried.values()), self.ctx, self.ctx.scope):
             return  # every wait follows a local resource's error in local work: a wait for a neighbour
         if not loop.bound and short_waits(policy):
             return  # (a retry helper's defaults are only its callers' starting point)

@@ -9,7 +9,7 @@ import libcst as cst
 
 from reslint.analysis.breakers import open_circuit_retry
 from reslint.analysis.loops import FATAL_4XX, gives_up_on_some, is_raise_for_status, logs, own_nodes, \
-    separated_before, statuses_raising, unguarded_raise_for_status
+    separated_before, statuses_raising, try_of, unguarded_raise_for_status
 from reslint.analysis.timeouts import read_call_timeout
 from reslint.catalog import canonical
 from reslint.catalog import retries as cat
@@ -306,7 +306,7 @@ class RetryOnAnyError(PolicyRule):
             if found is None:
                 continue
             kind, name = found
-            guarded = _guarded_by(handler, policy.node)
+            guarded = try_of(handler, policy.node)
             if kind is CATCH_ALL and not set(types) & cat.BEYOND_EXCEPTION and guarded is not None and \
                     transport_only(guarded.body, self.ctx, self.ctx.scope):
                 continue  # ``try: r = requests.post(...) except Exception:``: a 4xx is a response, not an error
@@ -336,19 +336,13 @@ class RetryOnAnyError(PolicyRule):
         scope = self.ctx.retried.scope_of(policy)
         if scope is None or not isinstance(handler.type, (cst.Name, cst.Attribute)):
             return None
-        guarded = _guarded_by(handler, scope.node)
+        guarded = try_of(handler, scope.node)
         narrowing = self._narrowing(policy, guarded.body, self.ctx.scope) if guarded is not None else None
         if narrowing is None:
             return None
         text, imports, said = narrowing
         return FixPlan(f"Catch only `{text}`{said}", Applicability.UNSAFE,
                        ((handler.type, cst.parse_expression(text)),), imports)
-
-
-def _guarded_by(handler: cst.ExceptHandler, within) -> Optional[cst.Try]:
-    """The ``try`` of ``within`` (a loop or a function, not its nested ones) that ``handler`` belongs to."""
-    return next((n for n in own_nodes(within) if isinstance(n, cst.Try) and any(h is handler for h in n.handlers)),
-                None)
 
 
 #: the expressions a request's ``try`` may hold besides the request and log lines: names,
@@ -359,20 +353,12 @@ _PLAIN = (cst.Name, cst.Attribute, cst.SimpleString, cst.ConcatenatedString, cst
           cst.Float, cst.Dict, cst.List, cst.Tuple, cst.Set, cst.Await, cst.Call)
 #: the statements it may hold: a request bound, returned, awaited or logged
 _SIMPLE = (cst.Assign, cst.AnnAssign, cst.Expr, cst.Return, cst.Pass, cst.Break, cst.Continue)
-#: what turns a status into an exception other than ``raise_for_status()``: requests' response
-#: hooks (``hooks=`` of a request, ``session.hooks``), httpx's ``event_hooks=``, an adapter mounted
-#: on a session (requests/sessions.py ``Session.mount``) or an httpx ``transport=``, whose
-#: response building may raise, and urllib3's ``retries=`` (a ``Retry`` raises ``MaxRetryError``
-#: once its redirect or status budget is spent: ``raise_on_redirect``, ``raise_on_status``)
-_STATUS_HOOKS = frozenset({"hooks", "event_hooks", "mount", "transport", "retries"})
-
-
 def transport_only(body, ctx, scope) -> bool:
     """Whether all ``body`` (a ``try`` body, a retried function's; read in ``scope``) can fail on
     is the sending of its HTTP requests: it sends at least one, each with a library that hands
     back every status as a response (catalog ``STATUS_RETURNING_LIBRARIES``), and its statements
     only bind, return, await or log plain expressions (:data:`_PLAIN`) of those requests; nothing
-    in the module hooks a status into an exception (:data:`_STATUS_HOOKS`). A catch-all around it
+    in the module hooks a status into an exception (:data:`cat.STATUS_RAISING_OPTIONS`). A catch-all around it
     sees what goes wrong on the way to the server (a refused or reset connection, a timeout) and
     the bugs that fail before anything is sent (a malformed URL, a body that does not serialise):
     never a 4xx, and no attempt adds load to the server."""
@@ -393,7 +379,7 @@ def transport_only(body, ctx, scope) -> bool:
                     return False
                 if not isinstance(node, cst.Call) or logs(node):
                     continue
-                if any(arg.star or (arg.keyword is not None and arg.keyword.value in _STATUS_HOOKS)
+                if any(arg.star or (arg.keyword is not None and arg.keyword.value in cat.STATUS_RAISING_OPTIONS)
                        for arg in node.args):
                     return False  # ``**options`` may carry hooks
                 reading = read_call_timeout(node, ctx)
@@ -408,14 +394,14 @@ def transport_only(body, ctx, scope) -> bool:
 
 def _hooks_statuses(ctx) -> bool:
     """Whether the module touches a client's status hooks or mounts an adapter anywhere
-    (:data:`_STATUS_HOOKS`): then a request may raise on a status without ``raise_for_status()``."""
+    (:data:`cat.STATUS_RAISING_OPTIONS`): then a request may raise on a status without ``raise_for_status()``."""
     key = ("res204-status-hooks",)
     if key not in ctx.cache:
         module = ctx.model.module_scope.node
         ctx.cache[key] = any(
-            (isinstance(node, cst.Attribute) and node.attr.value in _STATUS_HOOKS) or
-            (isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value in _STATUS_HOOKS) or
-            (isinstance(node, cst.SimpleString) and node.raw_value in _STATUS_HOOKS)  # {"hooks": ...} passed on
+            (isinstance(node, cst.Attribute) and node.attr.value in cat.STATUS_RAISING_OPTIONS) or
+            (isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value in cat.STATUS_RAISING_OPTIONS) or
+            (isinstance(node, cst.SimpleString) and node.raw_value in cat.STATUS_RAISING_OPTIONS)  # {"hooks": ...} passed on
             for node in nodes_within(module))
     return ctx.cache[key]
 

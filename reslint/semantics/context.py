@@ -21,6 +21,8 @@ never to a guess.
 
 from __future__ import annotations
 
+import builtins
+
 from contextlib import contextmanager
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
@@ -412,6 +414,14 @@ class Context:
             yield
         finally:
             self.scope = saved
+
+    def builtin(self, expr, scope: Optional[Scope] = None) -> str:
+        """``builtins.open`` when ``expr`` is the name of a builtin (``open``, ``print``, ``map``) that
+        no binding seen from ``scope`` shadows, else ``""``: :meth:`qualname` answers ``None`` for
+        builtins, which are no import."""
+        if isinstance(expr, cst.Name) and hasattr(builtins, expr.value) and self.lookup(expr.value, scope) is None:
+            return f"builtins.{expr.value}"
+        return ""
 
     def lookup(self, name: str, scope: Optional[Scope] = None) -> Optional[List[Binding]]:
         """The bindings ``name`` refers to from ``scope`` (Python's LEGB rule), or ``None``."""
