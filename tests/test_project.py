@@ -518,6 +518,28 @@ def test_namespace_names_from_the_project_root(tmp_path):
     assert namespace_name(str(tmp_path / "app" / "mailer.py"), str(tmp_path / "src")) is None  # outside the root
 
 
+def test_the_runner_names_every_module_of_a_directory_alike_and_forgets_a_changed_layout(tmp_path):
+    from types import SimpleNamespace
+
+    from reslint.config import Settings
+    from reslint.engine.runner import Runner
+    from reslint.semantics.prefilter import namespace_name
+
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\n', encoding="utf-8")
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "src" / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "app").mkdir()
+    runner = Runner(Settings(root=tmp_path, project_root=tmp_path, project_scope=tmp_path), use_cache=False)
+    for path in ("src/pkg/mod.py", "src/pkg/__init__.py", "src/pkg/other.py", "app/mailer.py", "top.py"):
+        expected = namespace_name(str(tmp_path / path), str(tmp_path))
+        assert runner.other_names(SimpleNamespace(path=path)) == ((expected,) if expected else ())
+    assert runner.other_names(SimpleNamespace(path="app/mailer.py")) == ("app.mailer",)
+    (tmp_path / "app" / "__init__.py").write_text("", encoding="utf-8")  # app becomes a package
+    assert runner.other_names(SimpleNamespace(path="app/mailer.py")) == ("app.mailer",)  # remembered
+    runner.forget_layout()
+    assert runner.other_names(SimpleNamespace(path="app/mailer.py")) == ()  # its own name now: app.mailer
+
+
 def test_a_namespace_module_the_prefilter_skipped_is_loaded_by_the_name_it_is_imported_by(tmp_path):
     (tmp_path / "app").mkdir()
     write(tmp_path, "app/client.py", MAILER_CLIENT)

@@ -24,7 +24,7 @@ from reslint.config import Settings
 from reslint.diagnostics import Finding, Location
 from reslint.engine.discovery import Unlisted, Walker, relative
 from reslint.engine.results import FileResult, Judge, decode, internal_error
-from reslint.semantics.prefilter import module_name, namespace_name
+from reslint.semantics.prefilter import module_name, namespace_prefix, package_depth
 from reslint.engine.suppression import Directive, Suppressions
 
 #: files modified this recently (ns) before the run are not put in the stat index
@@ -75,6 +75,8 @@ class Runner:
         self.parsed: List[str] = []
         self._stat_index: Optional[dict] = None
         self._packages: Dict[str, tuple] = {}  # directory -> package chain (module names)
+        self._file_names: Dict[str, Tuple[str, Tuple[str, ...]]] = {}  # path as given -> Runner._names
+        self._prefixes: Dict[Tuple[str, int], Tuple[str, ...]] = {}  # (directory as spelled, depth) -> prefixes
         self._roots: Optional[Tuple[str, ...]] = None  # :meth:`_namespace_roots`
         self._chains: Dict[str, str] = {}  # directory as spelled -> its dotted package chain
         self._pool = None  # the worker pool, while one runs (:meth:`_workers`)
@@ -532,9 +534,12 @@ class Runner:
         unreadable file is left skipped."""
         for path in list(skipped):
             try:
-                text = Path(path).read_text(encoding="utf-8", errors="replace")
+                with open(path, "rb") as handle:  # bytes, decoded at once: a text stream costs twice the time
+                    text = handle.read().decode("utf-8", errors="replace")
             except OSError:
                 continue
+            if "\r" in text:  # the line ends a text stream gives
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
             if wanted(text):
                 found = self.lint(path, force=True).summary
                 if found is not None:
@@ -682,12 +687,38 @@ class Runner:
     def other_names(self, summary) -> Tuple[str, ...]:
         """The other names the module of ``summary`` is imported by through namespace packages
         (:func:`reslint.semantics.prefilter.namespace_name`), from each of :meth:`_namespace_roots`."""
-        return self._other_names(os.path.join(self.settings.root, summary.path))
+        return self._names(os.path.join(self.settings.root, summary.path))[1]
 
-    def _other_names(self, path: str, named: Optional[Tuple[str, bool]] = None) -> Tuple[str, ...]:
-        named = named if named is not None else module_name(path, self._packages)
-        names = (namespace_name(path, root, self._packages, named) for root in self._namespace_roots())
-        return tuple(name for name in names if name is not None)
+    def _names(self, path: str) -> Tuple[str, Tuple[str, ...]]:
+        """(the :func:`~reslint.semantics.prefilter.module_name` of the file at ``path``, the other
+        names it is imported by through namespace packages). Each file's once per run, and the
+        namespace part once per directory: the call graphs of one project pass ask for every
+        module's, and the loader for every skipped file's (thousands)."""
+        found = self._file_names.get(path)
+        if found is None:
+            module = self._module(path)  # the stat signature's: its package chain is known per directory
+            is_package = module.endswith("/")
+            name = module[:-1] if is_package else module
+            others: Tuple[str, ...] = ()
+            if name != "__main__":
+                place = (os.path.dirname(path), package_depth(name, is_package))
+                prefixes = self._prefixes.get(place)
+                if prefixes is None:
+                    directory = os.path.abspath(place[0])
+                    prefixes = self._prefixes[place] = tuple(
+                        prefix for prefix in (namespace_prefix(directory, place[1], root)
+                                              for root in self._namespace_roots())
+                        if prefix is not None)
+                others = tuple(f"{prefix}.{name}" for prefix in prefixes)
+            found = self._file_names[path] = (name, others)
+        return found
+
+    def forget_layout(self) -> None:
+        """Forget the package layout read so far (each directory's package chain, each file's
+        module names), for a runner that outlives one run (the language server's) when a file was
+        created or deleted: an ``__init__.py`` makes its directory a package."""
+        for memo in (self._packages, self._chains, self._file_names, self._prefixes):
+            memo.clear()
 
     def _namespace_roots(self) -> Tuple[str, ...]:
         """The directories dotted names through namespace packages (PEP 420) start from: the
@@ -716,8 +747,8 @@ class Runner:
         def load(module: str):
             if not index and paths:  # built on the first request: a cached re-run seldom makes one
                 for path in paths:
-                    named = module_name(str(path), self._packages)
-                    for name in (named[0], *self._other_names(str(path), named)):
+                    name, others = self._names(str(path))
+                    for name in (name, *others):
                         index[name] = path if index.get(name, path) == path else None
                 paths.clear()
             path = index.pop(module, None)

@@ -122,21 +122,39 @@ def namespace_name(path: str, root: str, packages: Optional[Dict[str, Tuple[str,
     ``app.mailer``, ``root/ns/pkg/mod.py`` with ``pkg/__init__.py`` is ``ns.pkg.mod``. ``None``
     when that is its :func:`module_name` (its top package, or the file, is right in ``root``), when
     it is not below ``root``, or when a directory on the way is no identifier (``my-scripts``).
-    ``named``: the file's :func:`module_name` when the caller has it (a project of thousands of
-    files asks for each file's names from two roots)."""
+    ``named``: the file's :func:`module_name` when the caller has it."""
     name, is_package = named if named is not None else module_name(path, packages)
     if name == "__main__":
         return None
-    top = os.path.dirname(os.path.abspath(path))
-    for _ in range(name.count(".") + (1 if is_package else 0)):  # up to the directory holding the top package
+    prefix = namespace_prefix(os.path.dirname(os.path.abspath(path)), package_depth(name, is_package),
+                              os.path.abspath(root))
+    return f"{prefix}.{name}" if prefix is not None else None
+
+
+def package_depth(name: str, is_package: bool) -> int:
+    """How many directories up from a module's own directory its top package's parent is (the
+    number of packages its :func:`module_name` ``name`` goes through); the same for every module
+    of one directory."""
+    return name.count(".") + (1 if is_package else 0)
+
+
+def namespace_prefix(directory: str, depth: int, root: str) -> Optional[str]:
+    """The dotted path through namespace packages from ``root`` to the directory that holds the
+    top package of the modules in ``directory`` (both absolute and normalised), ``depth``
+    (:func:`package_depth`) directories up: ``root/ns/pkg`` at depth 1 gives ``ns``. ``None`` when
+    that directory is ``root`` itself or not below it, or a directory on the way is no identifier.
+    One answer serves every module of ``directory`` (a project of thousands of files asks once per
+    directory)."""
+    top = directory
+    for _ in range(depth):
         top = os.path.dirname(top)
-    root = os.path.abspath(root)
-    if top == root or not top.startswith(os.path.join(root, "")):
+    below = os.path.join(root, "")
+    if top == root or not top.startswith(below):
         return None
-    parts = top[len(os.path.join(root, "")):].split(os.sep)
+    parts = top[len(below):].split(os.sep)
     if not all(part.isidentifier() and not keyword.iskeyword(part) for part in parts):
         return None
-    return ".".join(parts + [name])
+    return ".".join(parts)
 
 
 def _packages(directory: str, known: Dict[str, Tuple[str, ...]]) -> Tuple[str, ...]:
@@ -545,8 +563,8 @@ class BudgetCallers:
     function, an import line names one of ``modules`` (the last part of a module's name) or
     ``functions`` (their last names: ``from . import fetch``), the text holds the literal part of
     one of the budget ``patterns`` (RES105's shell-style ``budget-parameters``, case-insensitively),
-    and it spells one of the ``functions`` as a word. Cheap tests first: most files stop at the
-    import lines."""
+    and it spells one of the ``functions`` as a word. Cheap tests first: most files stop at a
+    substring test for the functions' names, before their import lines are read."""
 
     def __init__(self, patterns: Sequence[str], modules: Iterable[str], functions: Iterable[str]):
         self._imported = frozenset(modules) | frozenset(functions)
@@ -554,10 +572,11 @@ class BudgetCallers:
         self._cores = tuple(sorted({max(re.split(r"[*?]", re.sub(r"\[[^\]]*\]", "*", p.lower())), key=len)
                                     for p in patterns}))
         names = sorted(frozenset(functions))
+        self._names = tuple(names)
         self._functions = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b") if names else None
 
     def search(self, text: str) -> bool:
-        if self._functions is None or "def " not in text:
+        if self._functions is None or "def " not in text or not any(name in text for name in self._names):
             return False
         if self._imported.isdisjoint(re.findall(r"\w+", _import_lines(text))):
             return False

@@ -227,6 +227,8 @@ class Project:
         """Files that changed on disk: lint them again at the next :meth:`check`;
         ``created_or_deleted``: also walk the project again."""
         self.runner.forget(paths)
+        if created_or_deleted:
+            self.runner.forget_layout()
         if created_or_deleted and self.files is not None:
             self._rewalk()
         self._last = None
