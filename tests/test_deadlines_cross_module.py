@@ -4,6 +4,7 @@ calls downstream with a fixed timeout (the project pass over module summaries)."
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -214,3 +215,44 @@ def test_a_character_set_pattern_keeps_the_text_shape_a_superset():
     assert BudgetCallers(["t[ao]ll"], {"client"}, {"fetch_stock"}).search(text)
     assert not BudgetCallers(["time_budget"], {"client"}, {"fetch_stock"}).search(text)
     assert not BudgetCallers(DEFAULT_BUDGET_PARAMETERS, {"client"}, ()).search(text)
+
+
+def test_a_re_run_after_an_edit_reads_only_the_skipped_modules_whose_text_marks_allow_a_match(shop, monkeypatch):
+    from reslint.semantics.prefilter import TextMarks
+
+    write(shop, {"shop/plain.py": "from shop import client\n\n\ndef f(order):\n    return client.fetch_stock(order)\n",
+                 "shop/budgeted.py": "from shop import client\n\n\ndef g(order, timeout_s):\n    return order\n"})
+    assert rows(run(shop, use_cache=True)) == EXPECTED
+    (shop / "shop" / "client.py").write_text(CLIENT + "# edited\n", encoding="utf-8")
+    runner = Runner(load_settings(shop), use_cache=True)
+    read = []
+    real_open = open
+
+    def counting_open(path, *args, **kwargs):
+        read.append(os.path.basename(os.fspath(path)))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", counting_open)
+    result = runner.run([shop])
+    monkeypatch.undo()
+    found = sorted((f.filename, f.location.row) for r in result.results for f in r.findings if f.code == "RES105")
+    assert found == EXPECTED  # views.py, parsed by the first run, is no longer skipped
+    marks = {os.path.basename(path): value for path, value in runner._marks.items()}
+    # both skipped modules came back from the cache with the marks the first run found
+    assert marks["plain.py"] == 0 and marks["budgeted.py"] == TextMarks.BUDGET
+    assert "budgeted.py" in read and "plain.py" not in read  # no budget word in plain.py: never read
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("def f(x, timeout_s):\n    pass\n", "BUDGET"),
+    ("def f(x, Request_Deadline=3):\n    pass\n", "BUDGET"),
+    ("from .celery import app\n\n@app.task(bind=True)\ndef f(self):\n    pass\n", "TASK_DECORATOR"),
+    ("@shared_task\ndef f():\n    pass\n", "TASK_DECORATOR"),
+    ("class WorkerSettings:\n    functions = [send]\n", "SETTINGS_LIST"),
+    ("functions = [send]\nx = 'timeou'\n@property\ndef g(self):\n    pass\n", ""),
+])
+def test_the_text_marks_of_a_skipped_file(text, expected):
+    from reslint.semantics.prefilter import TextMarks, budget_cores
+
+    marks = TextMarks.of(text, budget_cores(DEFAULT_BUDGET_PARAMETERS))
+    assert marks == (getattr(TextMarks, expected) if expected else 0)

@@ -50,7 +50,7 @@ CACHE_DIR_NAME = ".reslint_cache"
 INDEX_NAME = "index.json"
 RUN_NAME = "last-run.json"
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by reslint.\n"
-FORMAT = 2  # bump when the stored shapes change (2: JSON with an HMAC; 1 was pickle)
+FORMAT = 3  # bump when the stored shapes change (3: a skipped file's text marks; 2: JSON with an HMAC; 1 was pickle)
 #: the directory of one reslint version and settings: ``<version>-<16 hex digits>``
 ENTRY_DIR = re.compile(r"[0-9][^/\\]*-[0-9a-f]{16}")
 #: the first line of every cache file
@@ -65,9 +65,10 @@ MAX_ENTRY_BYTES = 64 * 1024 * 1024
 MAX_INDEX_BYTES = 1024 * 1024 * 1024
 
 #: what one file's entry holds: findings, internal errors, module summary, suppressed findings,
-#: directive comments, skipped by the prefilter
+#: directive comments, skipped by the prefilter, the text marks of a skipped file
+#: (:class:`reslint.semantics.prefilter.TextMarks`)
 #: ``Tuple[Tuple[Finding, ...], Tuple[str, ...], Optional[ModuleSummary], Tuple[Finding, ...],
-#: Tuple[Comment, ...], bool]`` (built by :func:`_value_type`)
+#: Tuple[Comment, ...], bool, int]`` (built by :func:`_value_type`)
 Value = tuple
 Signature = Tuple[int, int, int, int, int, str]  # (size, mtime ns, inode, ctime ns, device, module)
 _RUN = decoder(Tuple[str, Dict[str, Tuple[Finding, ...]]])
@@ -82,7 +83,7 @@ def _value_type():
     from reslint.engine.suppression import Comment
 
     return Tuple[Tuple[Finding, ...], Tuple[str, ...], Optional[ModuleSummary], Tuple[Finding, ...],
-                 Tuple[Comment, ...], bool]
+                 Tuple[Comment, ...], bool, int]
 
 
 def _value_decoder():

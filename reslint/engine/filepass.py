@@ -283,7 +283,7 @@ class Linter(Judge):
         result.findings, result.internal_errors, result.summary = linted.findings, linted.internal_errors, \
             linted.summary
         result.suppressed, result.comments, result.skipped = linted.suppressed, linted.comments, linted.skipped
-        result.text_skipped = linted.text_skipped
+        result.text_skipped, result.marks = linted.text_skipped, linted.marks
         if complete:
             self.complete(result, project_pass=False)
         return result
@@ -328,7 +328,7 @@ class Linter(Judge):
             if not force and self.relevance is not None and \
                     not profiling.timed("prefilter (ast)", self.relevance.wanted, tree, *module) and \
                     not self.spells_a_setting(text):
-                return FileResult(display, display, comments=comments, skipped=self.needs_summary)
+                return self.skipped(display, text, comments)
             lines = unit_lines(tree.body)
             del tree
         # else: syntax newer than this interpreter (PEP 695, PEP 701...): LibCST's grammar may accept

@@ -23,7 +23,8 @@ from reslint.config import Settings
 from reslint.diagnostics import Finding, Location
 from reslint.engine.discovery import relative
 from reslint.catalog.triggers import RETRY_TRIGGERS, settings_words
-from reslint.semantics.prefilter import Trigger, may_retry_by_recursion
+from reslint.semantics.prefilter import DEFAULT_BUDGET_PARAMETERS, TextMarks, Trigger, budget_cores, \
+    may_retry_by_recursion
 from reslint.registry import BY_CODE
 from reslint.engine.suppression import (Comment, blanket_not_counted, could_hold_directives, read_comments,
                                        unused_noqa)
@@ -68,6 +69,9 @@ class FileResult:
     skipped: bool = False
     #: the text prefilter skipped the file: redoing that costs less than reading a cache entry
     text_skipped: bool = False
+    #: of a skipped file: what the project pass's searches over skipped files may find in its text
+    #: (:class:`reslint.semantics.prefilter.TextMarks` bits; ``UNKNOWN``: read it to know)
+    marks: int = TextMarks.UNKNOWN
 
 
 def decode(data: bytes) -> Source:
@@ -117,6 +121,8 @@ class Judge:
         #: a budget: :meth:`reslint.engine.runner.Runner._budget_callers`), so files that can hold one
         #: are parsed up front and the others only when the call graph reaches them
         self.needs_summary = bool(self.enabled & PROJECT_RULES)
+        self._budget_cores = budget_cores(settings.rule_options.get("RES105", {}).get(
+            "budget-parameters", DEFAULT_BUDGET_PARAMETERS))
         self._root = os.path.abspath(settings.root)
         entries = trigger_entries(self.enabled, self.needs_summary)
         if entries is not None and settings.catalog:
@@ -152,13 +158,19 @@ class Judge:
         comments = read_comments(text) if could_hold_directives(text, self.settings.allow_blanket_noqa) else ()
         if not force and self.enabled <= self.ignored_codes(display):
             # nothing can be reported here (test code, by default): skipped as the prefilter skips
-            return comments, FileResult(display, display, comments=comments, skipped=self.needs_summary,
-                                        text_skipped=True)
+            return comments, self.skipped(display, text, comments, text_skipped=True)
         if force or self.trigger is None or profiling.timed("prefilter (text)", self.trigger.search, text) or \
                 (self.recursion and may_retry_by_recursion(text)) or self.spells_a_setting(text):
             return comments, None
-        return comments, FileResult(display, display, comments=comments, skipped=self.needs_summary,
-                                    text_skipped=True)
+        return comments, self.skipped(display, text, comments, text_skipped=True)
+
+    def skipped(self, display: str, text: str, comments: Tuple[Comment, ...], text_skipped: bool = False
+                ) -> FileResult:
+        """The result of a file the prefilter skips (``text``: its source), with its text's marks
+        when the project pass may search it (:attr:`FileResult.marks`)."""
+        marks = TextMarks.of(text, self._budget_cores) if self.needs_summary else TextMarks.UNKNOWN
+        return FileResult(display, display, comments=comments, skipped=self.needs_summary,
+                          text_skipped=text_skipped, marks=marks)
 
     def stops_at_text(self, path: str, data: bytes) -> Optional[FileResult]:
         """The result, as a worker would send it, of a file that needs no parsing (it cannot be

@@ -24,7 +24,8 @@ from reslint.config import Settings
 from reslint.diagnostics import Finding, Location
 from reslint.engine.discovery import Unlisted, Walker, relative
 from reslint.engine.results import FileResult, Judge, decode, internal_error
-from reslint.semantics.prefilter import module_name, namespace_prefix, package_depth
+from reslint.semantics.prefilter import SETTINGS_LIST, TextMarks, module_name, namespace_prefix, package_depth, \
+    task_decorator_pattern
 from reslint.engine.suppression import Directive, Suppressions
 
 #: files modified this recently (ns) before the run are not put in the stat index
@@ -76,6 +77,7 @@ class Runner:
         self._stat_index: Optional[dict] = None
         self._packages: Dict[str, tuple] = {}  # directory -> package chain (module names)
         self._file_names: Dict[str, Tuple[str, Tuple[str, ...]]] = {}  # path as given -> Runner._names
+        self._marks: Dict[str, int] = {}  # skipped file (as given) -> FileResult.marks, in a project pass
         self._prefixes: Dict[Tuple[str, int], Tuple[str, ...]] = {}  # (directory as spelled, depth) -> prefixes
         self._roots: Optional[Tuple[str, ...]] = None  # :meth:`_namespace_roots`
         self._chains: Dict[str, str] = {}  # directory as spelled -> its dotted package chain
@@ -380,16 +382,16 @@ class Runner:
             return None, None, None
         key = file_key(display, data, self._module(path)) if self.cache is not None else None
         stored = self.cache.load(key) if key is not None else None
-        if not (isinstance(stored, tuple) and len(stored) == 6) or (force and stored[5]):
+        if not (isinstance(stored, tuple) and len(stored) == 7) or (force and stored[5]):
             return None, data, key
         self._remember(display, self._signature(path), key, stored)
         return self._cached_result(path, display, stored, data), data, key
 
     @staticmethod
     def _cached_result(path: Path, display: str, stored: tuple, data: Optional[bytes]) -> FileResult:
-        findings, errors, summary, suppressed, comments, skipped = stored
+        findings, errors, summary, suppressed, comments, skipped, marks = stored
         result = FileResult(str(path), display, list(findings), list(errors), summary=summary,
-                            suppressed=list(suppressed), comments=comments, skipped=skipped)
+                            suppressed=list(suppressed), comments=comments, skipped=skipped, marks=marks)
         if findings or comments:  # a frame for each finding, RES900's included
             try:
                 result.source = decode(data if data is not None else Path(path).read_bytes())
@@ -466,7 +468,7 @@ class Runner:
             self.parsed.append(result.display)
         if key is not None and not result.internal_errors:
             value = (tuple(result.findings), tuple(result.internal_errors), result.summary,
-                     tuple(result.suppressed), result.comments, result.skipped)
+                     tuple(result.suppressed), result.comments, result.skipped, result.marks)
             if not result.text_skipped:  # the stat index still has it; a changed stat redoes the cheap test
                 self.cache.store(key, value)
             self._remember(result.display, self._signature(Path(result.path)), key, value)
@@ -484,6 +486,7 @@ class Runner:
         given: Dict[str, FileResult] = {r.display: r for r in results}
         summaries = [r.summary for r in results if r.summary is not None]
         skipped = [Path(r.path) for r in results if r.skipped]
+        self._marks = {os.fspath(path): r.marks for path, r in zip(skipped, [r for r in results if r.skipped])}
         if others and self.settings.project_scope is not None:
             # a file named outside the run's root (`../mail/mailer.py`) is shown as named, and walked
             # as an absolute path: one module all the same
@@ -495,6 +498,7 @@ class Runner:
                         summaries.append(other.summary)
                     elif other.skipped:
                         skipped.append(path)
+                        self._marks[os.fspath(path)] = other.marks
         self._budget_callers(summaries, skipped)
         self._inferred_helpers(given, summaries, skipped)
         graph = CallGraph(summaries, self._loader(skipped), self.other_names)
@@ -526,13 +530,16 @@ class Runner:
         options = self.settings.rule_options.get("RES105", {})
         shape = BudgetCallers(options.get("budget-parameters", DEFAULT_BUDGET_PARAMETERS), modules,
                               last | {name.rsplit(".", 1)[-1] for name in callers})
-        self._lint_skipped(summaries, skipped, shape.search)
+        self._lint_skipped(summaries, skipped, shape.search, TextMarks.BUDGET)
 
-    def _lint_skipped(self, summaries: list, skipped: List[Path], wanted) -> None:
+    def _lint_skipped(self, summaries: list, skipped: List[Path], wanted, mark: int = TextMarks.UNKNOWN) -> None:
         """Lint, past the prefilter, the skipped files whose text ``wanted(text)`` accepts: their
         summaries join ``summaries`` and they leave ``skipped`` (both updated in place). An
-        unreadable file is left skipped."""
+        unreadable file is left skipped. ``mark``: a :class:`TextMarks` bit every text ``wanted``
+        accepts has; a file whose marks lack it is not read."""
         for path in list(skipped):
+            if mark != TextMarks.UNKNOWN and not self._marks.get(os.fspath(path), TextMarks.UNKNOWN) & mark:
+                continue
             try:
                 with open(path, "rb") as handle:  # bytes, decoded at once: a text stream costs twice the time
                     text = handle.read().decode("utf-8", errors="replace")
@@ -562,22 +569,19 @@ class Runner:
         from dataclasses import replace
 
         from reslint.analysis.callgraph import CallGraph
-        from reslint.libraries import TASK_DECORATOR_NAMES
 
         helpers = {h.name: h for summary in summaries for h in summary.helpers}
         if any(summary.instances for summary in summaries):
             # ``@app.task(...)`` after ``from .celery import app`` needs no import of the library, nor
             # ``@task(...)`` after ``from app.tasks import task`` (a project function standing for it)
-            methods = "|".join(sorted(re.escape(m) for m in TASK_DECORATOR_NAMES))
-            self._lint_skipped(summaries, skipped, re.compile(
-                r"@\s*(?:\w+\s*\.\s*)?(?:" + methods + r")\b").search)
+            self._lint_skipped(summaries, skipped, task_decorator_pattern().search, TextMarks.TASK_DECORATOR)
         if not helpers and not any(summary.wanted for summary in summaries):
             return
         if any(set(summary.wanted).intersection(f.qualname for f in summary.functions) for summary in summaries):
             # a module wants one of its own functions: an arq job, for the runs another module's
             # settings class gives it (arq.runs_elsewhere); the prefilter skips a settings module
             # that calls nothing it knows
-            self._lint_skipped(summaries, skipped, re.compile(self.SETTINGS_LIST, re.MULTILINE).search)
+            self._lint_skipped(summaries, skipped, SETTINGS_LIST.search, TextMarks.SETTINGS_LIST)
         if helpers:
             # a module the prefilter skipped may use one (it needs nothing else): those naming one are read
             words = re.compile(r"\b(?:" + "|".join(sorted({re.escape(n.rsplit(".", 1)[-1]) for n in helpers})) +
@@ -622,8 +626,6 @@ class Runner:
                      if self._known_constants(summary, graph, constants, instances, job_runs,
                                               task_classes)]
 
-    #: a class attribute ``functions = [...]`` (arq's settings class lists its jobs so), a pattern
-    SETTINGS_LIST = r"^[ \t]+functions[ \t]*(?::[^=\n]*)?="
     #: how many times a module may be linted again as the constants it reads become known
     MAX_CONSTANT_ROUNDS = 3
 
