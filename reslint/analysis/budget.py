@@ -182,7 +182,7 @@ def function_time(call: cst.Call, ctx: Context, scope=None, depth: int = 0, fixe
 
 
 def _function_time(node: cst.FunctionDef, ctx: Context, depth: int, fixed_s: Optional[float]):
-    inner_scope = ctx.model.scopes.get(id(node.body))
+    inner_scope = ctx.opened_scope(node.body)
     per_run = body_time(node.body, ctx, inner_scope, depth + 1, empty=None, fixed_s=fixed_s)
     if per_run is None:
         return None  # no timed call inside: not part of the estimate
@@ -337,7 +337,7 @@ FIXING_RULE = "RES101"
 
 def _fitted_timeout_s(policy: RetryPolicy, ctx: Context, body) -> Optional[float]:
     limit = retry_time_limit_s(policy, ctx.settings)
-    inner = ctx.model.scopes.get(id(body))
+    inner = ctx.opened_scope(body)
     if not _fixes_bound_every_wait(body, ctx, inner):
         return None
 

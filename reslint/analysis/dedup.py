@@ -237,7 +237,7 @@ def summarise_helper(func: cst.FunctionDef, ctx: Context) -> Optional[Helper]:
 def _summarise(func: cst.FunctionDef, ctx: Context) -> Optional[Helper]:
     if not isinstance(func.body, cst.IndentedBlock):
         return None
-    scope = ctx.model.scopes.get(id(func.body))
+    scope = ctx.opened_scope(func.body)
     params = tuple(p.name.value for p in list(func.params.posonly_params) + list(func.params.params)
                    + list(func.params.kwonly_params))
     statements = [s for s in func.body.body if not _docstring(s)]

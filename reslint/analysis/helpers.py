@@ -180,7 +180,7 @@ class Helpers:
         return self._helpers[key]
 
     def _infer(self, func: cst.FunctionDef, scope: Scope) -> Optional[Helper]:
-        inner = self.ctx.model.scopes.get(id(func.body))
+        inner = self.ctx.opened_scope(func.body)
         if inner is None:
             return None
         qualname = f"{scope.name}.{func.name.value}" if scope.kind in ("module", "class") else func.name.value
@@ -197,7 +197,7 @@ class Helpers:
         # a decorator: the function it returns retries the first parameter (in a loop, or by recursion)
         if names and not method:
             for wrapper in _returned_defs(func, inner):
-                wrapper_scope = self.ctx.model.scopes.get(id(wrapper.body))
+                wrapper_scope = self.ctx.opened_scope(wrapper.body)
                 if wrapper_scope is None:
                     continue
                 for loop in _loops(wrapper.body):
@@ -218,7 +218,7 @@ class Helpers:
         if not names:
             return None
         if isinstance(loop, cst.FunctionDef):  # a retry by recursion: names resolve in its own scope
-            own = self.ctx.model.scopes.get(id(loop.body))
+            own = self.ctx.opened_scope(loop.body)
             if own is None or self.loop_policy(loop, scope) is None:
                 return None
             scope = own
@@ -359,7 +359,7 @@ class Helpers:
     def recursion(self, func: cst.FunctionDef, scope: Scope) -> Optional[RetryPolicy]:
         """The policy of ``func`` (defined in ``scope``) when it retries by calling itself from an
         ``except`` handler with an attempt counter, else ``None``."""
-        inner = self.ctx.model.scopes.get(id(func.body))
+        inner = self.ctx.opened_scope(func.body)
         if inner is None:
             return None
         found = self._recursive_call(func, inner)

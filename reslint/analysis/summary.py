@@ -560,7 +560,7 @@ class SummaryCollector:
                         for a in node.args):
                 # a task queue's decorator function (``dramatiq.actor(wrapper, **options)``, imported
                 # under another name): the function it is handed is a task with those options
-                qual = self.ctx.qualname(node.func, self.ctx.model.scopes.get(id(func.body)))
+                qual = self.ctx.qualname(node.func, self.ctx.opened_scope(func.body))
                 known = libraries.lookup(qual, (Role.DECORATOR,)) if qual is not None else None
                 if known is not None and known[0].queued:
                     found.setdefault(qual, []).append(node)
@@ -568,7 +568,7 @@ class SummaryCollector:
                     any(a.star == "**" and isinstance(a.value, cst.Name) and a.value.value == keywords
                         for a in node.args):
                 owners = libraries.INSTANCE_METHODS.get(node.func.attr.value, frozenset())
-                qual = self.ctx.qualname(node.func, self.ctx.model.scopes.get(id(func.body)))
+                qual = self.ctx.qualname(node.func, self.ctx.opened_scope(func.body))
                 known = libraries.lookup(qual, (Role.DECORATOR,)) if qual is not None else None
                 if qual is not None and qual.rsplit(".", 1)[0] in owners:
                     found.setdefault(qual, []).append(node)

@@ -62,7 +62,7 @@ class TaskRetries:
     def _arq(self, func: cst.FunctionDef) -> Optional[RetryPolicy]:
         """An ``async def job(ctx, ...)`` that raises arq's ``Retry``: run again while
         ``ctx["job_try"]`` is within ``max_tries`` (:func:`reslint.libraries.arq.max_tries`)."""
-        inner = self.ctx.model.scopes.get(id(func.body))
+        inner = self.ctx.opened_scope(func.body)
         params = list(func.params.posonly_params) + list(func.params.params)
         if func.asynchronous is None or inner is None or not params:
             return None
@@ -116,7 +116,7 @@ class TaskRetries:
             bound = options is not None
         if options is None:
             return self._arq(func) if self._arq_imported else None
-        inner = self.ctx.model.scopes.get(id(func.body))
+        inner = self.ctx.opened_scope(func.body)
         task = _first_parameter(func) if bound else self._task_name(func, options, scope)
         if inner is None or task is None:
             return None
@@ -194,7 +194,7 @@ class TaskRetries:
         to a function of this module that calls ``retry`` on that parameter, else ``None``."""
         for helper_call, handler in _calls_passing(body, task):
             helper = self.loops.local_def(helper_call, inner)
-            helper_scope = self.ctx.model.scopes.get(id(helper.body)) if helper is not None else None
+            helper_scope = self.ctx.opened_scope(helper.body) if helper is not None else None
             if helper_scope is None:
                 continue
             params = [p.name.value for p in list(helper.params.posonly_params) + list(helper.params.params)]

@@ -158,7 +158,7 @@ class _Settings(NamedTuple):
 
 def _read_settings(reader: PolicyReader, node: cst.ClassDef) -> Optional[_Settings]:
     """The settings class ``node``, ``None`` when it has no readable ``functions`` list."""
-    scope = reader.ctx.model.scopes.get(id(node.body))
+    scope = reader.ctx.opened_scope(node.body)
     attributes = _class_attributes(node)
     listed = attributes.get("functions")
     if scope is None or listed is None:

@@ -143,7 +143,7 @@ class PolicyReader:
         if not found or len(found) != 1 or found[0].kind != "def":
             return Retried(RetriedKind.UNKNOWN, node=node)
         func: cst.FunctionDef = found[0].node
-        fscope = self.ctx.model.scopes.get(id(func.body))
+        fscope = self.ctx.opened_scope(func.body)
         types: List[str] = []
         statuses: set = set()
         checks = False

@@ -66,7 +66,7 @@ class RetryWithoutJitter(PolicyRule):
         scope = self.ctx.retried.scope_of(policy)
         if scope is None:
             return False
-        inner = self.ctx.model.scopes.get(id(scope.node))
+        inner = self.ctx.opened_scope(scope.node)
         return inner is not None and local_resource_only(policy, [scope.node], self.ctx, inner)
 
     def _check_sleeps(self, policy: RetryPolicy, loop: LoopFacts) -> None:

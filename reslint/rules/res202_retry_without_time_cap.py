@@ -69,7 +69,7 @@ class RetryWithoutTimeCap(PolicyRule):
             per_attempt = self._per_attempt.get(id(policy), 0.0)
             scope = self.ctx.retried.scope_of(policy)
             if scope is not None:  # one attempt runs the whole retried body
-                per_attempt = known_body_time(scope.node, self.ctx, self.ctx.model.scopes.get(id(scope.node)))
+                per_attempt = known_body_time(scope.node, self.ctx, self.ctx.opened_scope(scope.node))
             total = worst_case(policy, per_attempt)
             forever = ""
             if not is_number(per_attempt) and scope is not None:
@@ -78,7 +78,7 @@ class RetryWithoutTimeCap(PolicyRule):
                 # what the retry leaves each attempt when that is shorter than its default-timeout
                 if fitted_timeout_s(policy, self.ctx) is not None:
                     continue
-                fixed = known_body_time(scope.node, self.ctx, self.ctx.model.scopes.get(id(scope.node)),
+                fixed = known_body_time(scope.node, self.ctx, self.ctx.opened_scope(scope.node),
                                         fixed_s=math.inf)
                 fixed_total = worst_case(policy, fixed)
                 if is_number(fixed) and is_number(fixed_total) and fixed_total > limit:

@@ -119,7 +119,7 @@ class RetryOnAnyError(PolicyRule):
         if scope is None:
             return None
         called = set()  # the top-level modules of the timeout-bearing calls
-        with self.ctx.in_scope(self.ctx.model.scopes.get(id(scope.node)) or self.ctx.scope):  # its own names
+        with self.ctx.in_scope(self.ctx.opened_scope(scope.node) or self.ctx.scope):  # its own names
             for node in expressions(scope.node):
                 if isinstance(node, cst.Call):
                     reading = read_call_timeout(node, self.ctx)
@@ -177,7 +177,7 @@ class RetryOnAnyError(PolicyRule):
         scope = self.ctx.retried.scope_of(policy)
         if scope is None or policy.call is None:
             return None
-        inner = self.ctx.model.scopes.get(id(scope.node)) or self.ctx.scope
+        inner = self.ctx.opened_scope(scope.node) or self.ctx.scope
         before = policy.call if policy.role is Role.DECORATOR else None
         narrowing = self._narrowing(policy, scope.node, inner, before)
         if narrowing is None:
@@ -207,7 +207,7 @@ class RetryOnAnyError(PolicyRule):
                         own.unknown = True  # too deep a call tree to read: reslint cannot tell
                         return own
                     seen.add(id(found[0]))
-                    work.append((found[0].body, self.ctx.model.scopes.get(id(found[0].body)) or where))
+                    work.append((found[0].body, self.ctx.opened_scope(found[0].body) or where))
         return own
 
     def _raised(self, exc, scope, before, own: OwnErrors, client_errors: Optional[frozenset] = None) -> None:
@@ -272,7 +272,7 @@ class RetryOnAnyError(PolicyRule):
         scope = self.ctx.retried.scope_of(policy)
         if scope is None:
             return frozenset()
-        inner = self.ctx.model.scopes.get(id(scope.node))
+        inner = self.ctx.opened_scope(scope.node)
         out = set()
         for node in own_nodes(scope.node):
             if isinstance(node, cst.Raise) and node.exc is not None:
@@ -286,7 +286,7 @@ class RetryOnAnyError(PolicyRule):
         scope = self.ctx.retried.scope_of(policy)
         if scope is None:
             return False
-        return unguarded_raise_for_status(scope.node, self.ctx, self.ctx.model.scopes.get(id(scope.node)))
+        return unguarded_raise_for_status(scope.node, self.ctx, self.ctx.opened_scope(scope.node))
 
     def check_loop(self, policy: RetryPolicy, loop: LoopFacts) -> None:
         checks_status = policy.retried.checks_status
@@ -327,7 +327,7 @@ class RetryOnAnyError(PolicyRule):
             return False
         node = scope.node  # the function, or its body
         body = node.body if isinstance(node, cst.FunctionDef) else node
-        inner = self.ctx.model.scopes.get(id(node)) or self.ctx.model.scopes.get(id(body))
+        inner = self.ctx.opened_scope(node) or self.ctx.opened_scope(body)
         return isinstance(body, cst.IndentedBlock) and inner is not None and transport_only(body, self.ctx, inner)
 
     def _narrow_handler(self, policy: RetryPolicy, handler: cst.ExceptHandler) -> Optional[FixPlan]:

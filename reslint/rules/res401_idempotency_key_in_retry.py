@@ -81,7 +81,7 @@ class IdempotencyKeyInRetry(Rule):
 
     def _taken(self, function: cst.FunctionDef) -> bool:
         """Whether the name a fix adds is already used in (or read by) the function."""
-        fscope = self.ctx.model.scopes.get(id(function.body))
+        fscope = self.ctx.opened_scope(function.body)
         if fscope is not None and KEY_NAME in fscope.bindings:
             return True
         return any(isinstance(n, cst.Name) and n.value == KEY_NAME for n in _walk(function))
@@ -117,7 +117,7 @@ class IdempotencyKeyInRetry(Rule):
         target = _assigned_name(stmt, minted.expr)
         if target is not None and _path_is_plain(loop.body, stmt):
             others = _bound_names(loop, skip=stmt)
-            bindings = self.ctx.lookup(target, self.ctx.model.scopes.get(id(function.body)))
+            bindings = self.ctx.lookup(target, self.ctx.opened_scope(function.body))
             if (_used_names(minted.expr) & bound) or target in others or not bindings or len(bindings) != 1 \
                     or target in _used_names(header) or _only_statement(loop, stmt):
                 return None
