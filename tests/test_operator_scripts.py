@@ -144,6 +144,9 @@ MODULE = SCRIPT[:SCRIPT.index("if __name__")]
     ("libs/cli/examples/graphs/agent.py", MODULE, True),  # a CLI's build fixture, at any depth
     ("example/stars.py", SCRIPT, True),  # an example program
     ("libs/cli/examples/stars.py", SCRIPT, True),
+    ("cookbook/90_models/openai/audio_input_agent.py", MODULE, True),  # an agent framework's examples
+    ("docs/cookbooks/agents.py", MODULE, True),
+    ("cookbook/agent_os/app.py", "from fastapi import FastAPI\n\napp = FastAPI()\n" + MODULE, False),
     # an example service (a web app, a task worker) is deployed as it is: checked whole
     ("examples/server/app.py", "from fastapi import FastAPI\n\napp = FastAPI()\n" + MODULE, False),
     ("examples/gevent/tasks.py", "from celery import Celery\n\napp = Celery()\n" +
@@ -166,6 +169,7 @@ MODULE = SCRIPT[:SCRIPT.index("if __name__")]
     # not example code: a module whose name only looks so, a directory whose name only starts so
     ("src/demo/examples.py", MODULE, False),
     ("src/demo/example_apps/stars.py", MODULE, False),
+    ("demo/stars.py", MODULE, False),  # a project's own demonstration is checked
 ])
 def test_modules_of_example_code(tmp_path, path, text, hidden):
     project(tmp_path, {path: text, "src/demo/__init__.py": ""})

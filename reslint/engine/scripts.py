@@ -88,8 +88,11 @@ PROGRAM_DIRECTORIES = frozenset({"scripts", "script"})
 #: modules they load (a graph a framework's dev server serves, a tutorial's helpers), with or without
 #: a main guard, run by hand like scripts, unless the module is a service (:func:`serves`). In the
 #: judged sample, 13 findings of the timeout and retry rules in such modules (a CLI's packaging
-#: fixtures, a tutorial's helpers) were all false.
-EXAMPLE_DIRECTORIES = frozenset({"examples", "example"})
+#: fixtures, a tutorial's helpers) were all false. A ``cookbook/`` is the same thing under the name
+#: agent frameworks give it (agno's, the model vendors' cookbooks): 27 findings there, in programs
+#: that download a demo file or build a client once, were judged false too. Not ``demo/``, which
+#: names a project's own demonstration (reslint's is a real module to check).
+EXAMPLE_DIRECTORIES = frozenset({"examples", "example", "cookbook", "cookbooks"})
 #: what makes a module of example code a service, deployed as it is and checked whole
 #: (:func:`serves`; in the judged sample, two example FastAPI servers and a celery task module
 #: held the only true findings of example code)
