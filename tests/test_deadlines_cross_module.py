@@ -218,7 +218,7 @@ def test_a_character_set_pattern_keeps_the_text_shape_a_superset():
 
 
 def test_a_re_run_after_an_edit_reads_only_the_skipped_modules_whose_text_marks_allow_a_match(shop, monkeypatch):
-    from reslint.semantics.prefilter import TextMarks
+    from reslint.engine.results import TextMarks
 
     write(shop, {"shop/plain.py": "from shop import client\n\n\ndef f(order):\n    return client.fetch_stock(order)\n",
                  "shop/budgeted.py": "from shop import client\n\n\ndef g(order, timeout_s):\n    return order\n"})
@@ -252,7 +252,8 @@ def test_a_re_run_after_an_edit_reads_only_the_skipped_modules_whose_text_marks_
     ("functions = [send]\nx = 'timeou'\n@property\ndef g(self):\n    pass\n", ""),
 ])
 def test_the_text_marks_of_a_skipped_file(text, expected):
-    from reslint.semantics.prefilter import TextMarks, budget_cores
+    from reslint.engine.results import TextMarks
+    from reslint.semantics.prefilter import budget_cores
 
     marks = TextMarks.of(text, budget_cores(DEFAULT_BUDGET_PARAMETERS))
     assert marks == (getattr(TextMarks, expected) if expected else 0)

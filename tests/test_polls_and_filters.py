@@ -383,6 +383,11 @@ def _sent(attempt: str) -> str:
     ("            log.info('sending')\n            response = session.post(url, json=payload, timeout=(3, 30))\n",
      []),
     ("            response = httpx.post(url, json=payload, timeout=30)\n", []),
+    ("            response = httpx.head(url, follow_redirects=True, timeout=5)\n"
+     "            return str(response.url)\n", []),  # text of a response raises on nothing
+    ("            response = httpx.get(url, timeout=5)\n            return int(response.text)\n", [(6, "RES204")]),
+    ("            response = httpx.get(url, timeout=5)\n            return str(decode(response))\n",
+     [(6, "RES204")]),
     # raise_for_status(), a parse of the body, a call of the project's, a raise: what it catches is no
     # longer the transport alone
     ("            response = requests.post(url, json=payload, timeout=60)\n            response.raise_for_status()\n",

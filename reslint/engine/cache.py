@@ -66,7 +66,7 @@ MAX_INDEX_BYTES = 1024 * 1024 * 1024
 
 #: what one file's entry holds: findings, internal errors, module summary, suppressed findings,
 #: directive comments, skipped by the prefilter, the text marks of a skipped file
-#: (:class:`reslint.semantics.prefilter.TextMarks`)
+#: (:class:`reslint.engine.results.TextMarks`)
 #: ``Tuple[Tuple[Finding, ...], Tuple[str, ...], Optional[ModuleSummary], Tuple[Finding, ...],
 #: Tuple[Comment, ...], bool, int]`` (built by :func:`_value_type`)
 Value = tuple

@@ -10,6 +10,7 @@ import codecs
 import hashlib
 import io
 import os
+import re
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,8 +24,7 @@ from reslint.config import Settings
 from reslint.diagnostics import Finding, Location
 from reslint.engine.discovery import relative
 from reslint.catalog.triggers import RETRY_TRIGGERS, settings_words
-from reslint.semantics.prefilter import DEFAULT_BUDGET_PARAMETERS, TextMarks, Trigger, budget_cores, \
-    may_retry_by_recursion
+from reslint.semantics.prefilter import DEFAULT_BUDGET_PARAMETERS, Trigger, budget_cores, may_retry_by_recursion
 from reslint.registry import BY_CODE
 from reslint.engine.suppression import (Comment, blanket_not_counted, could_hold_directives, read_comments,
                                        unused_noqa)
@@ -34,6 +34,55 @@ UNUSED_NOQA = BY_CODE["RES900"]
 #: rules decided by the project pass over module summaries, not by a per-file visitor
 PROJECT_RULES = frozenset({"RES105", "RES301", "RES401", "RES402"})
 _UNKNOWN = object()  # "not looked up yet", where None is an answer
+
+
+#: an arq settings class's list of jobs, ``functions = [...]`` (a class attribute)
+SETTINGS_LIST = re.compile(r"^[ \t]+functions[ \t]*(?::[^=\n]*)?=", re.MULTILINE)
+
+
+def task_decorator_pattern() -> "re.Pattern[str]":
+    """A decorator naming a task-queue decorator, bare or on an object: ``@app.task(...)`` after
+    ``from .celery import app``, ``@shared_task``, ``@task`` after ``from app.tasks import task``
+    (:data:`reslint.libraries.TASK_DECORATOR_NAMES`; imported when first asked: a run the cache
+    answers never needs it)."""
+    global _TASK_DECORATOR
+    if _TASK_DECORATOR is None:
+        from reslint.libraries import TASK_DECORATOR_NAMES
+
+        methods = "|".join(sorted(re.escape(m) for m in TASK_DECORATOR_NAMES))
+        _TASK_DECORATOR = re.compile(r"@\s*(?:\w+\s*\.\s*)?(?:" + methods + r")\b")
+    return _TASK_DECORATOR
+
+
+_TASK_DECORATOR: "Optional[re.Pattern[str]]" = None
+
+
+class TextMarks:
+    """The bits of :attr:`FileResult.marks`: what the project pass's searches over the files the
+    prefilter skipped look for, found in a file's text when it is skipped and kept with its cache
+    entry, so that a re-run after an edit reads only the skipped files whose bit is set (thousands
+    are not read again). ``UNKNOWN`` (every bit) when not worked out."""
+
+    #: the text holds one of :func:`~reslint.semantics.prefilter.budget_cores` (RES105's callers
+    #: given a budget)
+    BUDGET = 1
+    #: :func:`task_decorator_pattern` matches (a task built on another module's app or class)
+    TASK_DECORATOR = 2
+    #: :data:`SETTINGS_LIST` matches (an arq settings module that lists another module's jobs)
+    SETTINGS_LIST = 4
+    UNKNOWN = -1
+
+    @staticmethod
+    def of(text: str, cores: Sequence[str]) -> int:
+        """The marks of ``text``; ``cores``: :func:`~reslint.semantics.prefilter.budget_cores` of
+        the run's budget parameters."""
+        lowered = text.lower()
+        marks = TextMarks.BUDGET if any(core in lowered for core in cores) else 0
+        if "@" in text and task_decorator_pattern().search(text) is not None:
+            marks |= TextMarks.TASK_DECORATOR
+        if "functions" in text and SETTINGS_LIST.search(text) is not None:
+            marks |= TextMarks.SETTINGS_LIST
+        return marks
 
 
 @dataclass
@@ -70,7 +119,7 @@ class FileResult:
     #: the text prefilter skipped the file: redoing that costs less than reading a cache entry
     text_skipped: bool = False
     #: of a skipped file: what the project pass's searches over skipped files may find in its text
-    #: (:class:`reslint.semantics.prefilter.TextMarks` bits; ``UNKNOWN``: read it to know)
+    #: (:class:`TextMarks` bits; ``UNKNOWN``: read it to know)
     marks: int = TextMarks.UNKNOWN
 
 

@@ -23,9 +23,9 @@ from reslint.engine.cache import CACHE_DIR_NAME, Cache, file_key
 from reslint.config import Settings
 from reslint.diagnostics import Finding, Location
 from reslint.engine.discovery import Unlisted, Walker, relative
-from reslint.engine.results import FileResult, Judge, decode, internal_error
-from reslint.semantics.prefilter import SETTINGS_LIST, TextMarks, module_name, namespace_prefix, package_depth, \
+from reslint.engine.results import SETTINGS_LIST, FileResult, Judge, TextMarks, decode, internal_error, \
     task_decorator_pattern
+from reslint.semantics.prefilter import module_name, namespace_prefix, package_depth
 from reslint.engine.suppression import Directive, Suppressions
 
 #: files modified this recently (ns) before the run are not put in the stat index

@@ -358,7 +358,8 @@ def transport_only(body, ctx, scope) -> bool:
     is the sending of its HTTP requests: it sends at least one, each with a library that hands
     back every status as a response (catalog ``STATUS_RETURNING_LIBRARIES``), and its statements
     only bind, return, await or log plain expressions (:data:`_PLAIN`) of those requests; nothing
-    in the module hooks a status into an exception (:data:`cat.STATUS_RAISING_OPTIONS`). A catch-all around it
+    in the module hooks a status into an exception (:data:`cat.STATUS_RAISING_OPTIONS`); ``str()`` and
+    ``repr()`` of them are plain too (:data:`_AS_TEXT`). A catch-all around it
     sees what goes wrong on the way to the server (a refused or reset connection, a timeout) and
     the bugs that fail before anything is sent (a malformed URL, a body that does not serialise):
     never a 4xx, and no attempt adds load to the server."""
@@ -377,7 +378,7 @@ def transport_only(body, ctx, scope) -> bool:
                 if isinstance(node, cst.BaseExpression) and not isinstance(node, _PLAIN) and \
                         not isinstance(node, (cst.FormattedStringExpression, cst.Element, cst.DictElement)):
                     return False
-                if not isinstance(node, cst.Call) or logs(node):
+                if not isinstance(node, cst.Call) or logs(node) or ctx.builtin(node.func) in _AS_TEXT:
                     continue
                 if any(arg.star or (arg.keyword is not None and arg.keyword.value in cat.STATUS_RAISING_OPTIONS)
                        for arg in node.args):
@@ -390,6 +391,10 @@ def transport_only(body, ctx, scope) -> bool:
                 if built.split(".")[0] not in cat.STATUS_RETURNING_LIBRARIES or not built.rsplit(".", 1)[-1][:1].isupper():
                     return False
     return sent
+
+
+#: builtins that turn any value into text and raise on none (``return str(response.url)``)
+_AS_TEXT = frozenset({"builtins.str", "builtins.repr"})
 
 
 def _hooks_statuses(ctx) -> bool:

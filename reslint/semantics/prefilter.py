@@ -556,60 +556,12 @@ DEFAULT_BUDGET_PARAMETERS: Tuple[str, ...] = (
 )
 
 
-#: an arq settings class's list of jobs, ``functions = [...]`` (a class attribute)
-SETTINGS_LIST = re.compile(r"^[ \t]+functions[ \t]*(?::[^=\n]*)?=", re.MULTILINE)
-
-
-def task_decorator_pattern() -> "re.Pattern[str]":
-    """A decorator naming a task-queue decorator, bare or on an object: ``@app.task(...)`` after
-    ``from .celery import app``, ``@shared_task``, ``@task`` after ``from app.tasks import task``
-    (:data:`reslint.libraries.TASK_DECORATOR_NAMES`; imported when first asked: a run the cache
-    answers never needs it)."""
-    global _TASK_DECORATOR
-    if _TASK_DECORATOR is None:
-        from reslint.libraries import TASK_DECORATOR_NAMES
-
-        methods = "|".join(sorted(re.escape(m) for m in TASK_DECORATOR_NAMES))
-        _TASK_DECORATOR = re.compile(r"@\s*(?:\w+\s*\.\s*)?(?:" + methods + r")\b")
-    return _TASK_DECORATOR
-
-
-_TASK_DECORATOR: "Optional[re.Pattern[str]]" = None
-
-
 def budget_cores(patterns: Sequence[str]) -> Tuple[str, ...]:
     """The longest literal run of each of RES105's shell-style ``budget-parameters`` patterns,
     lower-cased (a character set ``[ao]`` is no literal): a text that holds none of them names no
     budget parameter."""
     return tuple(sorted({max(re.split(r"[*?]", re.sub(r"\[[^\]]*\]", "*", p.lower())), key=len)
                          for p in patterns}))
-
-
-class TextMarks:
-    """The bits of :attr:`reslint.engine.results.FileResult.marks`: what the project pass's
-    searches over the files the prefilter skipped look for, found in a file's text when it is
-    skipped and kept with its cache entry, so that a re-run after an edit reads only the skipped
-    files whose bit is set (thousands are not read again). ``UNKNOWN`` (every bit) when not
-    worked out."""
-
-    #: the text holds one of :func:`budget_cores` (RES105's callers given a budget)
-    BUDGET = 1
-    #: :func:`task_decorator_pattern` matches (a task built on another module's app or class)
-    TASK_DECORATOR = 2
-    #: :data:`SETTINGS_LIST` matches (an arq settings module that lists another module's jobs)
-    SETTINGS_LIST = 4
-    UNKNOWN = -1
-
-    @staticmethod
-    def of(text: str, cores: Sequence[str]) -> int:
-        """The marks of ``text``; ``cores``: :func:`budget_cores` of the run's budget parameters."""
-        lowered = text.lower()
-        marks = TextMarks.BUDGET if any(core in lowered for core in cores) else 0
-        if "@" in text and task_decorator_pattern().search(text) is not None:
-            marks |= TextMarks.TASK_DECORATOR
-        if "functions" in text and SETTINGS_LIST.search(text) is not None:
-            marks |= TextMarks.SETTINGS_LIST
-        return marks
 
 
 class BudgetCallers:
