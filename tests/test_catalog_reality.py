@@ -2295,3 +2295,12 @@ def test_local_resource_errors_are_host_errors_and_no_network_ones():
             continue
         error = getattr(builtins, name)
         assert issubclass(error, OSError) and not issubclass(error, (ConnectionError, TimeoutError, socket.gaierror))
+
+
+def test_the_builtins_the_catalog_names_exist():
+    """The builtins RES201 and RES204 read by name (``map``, ``open``, ``str``...) are this Python's."""
+    import io
+    for qualname in sorted(retries.CALLING_BUILTINS | retries.TEXT_BUILTINS | retries.FILE_OPENERS):
+        module, _, name = qualname.partition(".")
+        assert callable(getattr({"builtins": builtins, "io": io}[module], name)), qualname
+    assert retries.TEXT_BUILTINS == {"builtins.str", "builtins.repr"}

@@ -129,7 +129,7 @@ def _guard_of(policy: RetryPolicy, ctx: Context) -> Optional[Guard]:
         found = _decorator_below(policy, function, ctx, outer)
         if found is not None:
             return found
-    inner = ctx.opened_scope(retried.node) or outer
+    inner = ctx.opened_scope(retried.node, outer)
     return _body_guard(retried.node, ctx, inner)
 
 

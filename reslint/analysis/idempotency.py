@@ -587,7 +587,7 @@ class Idempotency:
 
     def returned(self, func: cst.FunctionDef, scope=None) -> Iterator[Tuple[cst.BaseExpression, object]]:
         """``(expression, scope)`` of each ``return <expression>`` of ``func``."""
-        inner = (self.ctx.opened_scope(func.body) or scope)
+        inner = self.ctx.opened_scope(func.body, scope)
         for node in expressions(func.body):
             if isinstance(node, cst.Return) and node.value is not None:
                 yield node.value, inner

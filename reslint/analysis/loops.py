@@ -713,7 +713,7 @@ class LoopAnalyzer:
         # the helper's body each time (minutes for a 70 kB file)
         key = ("sleeps-inside", id(func))
         if key not in self.ctx.cache:
-            inner = (self.ctx.opened_scope(func.body) or scope)
+            inner = self.ctx.opened_scope(func.body, scope)
             self.ctx.cache[key] = any(isinstance(n, cst.Call) and self.ctx.qualname(n.func, inner) in cat.SLEEPS
                                       for n in own_nodes(func.body))
         return self.ctx.cache[key]
@@ -964,7 +964,7 @@ class LoopAnalyzer:
                 passed[positional[index]] = arg.value.value
         if not passed:
             return None
-        inner = (self.ctx.opened_scope(func.body) or scope)
+        inner = self.ctx.opened_scope(func.body, scope)
         for node in own_nodes(func.body):
             if not (isinstance(node, cst.If) and _raises(node.body)):
                 continue
@@ -1103,7 +1103,7 @@ class LoopAnalyzer:
         func = self.local_def(call, scope)
         if func is None:
             return []
-        inner = (self.ctx.opened_scope(func.body) or scope)
+        inner = self.ctx.opened_scope(func.body, scope)
         return [(n.value, inner) for n in own_nodes(func.body) if isinstance(n, cst.Return) and n.value is not None]
 
     def _retry_after_params(self, call: cst.Call, scope) -> frozenset:
@@ -1534,7 +1534,7 @@ class LoopAnalyzer:
             return False
         key = ("remote-call", id(func), depth)
         if key not in self.ctx.cache:
-            inner = (self.ctx.opened_scope(func.body) or scope)
+            inner = self.ctx.opened_scope(func.body, scope)
             self.ctx.cache[key] = any(isinstance(n, cst.Call) and self._remote_call(n, inner, depth + 1)
                                       for n in own_nodes(func.body))
         return self.ctx.cache[key]
@@ -1580,7 +1580,7 @@ class LoopAnalyzer:
             elif isinstance(node, cst.Call) and depth < 2:
                 func = self.local_def(node, scope)
                 if func is not None:
-                    inner = (self.ctx.opened_scope(func.body) or scope)
+                    inner = self.ctx.opened_scope(func.body, scope)
                     found |= self.rate_limit_errors(func.body, inner, depth + 1)
         self.ctx.cache[key] = frozenset(found)
         return self.ctx.cache[key]

@@ -217,7 +217,7 @@ class RetriedScopes:
             self._reached.add(key)
             reached = RetryScope(entry.policy, func.body, func, reached=True)
             self._open(func.body, reached)
-            self.reached_closures(reached, (self.ctx.opened_scope(func.body) or scope), depth + 1)
+            self.reached_closures(reached, self.ctx.opened_scope(func.body, scope), depth + 1)
 
     def retries_nothing(self, policy: RetryPolicy) -> bool:
         """Whether ``policy`` decorates only generator functions whose iteration its library does

@@ -263,6 +263,9 @@ FILE_OPENERS: FrozenSet[str] = frozenset({"builtins.open", "io.open"})
 #: they call is the code's work too (https://docs.python.org/3/library/functions.html).
 CALLING_BUILTINS: FrozenSet[str] = frozenset(
     f"builtins.{name}" for name in ("map", "filter", "sorted", "min", "max", "iter"))
+#: The builtins that turn any value into text and raise on none (``str(response.url)``: an object's
+#: ``__str__``/``__repr__``, https://docs.python.org/3/library/functions.html#func-str).
+TEXT_BUILTINS: FrozenSet[str] = frozenset({"builtins.str", "builtins.repr"})
 
 #: The builtin exceptions of the operating system (``OSError`` and its subclasses: a refused or
 #: reset connection, a timeout, a file another process holds), which code raises to ask for another

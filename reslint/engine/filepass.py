@@ -328,7 +328,7 @@ class Linter(Judge):
             if not force and self.relevance is not None and \
                     not profiling.timed("prefilter (ast)", self.relevance.wanted, tree, *module) and \
                     not self.spells_a_setting(text):
-                return self.skipped(display, text, comments)
+                return self.skipped_result(display, text, comments)
             lines = unit_lines(tree.body)
             del tree
         # else: syntax newer than this interpreter (PEP 695, PEP 701...): LibCST's grammar may accept

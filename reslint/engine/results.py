@@ -7,6 +7,7 @@ this, the cache, the project pass over module summaries and the output formats.
 from __future__ import annotations
 
 import codecs
+import functools
 import hashlib
 import io
 import os
@@ -40,21 +41,16 @@ _UNKNOWN = object()  # "not looked up yet", where None is an answer
 SETTINGS_LIST = re.compile(r"^[ \t]+functions[ \t]*(?::[^=\n]*)?=", re.MULTILINE)
 
 
+@functools.lru_cache(maxsize=None)
 def task_decorator_pattern() -> "re.Pattern[str]":
     """A decorator naming a task-queue decorator, bare or on an object: ``@app.task(...)`` after
     ``from .celery import app``, ``@shared_task``, ``@task`` after ``from app.tasks import task``
     (:data:`reslint.libraries.TASK_DECORATOR_NAMES`; imported when first asked: a run the cache
     answers never needs it)."""
-    global _TASK_DECORATOR
-    if _TASK_DECORATOR is None:
-        from reslint.libraries import TASK_DECORATOR_NAMES
+    from reslint.libraries import TASK_DECORATOR_NAMES
 
-        methods = "|".join(sorted(re.escape(m) for m in TASK_DECORATOR_NAMES))
-        _TASK_DECORATOR = re.compile(r"@\s*(?:\w+\s*\.\s*)?(?:" + methods + r")\b")
-    return _TASK_DECORATOR
-
-
-_TASK_DECORATOR: "Optional[re.Pattern[str]]" = None
+    methods = "|".join(sorted(re.escape(m) for m in TASK_DECORATOR_NAMES))
+    return re.compile(r"@\s*(?:\w+\s*\.\s*)?(?:" + methods + r")\b")
 
 
 class TextMarks:
@@ -170,8 +166,11 @@ class Judge:
         #: a budget: :meth:`reslint.engine.runner.Runner._budget_callers`), so files that can hold one
         #: are parsed up front and the others only when the call graph reaches them
         self.needs_summary = bool(self.enabled & PROJECT_RULES)
-        self._budget_cores = budget_cores(settings.rule_options.get("RES105", {}).get(
-            "budget-parameters", DEFAULT_BUDGET_PARAMETERS))
+        #: RES105's ``budget-parameters`` (shell-style patterns), for the project pass's search of
+        #: callers given a budget and the marks of skipped files
+        self.budget_parameters: Sequence[str] = settings.rule_options.get("RES105", {}).get(
+            "budget-parameters", DEFAULT_BUDGET_PARAMETERS)
+        self._budget_cores = budget_cores(self.budget_parameters)
         self._root = os.path.abspath(settings.root)
         entries = trigger_entries(self.enabled, self.needs_summary)
         if entries is not None and settings.catalog:
@@ -207,13 +206,13 @@ class Judge:
         comments = read_comments(text) if could_hold_directives(text, self.settings.allow_blanket_noqa) else ()
         if not force and self.enabled <= self.ignored_codes(display):
             # nothing can be reported here (test code, by default): skipped as the prefilter skips
-            return comments, self.skipped(display, text, comments, text_skipped=True)
+            return comments, self.skipped_result(display, text, comments, text_skipped=True)
         if force or self.trigger is None or profiling.timed("prefilter (text)", self.trigger.search, text) or \
                 (self.recursion and may_retry_by_recursion(text)) or self.spells_a_setting(text):
             return comments, None
-        return comments, self.skipped(display, text, comments, text_skipped=True)
+        return comments, self.skipped_result(display, text, comments, text_skipped=True)
 
-    def skipped(self, display: str, text: str, comments: Tuple[Comment, ...], text_skipped: bool = False
+    def skipped_result(self, display: str, text: str, comments: Tuple[Comment, ...], text_skipped: bool = False
                 ) -> FileResult:
         """The result of a file the prefilter skips (``text``: its source), with its text's marks
         when the project pass may search it (:attr:`FileResult.marks`)."""

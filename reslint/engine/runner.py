@@ -486,7 +486,7 @@ class Runner:
         given: Dict[str, FileResult] = {r.display: r for r in results}
         summaries = [r.summary for r in results if r.summary is not None]
         skipped = [Path(r.path) for r in results if r.skipped]
-        self._marks = {os.fspath(path): r.marks for path, r in zip(skipped, [r for r in results if r.skipped])}
+        self._marks = {os.fspath(path): r.marks for path, r in zip(skipped, filter(lambda r: r.skipped, results))}
         if others and self.settings.project_scope is not None:
             # a file named outside the run's root (`../mail/mailer.py`) is shown as named, and walked
             # as an absolute path: one module all the same
@@ -517,7 +517,7 @@ class Runner:
         in place."""
         if "RES105" not in self.judge.enabled or not skipped:
             return
-        from reslint.semantics.prefilter import DEFAULT_BUDGET_PARAMETERS, BudgetCallers
+        from reslint.semantics.prefilter import BudgetCallers
 
         names = {fixed.function for summary in summaries for fixed in summary.fixed_timeouts}
         if not names:
@@ -527,8 +527,7 @@ class Runner:
                    if site.function and site.callee and site.callee.rsplit(".", 1)[-1] in last}
         modules = {summary.module.rsplit(".", 1)[-1] for summary in summaries
                    if summary.fixed_timeouts or any(site.function in callers for site in summary.calls)}
-        options = self.settings.rule_options.get("RES105", {})
-        shape = BudgetCallers(options.get("budget-parameters", DEFAULT_BUDGET_PARAMETERS), modules,
+        shape = BudgetCallers(self.judge.budget_parameters, modules,
                               last | {name.rsplit(".", 1)[-1] for name in callers})
         self._lint_skipped(summaries, skipped, shape.search, TextMarks.BUDGET)
 

@@ -119,7 +119,7 @@ class RetryOnAnyError(PolicyRule):
         if scope is None:
             return None
         called = set()  # the top-level modules of the timeout-bearing calls
-        with self.ctx.in_scope(self.ctx.opened_scope(scope.node) or self.ctx.scope):  # its own names
+        with self.ctx.in_scope(self.ctx.opened_scope(scope.node, self.ctx.scope)):  # its own names
             for node in expressions(scope.node):
                 if isinstance(node, cst.Call):
                     reading = read_call_timeout(node, self.ctx)
@@ -177,7 +177,7 @@ class RetryOnAnyError(PolicyRule):
         scope = self.ctx.retried.scope_of(policy)
         if scope is None or policy.call is None:
             return None
-        inner = self.ctx.opened_scope(scope.node) or self.ctx.scope
+        inner = self.ctx.opened_scope(scope.node, self.ctx.scope)
         before = policy.call if policy.role is Role.DECORATOR else None
         narrowing = self._narrowing(policy, scope.node, inner, before)
         if narrowing is None:
@@ -207,7 +207,7 @@ class RetryOnAnyError(PolicyRule):
                         own.unknown = True  # too deep a call tree to read: reslint cannot tell
                         return own
                     seen.add(id(found[0]))
-                    work.append((found[0].body, self.ctx.opened_scope(found[0].body) or where))
+                    work.append((found[0].body, self.ctx.opened_scope(found[0].body, where)))
         return own
 
     def _raised(self, exc, scope, before, own: OwnErrors, client_errors: Optional[frozenset] = None) -> None:
@@ -327,7 +327,7 @@ class RetryOnAnyError(PolicyRule):
             return False
         node = scope.node  # the function, or its body
         body = node.body if isinstance(node, cst.FunctionDef) else node
-        inner = self.ctx.opened_scope(node) or self.ctx.opened_scope(body)
+        inner = self.ctx.opened_scope(node, self.ctx.opened_scope(body))
         return isinstance(body, cst.IndentedBlock) and inner is not None and transport_only(body, self.ctx, inner)
 
     def _narrow_handler(self, policy: RetryPolicy, handler: cst.ExceptHandler) -> Optional[FixPlan]:
@@ -359,7 +359,7 @@ def transport_only(body, ctx, scope) -> bool:
     back every status as a response (catalog ``STATUS_RETURNING_LIBRARIES``), and its statements
     only bind, return, await or log plain expressions (:data:`_PLAIN`) of those requests; nothing
     in the module hooks a status into an exception (:data:`cat.STATUS_RAISING_OPTIONS`); ``str()`` and
-    ``repr()`` of them are plain too (:data:`_AS_TEXT`). A catch-all around it
+    ``repr()`` of them are plain too (:data:`cat.TEXT_BUILTINS`). A catch-all around it
     sees what goes wrong on the way to the server (a refused or reset connection, a timeout) and
     the bugs that fail before anything is sent (a malformed URL, a body that does not serialise):
     never a 4xx, and no attempt adds load to the server."""
@@ -378,7 +378,7 @@ def transport_only(body, ctx, scope) -> bool:
                 if isinstance(node, cst.BaseExpression) and not isinstance(node, _PLAIN) and \
                         not isinstance(node, (cst.FormattedStringExpression, cst.Element, cst.DictElement)):
                     return False
-                if not isinstance(node, cst.Call) or logs(node) or ctx.builtin(node.func) in _AS_TEXT:
+                if not isinstance(node, cst.Call) or logs(node) or ctx.builtin(node.func) in cat.TEXT_BUILTINS:
                     continue
                 if any(arg.star or (arg.keyword is not None and arg.keyword.value in cat.STATUS_RAISING_OPTIONS)
                        for arg in node.args):
@@ -391,10 +391,6 @@ def transport_only(body, ctx, scope) -> bool:
                 if built.split(".")[0] not in cat.STATUS_RETURNING_LIBRARIES or not built.rsplit(".", 1)[-1][:1].isupper():
                     return False
     return sent
-
-
-#: builtins that turn any value into text and raise on none (``return str(response.url)``)
-_AS_TEXT = frozenset({"builtins.str", "builtins.repr"})
 
 
 def _hooks_statuses(ctx) -> bool:

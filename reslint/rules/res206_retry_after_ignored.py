@@ -52,7 +52,7 @@ class RetryAfterIgnored(PolicyRule):
         if scope is None or policy.retried.kind not in (RetriedKind.TYPES, RetriedKind.FUNCTION):
             return None
         loops = self.ctx.retried.loops
-        inner = (self.ctx.opened_scope(scope.node) or self.ctx.scope)
+        inner = self.ctx.opened_scope(scope.node, self.ctx.scope)
         return next((raised for raised in sorted(loops.rate_limit_errors(scope.node, inner))
                      if loops.catches(policy.retried.types, raised)), None)
 

@@ -415,11 +415,11 @@ class Context:
         finally:
             self.scope = saved
 
-    def opened_scope(self, node) -> Optional[Scope]:
+    def opened_scope(self, node, default: Optional[Scope] = None) -> Optional[Scope]:
         """The scope of names ``node`` opens (a function's body, a module, a class body, as the
-        semantic model recorded it), or ``None`` when it opens none: a retried scope's own names
-        are read in it."""
-        return self.model.scopes.get(id(node))
+        semantic model recorded it), or ``default`` when it opens none: a retried scope's own
+        names are read in it."""
+        return self.model.scopes.get(id(node), default)
 
     def builtin(self, expr, scope: Optional[Scope] = None) -> str:
         """``builtins.open`` when ``expr`` is the name of a builtin (``open``, ``print``, ``map``) that
